@@ -1,0 +1,116 @@
+#pragma once
+// Binary RBM (ALGORITHMS.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
+//   E(v,h) = −hᵀWv − bᵀv − cᵀh,   W is n×m (row i = hidden unit i), b visible bias (m), c hidden bias (n).
+// Batched functions take one sample per row and return one value (or row) per sample.
+#include <cmath>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/core/types.hpp"
+
+namespace rbmix {
+
+// log(1 + e^x) without overflow or loss of precision for large |x|.
+template <typename Scalar>
+Scalar softplus(Scalar x) {
+  return x > Scalar(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+// Element-wise softplus of an Eigen array expression, vectorised.
+template <typename Derived>
+auto softplus_array(const Eigen::ArrayBase<Derived>& x) {
+  using Scalar = typename Derived::Scalar;
+  return x.max(Scalar(0)) + (-x.abs()).exp().log1p();
+}
+
+template <typename Derived>
+auto logistic_array(const Eigen::ArrayBase<Derived>& x) {
+  using Scalar = typename Derived::Scalar;
+  return Scalar(1) / (Scalar(1) + (-x).exp());
+}
+
+template <typename Scalar>
+struct BasicRbm {
+  Matrix<Scalar> weights;           // n_hidden × n_visible
+  Vector<Scalar> visible_bias;      // b, m
+  Vector<Scalar> hidden_bias;       // c, n
+
+  BasicRbm() = default;
+  BasicRbm(Eigen::Index n_visible, Eigen::Index n_hidden)
+      : weights(Matrix<Scalar>::Zero(n_hidden, n_visible)),
+        visible_bias(Vector<Scalar>::Zero(n_visible)),
+        hidden_bias(Vector<Scalar>::Zero(n_hidden)) {}
+
+  Eigen::Index n_visible() const { return weights.cols(); }
+  Eigen::Index n_hidden() const { return weights.rows(); }
+
+  template <typename Other>
+  BasicRbm<Other> cast() const {
+    BasicRbm<Other> out;
+    out.weights = weights.template cast<Other>();
+    out.visible_bias = visible_bias.template cast<Other>();
+    out.hidden_bias = hidden_bias.template cast<Other>();
+    return out;
+  }
+
+  // Throws InputError naming `what` unless the bias lengths match W and every parameter is finite.
+  void validate(const std::string& what = "RBM") const {
+    require(visible_bias.size() == weights.cols(),
+            what + ": visible bias has " + std::to_string(visible_bias.size()) + " entries but W has " +
+                std::to_string(weights.cols()) + " columns");
+    require(hidden_bias.size() == weights.rows(),
+            what + ": hidden bias has " + std::to_string(hidden_bias.size()) + " entries but W has " +
+                std::to_string(weights.rows()) + " rows");
+    require(weights.allFinite(), what + ": W contains NaN or Inf");
+    require(visible_bias.allFinite(), what + ": visible bias contains NaN or Inf");
+    require(hidden_bias.allFinite(), what + ": hidden bias contains NaN or Inf");
+  }
+
+  // Total inputs to the hidden units, c + W v, one row per sample: (B × n).
+  template <typename Derived>
+  Matrix<Scalar> hidden_inputs(const Eigen::MatrixBase<Derived>& visible) const {
+    Matrix<Scalar> inputs = visible.template cast<Scalar>() * weights.transpose();
+    inputs.rowwise() += hidden_bias.transpose();
+    return inputs;
+  }
+  // Total inputs to the visible units, b + Wᵀ h, one row per sample: (B × m).
+  template <typename Derived>
+  Matrix<Scalar> visible_inputs(const Eigen::MatrixBase<Derived>& hidden) const {
+    Matrix<Scalar> inputs = hidden.template cast<Scalar>() * weights;
+    inputs.rowwise() += visible_bias.transpose();
+    return inputs;
+  }
+  // p(h_i = 1 | v) = σ(c_i + W_i·v).
+  template <typename Derived>
+  Matrix<Scalar> hidden_probabilities(const Eigen::MatrixBase<Derived>& visible) const {
+    return logistic_array(hidden_inputs(visible).array()).matrix();
+  }
+  // p(v_j = 1 | h) = σ(b_j + W_{·j}ᵀ h).
+  template <typename Derived>
+  Matrix<Scalar> visible_probabilities(const Eigen::MatrixBase<Derived>& hidden) const {
+    return logistic_array(visible_inputs(hidden).array()).matrix();
+  }
+
+  // E(v,h) per row.
+  template <typename DerivedV, typename DerivedH>
+  Vector<Scalar> energy(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::MatrixBase<DerivedH>& hidden) const {
+    const Matrix<Scalar> v = visible.template cast<Scalar>();
+    const Matrix<Scalar> h = hidden.template cast<Scalar>();
+    const Matrix<Scalar> hidden_field = v * weights.transpose();
+    return -((h.array() * hidden_field.array()).rowwise().sum().matrix() + v * visible_bias + h * hidden_bias);
+  }
+
+  // F(v) = −bᵀv − Σ_i softplus(c_i + W_i·v) per row, so that p(v) = e^{−F(v)}/Z.
+  template <typename Derived>
+  Vector<Scalar> free_energy(const Eigen::MatrixBase<Derived>& visible) const {
+    const Matrix<Scalar> v = visible.template cast<Scalar>();
+    return -(v * visible_bias + softplus_array(hidden_inputs(v).array()).rowwise().sum().matrix());
+  }
+};
+
+using Rbm = BasicRbm<double>;
+using RbmF = BasicRbm<float>;
+
+}  // namespace rbmix

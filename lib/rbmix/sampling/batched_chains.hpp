@@ -1,0 +1,71 @@
+#pragma once
+// BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together (DESIGN.md "The one
+// idea"). A layer update computes every unit's total input with one matrix product, applies the unit rule
+// element-wise with the unit's current state, and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own
+// stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates all hidden
+// units given v, then all visible units given the new h: K = K_h K_v (ALGORITHMS.md §2).
+// Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever
+// the thread count.
+#include <cstdint>
+#include <vector>
+
+#include "rbmix/model/rbm.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix {
+
+// Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place.
+// streams[b] drives row b. Inputs must already include any inverse temperature.
+template <typename Scalar>
+void sample_layer(const UnitRule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
+                  std::vector<RandomStream>& streams);
+
+// The probabilities P(next = 1 | x, s) of a layer update, element-wise, without drawing.
+template <typename Scalar>
+void layer_probabilities(const UnitRule& rule, const Matrix<Scalar>& inputs, const Matrix<Scalar>& state,
+                         Matrix<Scalar>& probabilities);
+
+template <typename Scalar>
+class BatchedChains {
+ public:
+  // chains × n_visible visible states and chains × n_hidden hidden states, all zero, each chain with its stream.
+  BatchedChains(Eigen::Index chains, Eigen::Index n_visible, Eigen::Index n_hidden, std::uint64_t seed,
+                std::uint64_t first_stream = 0);
+
+  Eigen::Index chains() const { return visible_.rows(); }
+  const Matrix<Scalar>& visible() const { return visible_; }
+  const Matrix<Scalar>& hidden() const { return hidden_; }
+  Matrix<Scalar>& visible() { return visible_; }
+  Matrix<Scalar>& hidden() { return hidden_; }
+  std::vector<RandomStream>& streams() { return streams_; }
+
+  // Sets the visible states (values must be 0 or 1); the hidden states stay as they are.
+  template <typename Derived>
+  void set_visible(const Eigen::MatrixBase<Derived>& visible) {
+    require(visible.rows() == visible_.rows() && visible.cols() == visible_.cols(),
+            "BatchedChains::set_visible: expected a " + std::to_string(visible_.rows()) + "×" +
+                std::to_string(visible_.cols()) + " matrix");
+    visible_ = visible.template cast<Scalar>();
+  }
+
+  // h ← rule(β(c + W v), h), then v ← rule(β(b + Wᵀ h), v).
+  void sweep(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+  void update_hidden(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+  void update_visible(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+
+  // E(v, h) of every chain.
+  Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const { return rbm.energy(visible_, hidden_); }
+
+ private:
+  Matrix<Scalar> visible_;
+  Matrix<Scalar> hidden_;
+  Matrix<Scalar> hidden_inputs_;   // workspace, kept so a sweep allocates nothing
+  Matrix<Scalar> visible_inputs_;
+  std::vector<RandomStream> streams_;
+};
+
+extern template class BatchedChains<float>;
+extern template class BatchedChains<double>;
+
+}  // namespace rbmix

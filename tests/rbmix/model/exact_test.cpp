@@ -1,0 +1,103 @@
+#include "rbmix/model/exact.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "support/brute_force.hpp"
+#include "support/generators.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix {
+namespace {
+
+// Gray-code enumeration with log-sum-exp in double against brute force in long double: the only differences are
+// rounding in sums of at most 2^16 terms of moderate size.
+constexpr double kLogPartitionTolerance = 1e-10;
+// Central differences with step 1e-5 have truncation error O(h²·f''') ≈ 1e-10 and rounding error ≈ 1e-16/h.
+constexpr double kFiniteDifferenceStep = 1e-5;
+constexpr double kFiniteDifferenceTolerance = 1e-7;
+
+MatrixD all_visible_states(Eigen::Index units) {
+  MatrixD states(Eigen::Index{1} << units, units);
+  for (Eigen::Index k = 0; k < states.rows(); ++k) states.row(k) = testing::bits_of(static_cast<std::uint64_t>(k), units);
+  return states;
+}
+
+RC_GTEST_PROP(ExactLogPartition, MatchesBruteForceOverAllJointStates, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(6, 3.0);
+  const double expected = static_cast<double>(testing::brute_force_log_partition(rbm));
+  RC_ASSERT(std::abs(exact_log_partition(rbm) - expected) < kLogPartitionTolerance * std::max(1.0, std::abs(expected)));
+}
+
+RC_GTEST_PROP(ExactLogPartition, EnumeratedLayerDoesNotChangeTheAnswer, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(8, 3.0);
+  const double by_visible = exact_log_partition(rbm, EnumeratedLayer::visible);
+  const double by_hidden = exact_log_partition(rbm, EnumeratedLayer::hidden);
+  RC_ASSERT(std::abs(by_visible - by_hidden) < kLogPartitionTolerance * std::max(1.0, std::abs(by_hidden)));
+}
+
+RC_GTEST_PROP(ExactLogProbability, SumsToOneOverAllVisibleStates, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(6, 3.0);
+  const VectorD log_p = exact_log_probability(rbm, all_visible_states(rbm.n_visible()), exact_log_partition(rbm));
+  RC_ASSERT(std::abs(log_p.array().exp().sum() - 1.0) < 1e-12);
+  // And each p(v) equals the brute-force marginal Σ_h p(v, h).
+  const VectorD marginal = testing::brute_force_visible_marginal(rbm);
+  RC_ASSERT((log_p.array().exp() - marginal.array()).abs().maxCoeff() < 1e-12);
+}
+
+TEST(ExactLogPartition, StaysFiniteAndAccurateForLargeWeights) {
+  // |w| ~ 50: e^{50·m} overflows double without log-sum-exp; brute force in long double is the reference.
+  RandomStream stream(7, 0, StreamDomain::experiment);
+  for (int trial = 0; trial < 20; ++trial) {
+    Rbm rbm(5, 4);
+    rbm.weights = MatrixD::NullaryExpr(4, 5, [&] { return 100.0 * stream.uniform() - 50.0; });
+    rbm.visible_bias = VectorD::NullaryExpr(5, [&] { return 100.0 * stream.uniform() - 50.0; });
+    rbm.hidden_bias = VectorD::NullaryExpr(4, [&] { return 100.0 * stream.uniform() - 50.0; });
+    const double expected = static_cast<double>(testing::brute_force_log_partition(rbm));
+    for (auto layer : {EnumeratedLayer::visible, EnumeratedLayer::hidden}) {
+      const double value = exact_log_partition(rbm, layer);
+      ASSERT_TRUE(std::isfinite(value));
+      EXPECT_NEAR(value, expected, 1e-12 * std::abs(expected));
+    }
+  }
+}
+
+TEST(ExactLogPartition, ZeroModelHasLogTwoPerUnit) {
+  const Rbm rbm(7, 5);
+  EXPECT_NEAR(exact_log_partition(rbm), 12 * std::log(2.0), 1e-13);
+}
+
+TEST(ExactLogPartition, RejectsNonFiniteParameters) {
+  Rbm rbm(3, 2);
+  rbm.weights(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(exact_log_partition(rbm), InputError);
+}
+
+RC_GTEST_PROP(ExactGradient, MatchesFiniteDifferencesOfTheAverageLogLikelihood, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(5, 1.5);
+  const auto rows = *rc::gen::inRange(1, 6);
+  MatrixD data(rows, rbm.n_visible());
+  for (Eigen::Index r = 0; r < rows; ++r)
+    data.row(r) = testing::bits_of(*rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << rbm.n_visible()),
+                                   rbm.n_visible());
+  const Rbm gradient = exact_log_likelihood_gradient(rbm, data);
+  const auto objective = [&](const Rbm& model) {
+    return exact_average_log_likelihood(model, data, exact_log_partition(model));
+  };
+  const auto check = [&](auto select) {
+    Rbm plus = rbm, minus = rbm;
+    select(plus) += kFiniteDifferenceStep;
+    select(minus) -= kFiniteDifferenceStep;
+    const double numeric = (objective(plus) - objective(minus)) / (2 * kFiniteDifferenceStep);
+    Rbm copy = gradient;
+    RC_ASSERT(std::abs(numeric - select(copy)) < kFiniteDifferenceTolerance);
+  };
+  const auto i = *rc::gen::inRange<Eigen::Index>(0, rbm.n_hidden());
+  const auto j = *rc::gen::inRange<Eigen::Index>(0, rbm.n_visible());
+  check([&](Rbm& model) -> double& { return model.weights(i, j); });
+  check([&](Rbm& model) -> double& { return model.visible_bias[j]; });
+  check([&](Rbm& model) -> double& { return model.hidden_bias[i]; });
+}
+
+}  // namespace
+}  // namespace rbmix

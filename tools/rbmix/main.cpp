@@ -1,0 +1,48 @@
+// rbmix: the command-line program. Every subcommand lives in its own file and registers itself
+// (command_registry.hpp); this file builds the command tree, runs it, and turns errors into exit codes.
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include <CLI/CLI.hpp>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/command_registry.hpp"
+
+namespace rbmix::cli {
+
+std::vector<CommandRegistration>& command_registry() {
+  static std::vector<CommandRegistration> registry;
+  return registry;
+}
+
+}  // namespace rbmix::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"rbmix — verified MCMC for binary restricted Boltzmann machines"};
+  app.set_version_flag("--version", std::string("rbmix ") + RBMIX_VERSION);
+  app.require_subcommand(1);
+  std::map<std::string, CLI::App*> parents{{"", &app}};
+  parents["data"] = app.add_subcommand("data", "Make, fetch and inspect data sets");
+  parents["data"]->require_subcommand(1);
+  parents["experiment"] = app.add_subcommand("experiment", "Reproduce the published figures (--scale smoke|paper)");
+  parents["experiment"]->require_subcommand(1);
+
+  auto registrations = rbmix::cli::command_registry();
+  std::stable_sort(registrations.begin(), registrations.end(),
+                   [](const auto& a, const auto& b) { return a.source < b.source; });
+  for (const auto& registration : registrations) registration.attach(*parents.at(registration.parent));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  } catch (const rbmix::InputError& error) {
+    std::cerr << "rbmix: error: " << error.what() << '\n';
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "rbmix: failed: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

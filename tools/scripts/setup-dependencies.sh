@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of rbmix from Debian's packages. Idempotent: packages already
+# present are left alone, and apt is only consulted when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates
+  libeigen3-dev libspectra-dev libboost-math-dev
+  librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev
+  nodejs npm
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} dependencies are installed"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo_prefix=()
+if [[ $(id -u) -ne 0 ]]; then sudo_prefix=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_prefix[@]}" apt-get update -qq
+"${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
