@@ -1,0 +1,52 @@
+#include "rbmix/report/run_record.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include "rbmix/core/error.hpp"
+
+namespace rbmix {
+
+std::filesystem::path prepare_output_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  require(!error && std::filesystem::is_directory(directory),
+          "output directory '" + directory.string() + "' cannot be created" +
+              (error ? ": " + error.message() : ": a file of that name exists"));
+  return directory;
+}
+
+nlohmann::json make_run_record(const std::string& command, const nlohmann::json& configuration, std::uint64_t seed) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char started[32];
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return {{"rbmix_version", RBMIX_VERSION},
+          {"command", command},
+          {"seed", seed},
+          {"configuration", configuration},
+          {"threads", omp_get_max_threads()},
+          {"started_utc", started}};
+}
+
+void write_text_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path temporary = path.string() + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    require(static_cast<bool>(out), "cannot write '" + temporary.string() + "'");
+    out << text;
+    out.flush();
+    require(static_cast<bool>(out), "writing '" + temporary.string() + "' failed");
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  require(!error, "cannot move '" + temporary.string() + "' to '" + path.string() + "': " + error.message());
+}
+
+void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
+  write_text_file_atomically(path, value.dump(2) + "\n");
+}
+
+}  // namespace rbmix

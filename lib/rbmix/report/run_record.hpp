@@ -1,0 +1,23 @@
+#pragma once
+// Every result rbmix writes sits beside a record of how it was made: the command, the full configuration, the
+// seed, the rbmix version, the thread count and the time, so that any figure can be regenerated.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace rbmix {
+
+// Creates `directory` (and parents) if needed; throws InputError naming it if it is a file or cannot be made.
+std::filesystem::path prepare_output_directory(const std::filesystem::path& directory);
+
+// {"rbmix_version", "command", "seed", "configuration", "threads", "started_utc"}.
+nlohmann::json make_run_record(const std::string& command, const nlohmann::json& configuration, std::uint64_t seed);
+
+// Writes JSON (indented) through a temporary file and a rename, so an interrupted write never leaves half a file.
+void write_json_file(const std::filesystem::path& path, const nlohmann::json& value);
+// Writes text the same way.
+void write_text_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace rbmix

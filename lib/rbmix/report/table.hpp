@@ -1,0 +1,35 @@
+#pragma once
+// Table: a small column-named table of results that is written as CSV and printed aligned for the terminal.
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace rbmix {
+
+class Table {
+ public:
+  using Cell = std::variant<std::string, double, long long>;
+
+  explicit Table(std::vector<std::string> columns);
+
+  // Appends a row; throws InputError if the cell count differs from the column count.
+  void add_row(std::vector<Cell> cells);
+
+  std::size_t rows() const { return rows_.size(); }
+  const std::vector<std::string>& columns() const { return columns_; }
+  const Cell& at(std::size_t row, std::size_t column) const { return rows_.at(row).at(column); }
+
+  // CSV with a header line; doubles in full precision (%.17g) so values read back exactly.
+  std::string to_csv() const;
+  void write_csv(const std::filesystem::path& path) const;
+  // Aligned columns, doubles with `digits` significant digits.
+  void print(std::ostream& out, int digits = 5) const;
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<std::vector<Cell>> rows_;
+};
+
+}  // namespace rbmix
