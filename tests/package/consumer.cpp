@@ -1,0 +1,15 @@
+// Links the installed library and checks one exact value: an RBM with W = 0 and zero biases has
+// log Z = (m + n) log 2.
+#include <cmath>
+#include <cstdio>
+
+#include "rbmix/analysis/state_space.hpp"
+#include "rbmix/model/exact.hpp"
+
+int main() {
+  const rbmix::Rbm rbm(3, 2);
+  const double log_partition = rbmix::exact_log_partition(rbm);
+  const double stationary_sum = rbmix::analysis::JointStateSpace(rbm).stationary_distribution(rbm).sum();
+  std::printf("log Z = %.12f, sum of pi = %.12f\n", log_partition, stationary_sum);
+  return std::abs(log_partition - 5 * std::log(2.0)) < 1e-12 && std::abs(stationary_sum - 1.0) < 1e-12 ? 0 : 1;
+}
