@@ -1,0 +1,71 @@
+#include "rbmix/analysis/sweep_operator.hpp"
+
+#include <algorithm>
+
+namespace rbmix::analysis {
+
+SweepOperator::SweepOperator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature)
+    : SweepOperator(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
+                    unit_transition_table(rbm, rule, Layer::visible, inverse_temperature)) {}
+
+SweepOperator::SweepOperator(const JointStateSpace& space, UnitTransitionTable hidden, UnitTransitionTable visible)
+    : space_(space), hidden_(std::move(hidden)), visible_(std::move(visible)) {
+  require(hidden_.units() == space.n_hidden() && hidden_.from_zero.rows() == static_cast<Eigen::Index>(space.visible_states()),
+          "sweep operator: the hidden table does not fit the state space");
+  require(visible_.units() == space.n_visible() && visible_.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
+          "sweep operator: the visible table does not fit the state space");
+}
+
+void SweepOperator::apply_layer(Layer layer, bool adjoint, double* values) const {
+  const UnitTransitionTable& table = this->table(layer);
+  const int first_bit = layer == Layer::hidden ? space_.n_visible() : 0;
+  const std::uint64_t pairs = space_.size() / 2;
+  for (int unit = 0; unit < table.units(); ++unit) {
+    const int bit = first_bit + unit;
+    const std::uint64_t low_mask = (std::uint64_t{1} << bit) - 1;
+#pragma omp parallel for schedule(static) if (pairs >= 4096)
+    for (std::uint64_t pair = 0; pair < pairs; ++pair) {
+      // The pair (x0, x1) differs only in this unit: insert a 0 (a 1) at the unit's bit.
+      const std::uint64_t x0 = ((pair & ~low_mask) << 1) | (pair & low_mask);
+      const std::uint64_t x1 = x0 | (std::uint64_t{1} << bit);
+      const std::uint64_t other = layer == Layer::hidden ? space_.visible_part(x0) : space_.hidden_part(x0);
+      const auto row = static_cast<Eigen::Index>(other);
+      const double up = table.from_zero(row, unit);    // P(0 → 1)
+      const double stay = table.from_one(row, unit);   // P(1 → 1)
+      const double value0 = values[x0];
+      const double value1 = values[x1];
+      if (adjoint) {  // one step of a distribution: mass flows along each transition
+        values[x0] = (1.0 - up) * value0 + (1.0 - stay) * value1;
+        values[x1] = up * value0 + stay * value1;
+      } else {  // expectation of the function after the step
+        values[x0] = (1.0 - up) * value0 + up * value1;
+        values[x1] = (1.0 - stay) * value0 + stay * value1;
+      }
+    }
+  }
+}
+
+void SweepOperator::perform_op(const double* x, double* y) const {
+  std::copy(x, x + rows(), y);
+  apply_layer(Layer::visible, false, y);
+  apply_layer(Layer::hidden, false, y);
+}
+
+void SweepOperator::perform_adjoint_op(const double* x, double* y) const {
+  std::copy(x, x + rows(), y);
+  apply_layer(Layer::hidden, true, y);
+  apply_layer(Layer::visible, true, y);
+}
+
+VectorD SweepOperator::diagonal() const {
+  VectorD diagonal(rows());
+#pragma omp parallel for schedule(static)
+  for (Eigen::Index x = 0; x < rows(); ++x) {
+    const std::uint64_t v = space_.visible_part(static_cast<std::uint64_t>(x));
+    const std::uint64_t h = space_.hidden_part(static_cast<std::uint64_t>(x));
+    diagonal[x] = hidden_.layer_probability(v, h, h) * visible_.layer_probability(h, v, v);
+  }
+  return diagonal;
+}
+
+}  // namespace rbmix::analysis

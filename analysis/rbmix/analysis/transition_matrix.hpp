@@ -1,0 +1,36 @@
+#pragma once
+// Dense exact transition matrices over all 2^{m+n} joint states in JointStateSpace order (ALGORITHMS.md §2).
+// Row-stochastic: K(x, y) = P(x → y).
+//   K_h(x, y) = [v_y = v_x] Π_i P(h_i → h'_i | input of hidden unit i given v_x)
+//   K_v(x, y) = [h_y = h_x] Π_j P(v_j → v'_j | input of visible unit j given h_x)
+//   K = K_h K_v, and since the intermediate state of a sweep is z = (v_x, h_y), every entry is one product:
+//   K(x, y) = K_h(x, z) K_v(z, y) — no sum over z is needed.
+// The promises (checked for every rule by tests/support/operator_invariants): rows sum to 1; π ∝ e^{−βE} is
+// stationary; each layer operator satisfies detailed balance; the rule's structural zeros are exact zeros.
+#include "rbmix/analysis/state_space.hpp"
+#include "rbmix/analysis/unit_transition_table.hpp"
+
+namespace rbmix::analysis {
+
+// Which transitions are possible at all (true where the rule's structural probability is nonzero).
+using TransitionPattern = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Assemblers from tables, for callers that already hold them.
+MatrixD layer_transition_matrix(const JointStateSpace& space, const UnitTransitionTable& table, Layer layer);
+MatrixD sweep_transition_matrix(const JointStateSpace& space, const UnitTransitionTable& hidden,
+                                const UnitTransitionTable& visible);
+
+// K_h or K_v of `rule` at inverse temperature β.
+MatrixD layer_transition_matrix(const Rbm& rbm, const UnitRule& rule, Layer layer, double inverse_temperature = 1.0);
+// K = K_h K_v of `rule` at inverse temperature β.
+MatrixD sweep_transition_matrix(const Rbm& rbm, const UnitRule& rule, double inverse_temperature = 1.0);
+// The structural nonzero pattern of K (from the structural tables, so it is exact whatever the magnitudes).
+TransitionPattern sweep_transition_pattern(const Rbm& rbm, const UnitRule& rule, double inverse_temperature = 1.0);
+
+// The modified matrix of 001 §3: A' = (A − λI)/(1 − λ) for 0 ≤ λ ≤ min_x A(x, x), λ < 1. A' keeps every
+// stationary distribution of A and maps each eigenvalue μ of A to (μ − λ)/(1 − λ).
+MatrixD modified_matrix(const MatrixD& matrix, double lambda);
+// Throws InputError unless 0 ≤ λ ≤ min_diagonal and λ < 1.
+void validate_modification(double lambda, double min_diagonal);
+
+}  // namespace rbmix::analysis

@@ -1,0 +1,49 @@
+#pragma once
+// The per-unit transition probabilities of one layer update, for every state of the other layer
+// (ALGORITHMS.md §2): P(next = 1 | x, s) for s = 0 and s = 1, with x the unit's total input (times β when
+// tempered). Units of a layer are conditionally independent given the other layer, so these tables determine the
+// layer operators K_h, K_v and the sweep K = K_h K_v completely; the dense builder, the matrix-free operator and
+// the structural graph all read them.
+//
+// The exact tables come from the library's layer_probabilities — the very code the batched sampler runs — so what
+// is analysed exactly is what samples. The structural tables say which transitions the rule makes impossible:
+// their entries are exactly 0 or 1 where the rule is deterministic whatever the size of |x|, never because of
+// floating-point underflow (a Gibbs probability σ(50) rounds to 1, but is structurally below 1).
+#include <cstdint>
+
+#include "rbmix/analysis/state_space.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix::analysis {
+
+enum class Layer { hidden, visible };
+
+enum class Evaluation {
+  exact,       // the rule's probabilities in double
+  structural,  // 0 or 1 only where the rule is deterministic for every |x| with the same sign
+};
+
+struct UnitTransitionTable {
+  MatrixD from_zero;  // (states of the other layer) × (units of this layer): P(next = 1 | s = 0)
+  MatrixD from_one;   // P(next = 1 | s = 1)
+
+  // P(unit goes from state `from` to state `to`) given the other layer's state.
+  double probability(std::uint64_t other_layer_state, int unit, int from, int to) const {
+    const auto row = static_cast<Eigen::Index>(other_layer_state);
+    const double one = from == 0 ? from_zero(row, unit) : from_one(row, unit);
+    return to == 1 ? one : 1.0 - one;
+  }
+  // P(every unit of the layer goes from `from` to `to`) = the product over units (conditional independence).
+  double layer_probability(std::uint64_t other_layer_state, std::uint64_t from, std::uint64_t to) const;
+  int units() const { return static_cast<int>(from_zero.cols()); }
+};
+
+// The table of `layer` for the RBM under `rule` at inverse temperature β ≥ 0.
+UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer,
+                                          double inverse_temperature = 1.0,
+                                          Evaluation evaluation = Evaluation::exact);
+
+// Throws InputError unless β is finite and ≥ 0.
+void validate_inverse_temperature(double inverse_temperature);
+
+}  // namespace rbmix::analysis

@@ -1,0 +1,71 @@
+#include "rbmix/analysis/sweep_operator.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/analysis/transition_operator.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "support/generators.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+// Pair mixes and dense products of the same probabilities differ only by summation order over ≤ 2^8 terms.
+constexpr double kOperatorTolerance = 1e-13;
+
+VectorD random_vector(Eigen::Index size, std::uint64_t seed) {
+  RandomStream stream(seed, 0, StreamDomain::experiment);
+  return VectorD::NullaryExpr(size, [&] { return stream.normal(); });
+}
+
+double max_difference(const VectorD& a, const VectorD& b) { return (a - b).cwiseAbs().maxCoeff(); }
+
+RC_GTEST_PROP(SweepOperator, MatchesTheDenseMatrixForEveryRule, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const double beta = *rc::gen::element(1.0, 0.5, 0.0);
+  for (const char* name : {"gibbs", "flip", "mix:0.3", "naive"}) {
+    const UnitRule rule = parse_unit_rule(name);
+    const SweepOperator sweep(rbm, rule, beta);
+    const MatrixD dense = sweep_transition_matrix(rbm, rule, beta);
+    const VectorD x = random_vector(sweep.rows(), 3);
+    RC_ASSERT(max_difference(apply(sweep, x), dense * x) < kOperatorTolerance);
+    RC_ASSERT(max_difference(apply_adjoint(sweep, x), dense.transpose() * x) < kOperatorTolerance);
+    RC_ASSERT(max_difference(sweep.diagonal(), dense.diagonal()) < kOperatorTolerance);
+    for (const Layer layer : {Layer::hidden, Layer::visible}) {
+      const MatrixD layer_matrix = layer_transition_matrix(rbm, rule, layer, beta);
+      VectorD forward = x;
+      sweep.apply_layer(layer, false, forward.data());
+      RC_ASSERT(max_difference(forward, layer_matrix * x) < kOperatorTolerance);
+      VectorD adjoint = x;
+      sweep.apply_layer(layer, true, adjoint.data());
+      RC_ASSERT(max_difference(adjoint, layer_matrix.transpose() * x) < kOperatorTolerance);
+    }
+  }
+}
+
+RC_GTEST_PROP(ModifiedOperator, MatchesTheModifiedDenseMatrix, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 2.0);
+  const MatrixD dense = sweep_transition_matrix(rbm, GibbsRule{});
+  const double lambda = 0.8 * dense.diagonal().minCoeff();
+  const SweepOperator sweep(rbm, GibbsRule{});
+  const ModifiedOperator modified(sweep, lambda);
+  const MatrixD expected = modified_matrix(dense, lambda);
+  const VectorD x = random_vector(sweep.rows(), 5);
+  RC_ASSERT(max_difference(apply(modified, x), expected * x) < kOperatorTolerance);
+  RC_ASSERT(max_difference(apply_adjoint(modified, x), expected.transpose() * x) < kOperatorTolerance);
+  RC_ASSERT(max_difference(modified.diagonal(), expected.diagonal()) < kOperatorTolerance);
+}
+
+TEST(ModifiedOperator, RejectsLambdaAboveTheMinimumDiagonal) {
+  Rbm rbm(2, 2);
+  rbm.weights(0, 0) = 1.0;
+  const SweepOperator sweep(rbm, GibbsRule{});
+  const double min_diagonal = sweep.diagonal().minCoeff();
+  EXPECT_THROW(ModifiedOperator(sweep, 1.01 * min_diagonal), InputError);
+  EXPECT_THROW(ModifiedOperator(sweep, -0.01), InputError);
+  EXPECT_NO_THROW(ModifiedOperator(sweep, min_diagonal));
+}
+
+}  // namespace
+}  // namespace rbmix::analysis

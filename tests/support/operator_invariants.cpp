@@ -1,0 +1,96 @@
+#include "support/operator_invariants.hpp"
+
+#include <sstream>
+
+#include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/stationarity.hpp"
+
+namespace rbmix::testing {
+namespace {
+
+// Rows hold at most 2^6 products of at most 6 rounded probabilities, and π is normalised by log-sum-exp:
+// rounding stays near 64·6·2^{-53} ≈ 4e-14 per entry; 1e-12 leaves margin and still catches any wrong formula.
+constexpr double kStochasticTolerance = 1e-12;
+// Detailed-balance flows π(x)K(x, y) are at most 1 and are products of the same rounded factors.
+constexpr double kDetailedBalanceTolerance = 1e-14;
+
+// The rescaled RBM whose energies are β times the original: π_β ∝ e^{−βE}.
+Rbm scaled(const Rbm& rbm, double inverse_temperature) {
+  Rbm out = rbm;
+  out.weights *= inverse_temperature;
+  out.visible_bias *= inverse_temperature;
+  out.hidden_bias *= inverse_temperature;
+  return out;
+}
+
+}  // namespace
+
+ExactOperator exact_operator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
+  ExactOperator op;
+  std::ostringstream name;
+  name << to_string(rule) << " at β = " << inverse_temperature;
+  op.name = name.str();
+  op.sweep = analysis::sweep_transition_matrix(rbm, rule, inverse_temperature);
+  op.reversible_layers = {analysis::layer_transition_matrix(rbm, rule, analysis::Layer::hidden, inverse_temperature),
+                          analysis::layer_transition_matrix(rbm, rule, analysis::Layer::visible, inverse_temperature)};
+  op.pattern = analysis::sweep_transition_pattern(rbm, rule, inverse_temperature);
+  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(scaled(rbm, inverse_temperature));
+  if (!std::holds_alternative<NaiveFlipRule>(rule)) op.ergodic = true;
+  return op;
+}
+
+ExactOperator modified_operator(const ExactOperator& base, double lambda_share) {
+  const double lambda = lambda_share * base.sweep.diagonal().minCoeff();
+  ExactOperator op;
+  std::ostringstream name;
+  name << "modified (λ = " << lambda << ") " << base.name;
+  op.name = name.str();
+  op.sweep = analysis::modified_matrix(base.sweep, lambda);
+  op.pattern = base.pattern;
+  // (A(x, x) − λ) is exactly 0 where A(x, x) = λ: the only diagonal entries the modification removes.
+  for (Eigen::Index x = 0; x < op.pattern.rows(); ++x)
+    if (base.sweep(x, x) == lambda) op.pattern(x, x) = false;
+  op.stationary = base.stationary;
+  return op;
+}
+
+::testing::AssertionResult satisfies_operator_invariants(const ExactOperator& op) {
+  const analysis::DenseOperator dense(op.sweep);
+  const auto failure = [&](const std::string& what) { return ::testing::AssertionFailure() << op.name << ": " << what; };
+  if (op.sweep.minCoeff() < 0.0 || op.sweep.maxCoeff() > 1.0 + kStochasticTolerance)
+    return failure("an entry lies outside [0, 1]");
+  if (const double error = analysis::row_sum_error(dense); !(error < kStochasticTolerance))
+    return failure("rows do not sum to 1 (max error " + std::to_string(error) + ")");
+  if (const double residual = analysis::stationarity_residual(dense, op.stationary); !(residual < kStochasticTolerance))
+    return failure("π is not stationary (‖πK − π‖₁ = " + std::to_string(residual) + ")");
+  for (std::size_t k = 0; k < op.reversible_layers.size(); ++k)
+    if (const double error = analysis::detailed_balance_error(op.reversible_layers[k], op.stationary);
+        !(error < kDetailedBalanceTolerance))
+      return failure("layer operator " + std::to_string(k) + " violates detailed balance by " + std::to_string(error));
+  for (Eigen::Index x = 0; x < op.sweep.rows(); ++x)
+    for (Eigen::Index y = 0; y < op.sweep.cols(); ++y)
+      if (op.pattern(x, y) != (op.sweep(x, y) > 0.0))
+        return failure("entry (" + std::to_string(x) + ", " + std::to_string(y) + ") = " +
+                       std::to_string(op.sweep(x, y)) + " disagrees with the structural pattern");
+  if (op.ergodic) {
+    const analysis::ErgodicityReport report = analysis::analyse_ergodicity(analysis::PatternGraph(op.pattern));
+    if (report.ergodic() != *op.ergodic)
+      return failure("ergodicity claimed " + std::string(*op.ergodic ? "true" : "false") + " but found " +
+                     std::to_string(report.communicating_classes) + " classes, period " +
+                     std::to_string(report.period));
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<ExactOperator> all_exact_operators(const Rbm& rbm) {
+  std::vector<ExactOperator> ops;
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive"})
+    ops.push_back(exact_operator(rbm, parse_unit_rule(rule)));
+  for (const char* rule : {"gibbs", "flip"}) ops.push_back(exact_operator(rbm, parse_unit_rule(rule), 0.5));
+  // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.
+  for (const std::size_t base : {std::size_t{0}, std::size_t{1}})
+    for (const double share : {0.5, 1.0}) ops.push_back(modified_operator(ops[base], share));
+  return ops;
+}
+
+}  // namespace rbmix::testing
