@@ -1,0 +1,29 @@
+#pragma once
+// rbmix model files: an .npz archive that numpy opens directly (np.load(file)["W"]) holding
+//   W.npy (n_hidden × n_visible, float64), b.npy (visible bias, n_visible), c.npy (hidden bias, n_hidden),
+//   metadata.json {"format": "rbmix-model", "format_version", "n_visible", "n_hidden", "rbmix_version",
+//                  "provenance": free-form object saying how the model was made (command line, algorithm, seed...)}.
+// Promises: load_rbm(save_rbm(rbm)) returns bit-identical parameters; loading refuses, with an InputError naming the
+// file, anything that is not such an archive: missing members, other dtypes, shapes that disagree with each other
+// or with the metadata, NaN or Inf parameters, another format or a newer format version.
+#include <filesystem>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rbmix/model/rbm.hpp"
+
+namespace rbmix {
+
+inline constexpr std::string_view model_format_name = "rbmix-model";
+inline constexpr int model_format_version = 1;
+
+struct LoadedRbm {
+  Rbm rbm;
+  nlohmann::json metadata;  // the whole metadata.json; the provenance is metadata["provenance"]
+};
+
+void save_rbm(const std::filesystem::path& file, const Rbm& rbm, const nlohmann::json& provenance);
+LoadedRbm load_rbm(const std::filesystem::path& file);
+
+}  // namespace rbmix

@@ -1,0 +1,129 @@
+#include "rbmix/io/model_file.hpp"
+
+#include <cstring>
+#include <limits>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "rbmix/io/file_bytes.hpp"
+#include "rbmix/io/npy.hpp"
+#include "rbmix/io/zip_archive.hpp"
+#include "support/generators.hpp"
+#include "support/temporary_directory.hpp"
+
+namespace rbmix {
+namespace {
+
+using ::testing::HasSubstr;
+
+template <typename Derived>
+bool same_bits(const Eigen::DenseBase<Derived>& a, const Eigen::DenseBase<Derived>& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.derived().data(), b.derived().data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+std::string load_error(const std::filesystem::path& file) {
+  try {
+    load_rbm(file);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+RC_GTEST_PROP(ModelFile, SaveThenLoadIsBitIdentical, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(9, 10.0);
+  const testing::TemporaryDirectory directory;
+  const nlohmann::json provenance = {{"algorithm", "pcd"}, {"seed", 42}};
+  save_rbm(directory / "model.npz", rbm, provenance);
+  const LoadedRbm loaded = load_rbm(directory / "model.npz");
+  RC_ASSERT(same_bits(loaded.rbm.weights, rbm.weights));
+  RC_ASSERT(same_bits(loaded.rbm.visible_bias, rbm.visible_bias));
+  RC_ASSERT(same_bits(loaded.rbm.hidden_bias, rbm.hidden_bias));
+  RC_ASSERT(loaded.metadata["provenance"] == provenance);
+  RC_ASSERT(loaded.metadata["format"] == "rbmix-model");
+  RC_ASSERT(loaded.metadata["n_visible"] == rbm.n_visible());
+}
+
+class ModelFileErrors : public ::testing::Test {
+ protected:
+  // Writes an archive with the given members replaced (or, with empty bytes and remove, dropped).
+  std::filesystem::path write_variant(const std::string& name,
+                                      const std::vector<std::pair<std::string, std::optional<std::string>>>& changes) {
+    auto members = decode_zip(read_file_bytes(good_file()), "good");
+    for (const auto& [member, bytes] : changes) {
+      const auto found = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.name == member; });
+      if (!bytes) members.erase(found);
+      else if (found == members.end()) members.push_back({member, *bytes});
+      else found->bytes = *bytes;
+    }
+    const auto file = directory_ / name;
+    write_file_bytes(file, encode_zip(members));
+    return file;
+  }
+  std::filesystem::path good_file() {
+    const auto file = directory_ / "good.npz";
+    if (!std::filesystem::exists(file)) {
+      Rbm rbm(3, 2);
+      rbm.weights << 1, 2, 3, 4, 5, 6;
+      save_rbm(file, rbm, {{"how", "by hand"}});
+    }
+    return file;
+  }
+  std::string metadata_with(const std::string& key, const nlohmann::json& value) {
+    auto metadata = load_rbm(good_file()).metadata;
+    metadata[key] = value;
+    return metadata.dump();
+  }
+  testing::TemporaryDirectory directory_;
+};
+
+TEST_F(ModelFileErrors, TruncatedOrCorruptedFilesAreRefusedNamingTheFile) {
+  const std::string bytes = read_file_bytes(good_file());
+  for (std::size_t length : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) {
+    const auto file = directory_ / ("cut" + std::to_string(length) + ".npz");
+    write_file_bytes(file, bytes.substr(0, length));
+    EXPECT_THAT(load_error(file), HasSubstr(file.string())) << "cut at " << length;
+  }
+  std::string corrupted = bytes;
+  corrupted[200] ^= 0x40;
+  write_file_bytes(directory_ / "corrupted.npz", corrupted);
+  EXPECT_THAT(load_error(directory_ / "corrupted.npz"), HasSubstr("corrupted.npz"));
+  EXPECT_THAT(load_error(directory_ / "absent.npz"), HasSubstr("absent.npz"));
+}
+
+TEST_F(ModelFileErrors, NanOrInfParametersAreRefused) {
+  Rbm rbm(3, 2);
+  rbm.hidden_bias[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(save_rbm(directory_ / "nan.npz", rbm, {}), InputError);
+  const auto nan_file = write_variant("nan.npz", {{"c.npy", encode_npy(vector_to_npy(rbm.hidden_bias))}});
+  EXPECT_THAT(load_error(nan_file), HasSubstr("hidden bias contains NaN or Inf"));
+  EXPECT_THAT(load_error(nan_file), HasSubstr("nan.npz"));
+  rbm.hidden_bias[1] = 0.0;
+  rbm.weights(0, 0) = std::numeric_limits<double>::infinity();
+  const auto inf_file = write_variant("inf.npz", {{"W.npy", encode_npy(matrix_to_npy(rbm.weights))}});
+  EXPECT_THAT(load_error(inf_file), HasSubstr("W contains NaN or Inf"));
+}
+
+TEST_F(ModelFileErrors, WrongShapesDtypesAndMembersAreRefused) {
+  EXPECT_THAT(load_error(write_variant("short_b.npz", {{"b.npy", encode_npy(vector_to_npy(VectorD(VectorD::Zero(2))))}})),
+              HasSubstr("visible bias has 2 entries but W has 3 columns"));
+  EXPECT_THAT(load_error(write_variant("float_w.npz", {{"W.npy", encode_npy(matrix_to_npy(MatrixF(MatrixF::Zero(2, 3))))}})),
+              HasSubstr("W.npy: dtype is <f4 but <f8 is required"));
+  EXPECT_THAT(load_error(write_variant("no_c.npz", {{"c.npy", std::nullopt}})), HasSubstr("c.npy is missing"));
+  EXPECT_THAT(load_error(write_variant("bad_json.npz", {{"metadata.json", "{not json"}})),
+              HasSubstr("not valid JSON"));
+  EXPECT_THAT(load_error(write_variant("other.npz", {{"metadata.json", metadata_with("format", "something")}})),
+              HasSubstr("does not declare format"));
+  EXPECT_THAT(load_error(write_variant("newer.npz", {{"metadata.json", metadata_with("format_version", 99)}})),
+              HasSubstr("version 99 is not supported"));
+  EXPECT_THAT(load_error(write_variant("mismatch.npz", {{"metadata.json", metadata_with("n_hidden", 7)}})),
+              HasSubstr("n_hidden does not match"));
+  write_file_bytes(directory_ / "plain.npz", encode_npy(matrix_to_npy(MatrixD(MatrixD::Zero(2, 3)))));
+  EXPECT_THAT(load_error(directory_ / "plain.npz"), HasSubstr("not a zip archive"));
+}
+
+}  // namespace
+}  // namespace rbmix
