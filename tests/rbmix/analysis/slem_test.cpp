@@ -1,0 +1,97 @@
+#include "rbmix/analysis/slem.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <Eigen/Eigenvalues>
+
+#include "rbmix/analysis/sweep_operator.hpp"
+#include "support/generators.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+// Eigenvalues of well-conditioned 2^k-state stochastic matrices come out of the QR iteration to ~1e-13; zero
+// eigenvalues of a rank-one or nilpotent part can be as large as ~1e-8 (eigenvalues of a Jordan block are
+// perturbed by ε^{1/k}), so closed-form zeros get the looser bound.
+constexpr double kEigenvalueTolerance = 1e-10;
+constexpr double kZeroEigenvalueTolerance = 1e-6;
+// ALGORITHMS.md §2: dense and matrix-free SLEM must agree to 1e-8.
+constexpr double kCrossCheckTolerance = 1e-8;
+
+// With W = 0 every unit is an independent two-state chain with fixed input x = β·bias, and K is the Kronecker
+// product of the units' 2×2 matrices; its eigenvalues are products of the units' eigenvalues {1, μ_u} with
+// μ_u = 1 − P(0→1) − P(1→0). Gibbs: μ = 1 − σ(x) − σ(−x) = 0, so SLEM(G) = 0. Flip-the-state with x ≠ 0:
+// P(towards the likelier state) = 1 and P(back) = e^{−|x|}, so μ = −e^{−|x|}; with x = 0 both are 1/2 and μ = 0.
+// T^α is affine in the rule, so μ = −α e^{−|x|}. Hence SLEM(T^α) = α · max over units with bias ≠ 0 of
+// e^{−β|bias|} (0 if every bias is 0) — note units with a zero bias contribute 0, not e^0 = 1.
+double independent_units_slem(const Rbm& rbm, double flip_weight, double inverse_temperature) {
+  double slem = 0.0;
+  for (const VectorD* bias : {&rbm.visible_bias, &rbm.hidden_bias})
+    for (Eigen::Index k = 0; k < bias->size(); ++k)
+      if ((*bias)[k] != 0.0) slem = std::max(slem, flip_weight * std::exp(-inverse_temperature * std::abs((*bias)[k])));
+  return slem;
+}
+
+RC_GTEST_PROP(Slem, IndependentUnitsMatchTheClosedForm, ()) {
+  Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
+  rbm.weights.setZero();
+  if (*rc::gen::arbitrary<bool>()) rbm.visible_bias[0] = 0.0;  // a tie
+  const double beta = *rc::gen::element(1.0, 0.5);
+  const double gibbs = dense_slem(sweep_transition_matrix(rbm, GibbsRule{}, beta)).slem;
+  RC_ASSERT(gibbs < kZeroEigenvalueTolerance);
+  for (const double alpha : {1.0, 0.5}) {
+    const double expected = independent_units_slem(rbm, alpha, beta);
+    const double flip = dense_slem(sweep_transition_matrix(rbm, MixtureRule{alpha}, beta)).slem;
+    RC_ASSERT(std::abs(flip - expected) < (expected == 0.0 ? kZeroEigenvalueTolerance : kEigenvalueTolerance));
+  }
+}
+
+TEST(Slem, NaiveFlipWithoutWeightsOrBiasesHasModulusOneTwice) {
+  const Rbm rbm(2, 2);  // every unit flips every sweep: eigenvalue −1
+  EXPECT_NEAR(dense_slem(sweep_transition_matrix(rbm, NaiveFlipRule{})).slem, 1.0, kEigenvalueTolerance);
+}
+
+RC_GTEST_PROP(Slem, DenseAndMatrixFreeAgree, ()) {
+  const int units = *rc::gen::inRange(3, 5);
+  const Rbm rbm = *testing::arbitrary_rbm(units, units, 3.0);
+  const VectorD stationary = JointStateSpace(rbm).stationary_distribution(rbm);
+  for (const char* name : {"gibbs", "flip", "mix:0.5"}) {
+    const UnitRule rule = parse_unit_rule(name);
+    const SlemResult dense = dense_slem(sweep_transition_matrix(rbm, rule));
+    const SlemResult matrix_free = matrix_free_slem(SweepOperator(rbm, rule), stationary);
+    RC_ASSERT(matrix_free.converged);
+    RC_ASSERT(std::abs(dense.slem - matrix_free.slem) < kCrossCheckTolerance);
+  }
+}
+
+// 001 §3: A' = (A − λI)/(1 − λ) maps each eigenvalue μ to (μ − λ)/(1 − λ). Every eigenvalue of A' must be the
+// image of a distinct eigenvalue of A.
+RC_GTEST_PROP(ModifiedMatrix, MapsEveryEigenvalue, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 2.0);
+  const MatrixD matrix = sweep_transition_matrix(rbm, GibbsRule{});
+  const double lambda = *rc::gen::element(0.5, 1.0) * matrix.diagonal().minCoeff();
+  const Eigen::MatrixXd original = matrix;
+  const Eigen::MatrixXd modified = modified_matrix(matrix, lambda);
+  const Eigen::VectorXcd before = Eigen::EigenSolver<Eigen::MatrixXd>(original, false).eigenvalues();
+  const Eigen::VectorXcd after = Eigen::EigenSolver<Eigen::MatrixXd>(modified, false).eigenvalues();
+  std::vector<bool> used(static_cast<std::size_t>(after.size()), false);
+  for (Eigen::Index k = 0; k < before.size(); ++k) {
+    const std::complex<double> image = (before[k] - lambda) / (1.0 - lambda);
+    Eigen::Index best = -1;
+    for (Eigen::Index j = 0; j < after.size(); ++j)
+      if (!used[static_cast<std::size_t>(j)] && (best < 0 || std::abs(after[j] - image) < std::abs(after[best] - image)))
+        best = j;
+    RC_ASSERT(std::abs(after[best] - image) < kZeroEigenvalueTolerance);
+    used[static_cast<std::size_t>(best)] = true;
+  }
+}
+
+TEST(Slem, MatrixFreeRefusesStateSpacesSmallerThanItsKrylovSpace) {
+  const Rbm rbm(2, 2);
+  const VectorD stationary = JointStateSpace(rbm).stationary_distribution(rbm);
+  EXPECT_THROW(matrix_free_slem(SweepOperator(rbm, GibbsRule{}), stationary), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix::analysis
