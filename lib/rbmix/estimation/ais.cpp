@@ -1,0 +1,193 @@
+#include "rbmix/estimation/ais.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix {
+namespace {
+
+// S&M's band: mean weight ± this many standard errors.
+constexpr double band_standard_errors = 3.0;
+
+// Appends β from `start` (exclusive) to `stop` (inclusive) in steps of `step`, rounding the step count so that
+// floating-point drift cannot add or drop a point.
+void append_segment(std::vector<double>& betas, double start, double stop, double step) {
+  const auto count = static_cast<Eigen::Index>(std::llround((stop - start) / step));
+  for (Eigen::Index k = 1; k <= count; ++k)
+    betas.push_back(start + (stop - start) * static_cast<double>(k) / static_cast<double>(count));
+}
+
+// The AIS chains and their log weights, in the sampling precision.
+template <typename Scalar>
+class AnnealedParticles {
+ public:
+  AnnealedParticles(const Rbm& rbm, const VectorD& base_bias, Eigen::Index particles, std::uint64_t seed)
+      : rbm_(rbm.cast<Scalar>()),
+        base_bias_(base_bias.cast<Scalar>()),
+        visible_(particles, rbm.n_visible()),
+        hidden_(Matrix<Scalar>::Zero(particles, rbm.n_hidden())),
+        hidden_inputs_(particles, rbm.n_hidden()),
+        scaled_hidden_inputs_(particles, rbm.n_hidden()),
+        visible_inputs_(particles, rbm.n_visible()) {
+    streams_.reserve(static_cast<std::size_t>(particles));
+    for (Eigen::Index p = 0; p < particles; ++p)
+      streams_.emplace_back(seed, static_cast<std::uint64_t>(p), StreamDomain::chains);
+    // v ~ p_A: independent units with P(v_j = 1) = σ(b_Aj), i.e. the Gibbs rule at input b_A.
+    visible_inputs_.rowwise() = base_bias_.transpose();
+    visible_.setZero();
+    sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
+    refresh_inputs();
+  }
+
+  // log p*_β(v) − log p*_{β_previous}(v) for every particle, at the current v.
+  void add_log_weight_increments(double beta, double previous_beta, VectorD& log_weights) const {
+    const auto scale = static_cast<Scalar>(beta);
+    const auto previous_scale = static_cast<Scalar>(previous_beta);
+    const Vector<Scalar> softplus_difference =
+        (softplus_array(scale * hidden_inputs_.array()) - softplus_array(previous_scale * hidden_inputs_.array()))
+            .rowwise()
+            .sum()
+            .matrix();
+    log_weights += ((beta - previous_beta) * (target_visible_term_ - base_visible_term_) +
+                    softplus_difference.template cast<double>().array())
+                       .matrix();
+  }
+
+  // One Gibbs sweep leaving p_β invariant.
+  void transition(double beta) {
+    const auto scale = static_cast<Scalar>(beta);
+    scaled_hidden_inputs_.noalias() = scale * hidden_inputs_;
+    sample_layer(GibbsRule{}, scaled_hidden_inputs_, hidden_, streams_);
+    visible_inputs_.noalias() = scale * (hidden_ * rbm_.weights);
+    visible_inputs_.rowwise() += (scale * rbm_.visible_bias + (Scalar(1) - scale) * base_bias_).transpose();
+    sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
+    refresh_inputs();
+  }
+
+ private:
+  void refresh_inputs() {
+    hidden_inputs_.noalias() = visible_ * rbm_.weights.transpose();
+    hidden_inputs_.rowwise() += rbm_.hidden_bias.transpose();
+    target_visible_term_ = (visible_ * rbm_.visible_bias).template cast<double>().array();
+    base_visible_term_ = (visible_ * base_bias_).template cast<double>().array();
+  }
+
+  BasicRbm<Scalar> rbm_;
+  Vector<Scalar> base_bias_;
+  Matrix<Scalar> visible_;
+  Matrix<Scalar> hidden_;
+  Matrix<Scalar> hidden_inputs_;   // c + W v, unscaled
+  Matrix<Scalar> scaled_hidden_inputs_;  // workspaces, kept so that a transition allocates nothing
+  Matrix<Scalar> visible_inputs_;
+  Eigen::ArrayXd target_visible_term_;  // bᵀv
+  Eigen::ArrayXd base_visible_term_;    // b_Aᵀv
+  std::vector<RandomStream> streams_;
+};
+
+template <typename Scalar>
+VectorD annealed_log_weights(const Rbm& rbm, const VectorD& base_bias, const std::vector<double>& betas,
+                             const AisOptions& options) {
+  AnnealedParticles<Scalar> particles(rbm, base_bias, options.particles, options.seed);
+  VectorD log_weights = VectorD::Zero(options.particles);
+  for (std::size_t k = 1; k < betas.size(); ++k) {
+    particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);
+    if (k + 1 < betas.size()) particles.transition(betas[k]);
+  }
+  return log_weights;
+}
+
+}  // namespace
+
+AisSchedule parse_ais_schedule(const std::string& text) {
+  if (text == "linear") return AisSchedule::linear;
+  if (text == "sm") return AisSchedule::salakhutdinov_murray;
+  throw InputError("AIS schedule: expected 'linear' or 'sm', got '" + text + "'");
+}
+
+std::string to_string(AisSchedule schedule) {
+  return schedule == AisSchedule::linear ? "linear" : "sm";
+}
+
+bool AisOptions::is_valid(std::string* why) const {
+  const auto fail = [&](const std::string& reason) {
+    if (why != nullptr) *why = reason;
+    return false;
+  };
+  if (particles < 2) return fail("AIS needs at least 2 particles (for the standard error), got " +
+                                 std::to_string(particles));
+  if (schedule == AisSchedule::linear && distributions < 1)
+    return fail("AIS needs at least 1 intermediate distribution, got " + std::to_string(distributions));
+  if (!base_visible_bias.allFinite()) return fail("AIS base visible bias contains NaN or Inf");
+  return true;
+}
+
+std::vector<double> ais_inverse_temperatures(AisSchedule schedule, Eigen::Index distributions) {
+  std::vector<double> betas{0.0};
+  if (schedule == AisSchedule::linear) {
+    require(distributions >= 1, "AIS: at least 1 intermediate distribution");
+    append_segment(betas, 0.0, 1.0, 1.0 / static_cast<double>(distributions));
+  } else {
+    append_segment(betas, 0.0, 0.5, 1e-3);
+    append_segment(betas, 0.5, 0.9, 1e-4);
+    append_segment(betas, 0.9, 1.0, 1e-5);
+  }
+  return betas;
+}
+
+VectorD base_rate_visible_bias(const MatrixD& data, double clip) {
+  require(data.rows() >= 1, "base_rate_visible_bias: no data");
+  require(clip > 0.0 && clip < 0.5, "base_rate_visible_bias: the clip must lie in (0, 0.5)");
+  const Eigen::ArrayXd mean = data.colwise().mean().transpose().array().max(clip).min(1.0 - clip);
+  return (mean / (1.0 - mean)).log().matrix();
+}
+
+AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options) {
+  std::string why;
+  require(options.is_valid(&why), why);
+  rbm.validate("AIS model");
+  const VectorD base_bias =
+      options.base_visible_bias.size() == 0 ? VectorD::Zero(rbm.n_visible()) : options.base_visible_bias;
+  require(base_bias.size() == rbm.n_visible(), "AIS base visible bias has " + std::to_string(base_bias.size()) +
+                                                   " entries but the model has " +
+                                                   std::to_string(rbm.n_visible()) + " visible units");
+  const std::vector<double> betas = ais_inverse_temperatures(options.schedule, options.distributions);
+
+  AisResult result;
+  result.distributions = static_cast<Eigen::Index>(betas.size()) - 1;
+  result.log_weights = options.single_precision ? annealed_log_weights<float>(rbm, base_bias, betas, options)
+                                                : annealed_log_weights<double>(rbm, base_bias, betas, options);
+  result.base_log_partition =
+      softplus_array(base_bias.array()).sum() + static_cast<double>(rbm.n_hidden()) * std::log(2.0);
+
+  // Weights relative to the largest, so that the sums neither overflow nor underflow.
+  const double largest = result.log_weights.maxCoeff();
+  const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
+  const auto count = static_cast<double>(weights.size());
+  const double mean = weights.mean();
+  const double standard_error = std::sqrt((weights - mean).square().sum() / (count - 1.0) / count);
+  const double offset = result.base_log_partition + largest;
+  result.log_partition = offset + std::log(mean);
+  result.log_partition_upper = offset + std::log(mean + band_standard_errors * standard_error);
+  const double low = mean - band_standard_errors * standard_error;
+  result.log_partition_lower = low > 0.0 ? offset + std::log(low) : -std::numeric_limits<double>::infinity();
+  result.effective_sample_size = weights.sum() * weights.sum() / weights.square().sum();
+  return result;
+}
+
+LogLikelihoodEstimate ais_average_log_likelihood(const Rbm& rbm, const MatrixD& data, const AisResult& ais) {
+  require(data.cols() == rbm.n_visible(), "AIS log-likelihood: data have " + std::to_string(data.cols()) +
+                                              " columns but the model has " + std::to_string(rbm.n_visible()) +
+                                              " visible units");
+  require(data.rows() >= 1, "AIS log-likelihood: no data");
+  const double mean_negative_free_energy = -rbm.free_energy(data).mean();
+  return {mean_negative_free_energy - ais.log_partition, mean_negative_free_energy - ais.log_partition_upper,
+          mean_negative_free_energy - ais.log_partition_lower};
+}
+
+}  // namespace rbmix

@@ -1,0 +1,73 @@
+#pragma once
+// Annealed importance sampling of log Z (Salakhutdinov & Murray 2008; ALGORITHMS.md §5).
+//
+// Base model A: W = 0, c = 0, visible bias b_A (the base rate logit of the clipped data mean, or 0), so
+//   log Z_A = Σ_j softplus(b_Aj) + n log 2.
+// Intermediate unnormalised marginals, β_0 = 0 < β_1 < … < β_K = 1:
+//   log p*_k(v) = (1 − β_k) b_Aᵀv + β_k bᵀv + Σ_i softplus(β_k (c_i + W_i v)).
+// At β = 0 the softplus terms give n log 2, so p*_0 is exactly A's unnormalised marginal e^{b_Aᵀv} 2^n and no
+// other constant appears; at β = 1, p*_K(v) = e^{−F(v)}, whose sum is Z.
+// Each particle starts with v_1 ~ p_A, then for k = 1..K: log w += log p*_k(v_k) − log p*_{k−1}(v_k), and (k < K)
+// v_{k+1} comes from one Gibbs sweep that leaves p_k invariant: h ~ σ(β_k(c + Wv)), v ~ σ((1−β_k) b_A + β_k(b + Wᵀh)).
+// Then E[w] = Z/Z_A and log Ẑ = log Z_A + log mean w. Ẑ is unbiased, log Ẑ is biased low (Jensen), so the AIS
+// estimate of a log-likelihood tends to be optimistic.
+// Band (as S&M): log Z_A + log(mean w ± 3 standard errors of the mean); the lower end is −∞ when mean − 3 se ≤ 0.
+// Particle p draws from RandomStream(seed, p, StreamDomain::chains): results do not depend on the thread count.
+// The log weights are accumulated in double; the sampling and the inputs run in float or double (options).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rbmix/core/types.hpp"
+#include "rbmix/model/rbm.hpp"
+
+namespace rbmix {
+
+enum class AisSchedule {
+  linear,                // β_k = k/K
+  salakhutdinov_murray,  // steps of 1e-3 up to 0.5, 1e-4 up to 0.9, 1e-5 up to 1: K = 14 500
+};
+
+AisSchedule parse_ais_schedule(const std::string& text);  // "linear" | "sm"
+std::string to_string(AisSchedule schedule);
+
+struct AisOptions {
+  Eigen::Index particles = 100;       // 002's default
+  Eigen::Index distributions = 10000;  // K of the linear schedule (ignored by salakhutdinov_murray)
+  AisSchedule schedule = AisSchedule::linear;
+  std::uint64_t seed = 1;
+  VectorD base_visible_bias;          // b_A; empty means 0 (a uniform base)
+  bool single_precision = true;       // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
+
+  bool is_valid(std::string* why) const;
+};
+
+struct AisResult {
+  double log_partition = 0.0;        // log Ẑ
+  double log_partition_lower = 0.0;  // log Z_A + log(mean w − 3 se), −∞ when not positive
+  double log_partition_upper = 0.0;  // log Z_A + log(mean w + 3 se)
+  double base_log_partition = 0.0;   // log Z_A
+  double effective_sample_size = 0.0;  // (Σw)² / Σw², between 1 and the particle count
+  Eigen::Index distributions = 0;    // K
+  VectorD log_weights;               // one per particle
+};
+
+// β_0 = 0, …, β_K = 1 of a schedule.
+std::vector<double> ais_inverse_temperatures(AisSchedule schedule, Eigen::Index distributions);
+
+// b_A = logit(data mean clipped to [clip, 1 − clip]) from 0/1 data, one sample per row.
+VectorD base_rate_visible_bias(const MatrixD& data, double clip = 1e-3);
+
+// Throws InputError for invalid options or a model that does not validate, or a b_A of the wrong length.
+AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options);
+
+// The average log-likelihood of the rows of `data`, mean(−F(v)) − log Ẑ, with the band the log Z band implies
+// (a high log Z gives the low log-likelihood).
+struct LogLikelihoodEstimate {
+  double value = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
+};
+LogLikelihoodEstimate ais_average_log_likelihood(const Rbm& rbm, const MatrixD& data, const AisResult& ais);
+
+}  // namespace rbmix

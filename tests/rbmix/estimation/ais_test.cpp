@@ -1,0 +1,172 @@
+#include "rbmix/estimation/ais.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/model/exact.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix {
+namespace {
+
+// E[w] = Z/Z_A and the mean of P weights is asymptotically normal, so mean w lies within 6 standard errors of
+// Z/Z_A except with probability 2e-9 per check (normal tail), far below 1e-6 for the dozen checks here.
+constexpr double test_standard_errors = 6.0;
+
+Rbm random_model(Eigen::Index n_visible, Eigen::Index n_hidden, double scale, std::uint64_t seed) {
+  RandomStream stream(seed, 0, StreamDomain::experiment);
+  Rbm rbm(n_visible, n_hidden);
+  rbm.weights = MatrixD::NullaryExpr(n_hidden, n_visible, [&] { return scale * stream.normal(); });
+  rbm.visible_bias = VectorD::NullaryExpr(n_visible, [&] { return 0.5 * stream.normal(); });
+  rbm.hidden_bias = VectorD::NullaryExpr(n_hidden, [&] { return 0.5 * stream.normal(); });
+  return rbm;
+}
+
+// True when log Z lies within `multiple` standard errors of the mean weight, in the estimate's own terms.
+bool within_standard_errors(const AisResult& result, double log_partition, double multiple) {
+  const double largest = result.log_weights.maxCoeff();
+  const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
+  const auto count = static_cast<double>(weights.size());
+  const double standard_error = std::sqrt((weights - weights.mean()).square().sum() / (count - 1.0) / count);
+  const double target = std::exp(log_partition - result.base_log_partition - largest);
+  return std::abs(weights.mean() - target) <= multiple * standard_error;
+}
+
+TEST(AisInverseTemperatures, RunFromZeroToOne) {
+  const std::vector<double> linear = ais_inverse_temperatures(AisSchedule::linear, 4);
+  EXPECT_EQ(linear, (std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0}));
+  const std::vector<double> sm = ais_inverse_temperatures(AisSchedule::salakhutdinov_murray, 0);
+  ASSERT_EQ(sm.size(), 14501U);
+  EXPECT_EQ(sm.front(), 0.0);
+  EXPECT_EQ(sm.back(), 1.0);
+  EXPECT_NEAR(sm[1], 1e-3, 1e-15);
+  EXPECT_NEAR(sm[501] - sm[500], 1e-4, 1e-12);
+  EXPECT_NEAR(sm[14500] - sm[14499], 1e-5, 1e-12);
+  for (std::size_t k = 1; k < sm.size(); ++k) ASSERT_LT(sm[k - 1], sm[k]);
+}
+
+TEST(AisLogPartition, IsExactWhenTheModelHasNoWeights) {
+  // W = 0 and b_A = b: every increment is Σ_i softplus(β_k c_i) − softplus(β_{k−1} c_i), the same for all
+  // particles, so the estimate is exact (up to rounding) whatever the sampling.
+  Rbm rbm(6, 4);
+  rbm.visible_bias << 0.5, -1, 2, 0, 0.1, -0.3;
+  rbm.hidden_bias << 1, -2, 0.5, 3;
+  AisOptions options;
+  options.particles = 5;
+  options.distributions = 50;
+  options.base_visible_bias = rbm.visible_bias;
+  options.single_precision = false;
+  const AisResult result = ais_log_partition(rbm, options);
+  EXPECT_NEAR(result.log_partition, exact_log_partition(rbm), 1e-12);
+  EXPECT_NEAR(result.effective_sample_size, 5.0, 1e-9);
+}
+
+TEST(AisLogPartition, FindsTheExactValueOnEnumerableModels) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE(seed);
+    const Rbm rbm = random_model(12, 8, 1.0, seed);
+    AisOptions options;
+    options.particles = 100;
+    options.distributions = 500;
+    options.seed = seed;
+    options.base_visible_bias = rbm.visible_bias;
+    const double exact = exact_log_partition(rbm);
+    for (const bool single : {false, true}) {
+      options.single_precision = single;
+      const AisResult result = ais_log_partition(rbm, options);
+      EXPECT_TRUE(within_standard_errors(result, exact, test_standard_errors))
+          << "log Ẑ " << result.log_partition << " exact " << exact;
+      EXPECT_LE(result.log_partition_lower, result.log_partition);
+      EXPECT_GE(result.log_partition_upper, result.log_partition);
+      EXPECT_EQ(result.distributions, 500);
+    }
+  }
+}
+
+TEST(AisLogPartition, ErrorShrinksWithMoreIntermediateDistributions) {
+  // For a smooth path the variance of log w falls like 1/K (Neal 2001), so from K = 10 to K = 1000 it should
+  // fall ~100×; a factor 10 leaves ample room for the sampling error of two variances over 300 particles.
+  const Rbm rbm = random_model(16, 10, 1.5, 99);
+  const double exact = exact_log_partition(rbm);
+  AisOptions options;
+  options.particles = 300;
+  options.seed = 3;
+  double previous_variance = 0.0;
+  for (const Eigen::Index distributions : {10, 1000}) {
+    options.distributions = distributions;
+    const AisResult result = ais_log_partition(rbm, options);
+    const double variance = (result.log_weights.array() - result.log_weights.mean()).square().mean();
+    if (distributions == 1000) {
+      EXPECT_LT(variance * 10.0, previous_variance);
+      EXPECT_TRUE(within_standard_errors(result, exact, test_standard_errors));
+    }
+    previous_variance = variance;
+  }
+}
+
+TEST(AisLogPartition, DoesNotDependOnTheThreadCount) {
+  const Rbm rbm = random_model(20, 15, 1.0, 5);
+  AisOptions options;
+  options.particles = 16;
+  options.distributions = 100;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const AisResult one = ais_log_partition(rbm, options);
+  omp_set_num_threads(std::max(2, threads));
+  const AisResult many = ais_log_partition(rbm, options);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one.log_weights, many.log_weights);
+}
+
+TEST(AisAverageLogLikelihood, IsTheExactOneShiftedByTheLogPartitionError) {
+  const Rbm rbm = random_model(10, 6, 1.0, 8);
+  MatrixD data(3, 10);
+  data << 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,  //
+      0, 0, 0, 0, 0, 1, 1, 1, 1, 1,      //
+      1, 1, 1, 1, 1, 1, 1, 1, 1, 1;
+  AisOptions options;
+  options.particles = 50;
+  options.distributions = 200;
+  options.base_visible_bias = base_rate_visible_bias(data);
+  const AisResult ais = ais_log_partition(rbm, options);
+  const double exact_log_partition_value = exact_log_partition(rbm);
+  const LogLikelihoodEstimate estimate = ais_average_log_likelihood(rbm, data, ais);
+  EXPECT_NEAR(estimate.value,
+              exact_average_log_likelihood(rbm, data, exact_log_partition_value) +
+                  (exact_log_partition_value - ais.log_partition),
+              1e-10);
+  EXPECT_LE(estimate.lower, estimate.value);
+  EXPECT_GE(estimate.upper, estimate.value);
+}
+
+TEST(BaseRateVisibleBias, IsTheLogitOfTheClippedMean) {
+  MatrixD data(4, 3);
+  data << 1, 0, 1,  //
+      1, 0, 0,      //
+      1, 0, 1,      //
+      1, 0, 0;
+  const VectorD bias = base_rate_visible_bias(data, 0.01);
+  EXPECT_NEAR(bias[0], std::log(0.99 / 0.01), 1e-12);
+  EXPECT_NEAR(bias[1], std::log(0.01 / 0.99), 1e-12);
+  EXPECT_NEAR(bias[2], 0.0, 1e-12);
+}
+
+TEST(AisLogPartition, RejectsInvalidOptions) {
+  const Rbm rbm(4, 3);
+  AisOptions options;
+  options.particles = 1;
+  std::string why;
+  EXPECT_FALSE(options.is_valid(&why));
+  EXPECT_NE(why.find("particles"), std::string::npos);
+  EXPECT_THROW(ais_log_partition(rbm, options), InputError);
+  options.particles = 10;
+  options.base_visible_bias = VectorD::Zero(5);
+  EXPECT_THROW(ais_log_partition(rbm, options), InputError);
+  EXPECT_THROW(parse_ais_schedule("cosine"), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix
