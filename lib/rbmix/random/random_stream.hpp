@@ -17,6 +17,8 @@ enum class StreamDomain : std::uint64_t {
   initialisation = 0x696e6974ULL,
   tempering = 0x74656d70ULL,
   experiment = 0x65787065ULL,
+  binarisation = 0x62696e61ULL,
+  patch_sampling = 0x70617463ULL,
 };
 
 class RandomStream {
@@ -28,6 +30,11 @@ class RandomStream {
     mix = splitmix64(mix) ^ (index + 0x632be59bd9b4e019ULL);
     for (auto& word : state_) word = splitmix64(mix);
   }
+
+  // Restores a stream from state() (checkpoints): the restored stream continues the saved sequence exactly.
+  using State = std::array<std::uint64_t, 4>;
+  explicit RandomStream(const State& state) : state_(state) {}
+  const State& state() const { return state_; }
 
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return std::numeric_limits<result_type>::max(); }
