@@ -1,0 +1,153 @@
+#include "rbmix/sampling/batched_chains.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <boost/math/distributions/chi_squared.hpp>
+#include <gtest/gtest.h>
+
+#include "rbmix/analysis/state_space.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+
+namespace rbmix {
+namespace {
+
+// The loop DESIGN.md promises: the batched sampler's empirical one-step transitions from a state must match the
+// exact row of K built from the same unit rule. One χ² test per (operator, start state); the whole family is
+// Bonferroni-corrected so that a correct sampler fails it with probability ≤ kFalseFailureRate.
+constexpr double kFalseFailureRate = 1e-6;
+// Pearson's χ² approximation needs expected counts of about 5 or more per bin (Cochran's rule).
+constexpr double kMinimumExpectedCount = 5.0;
+constexpr Eigen::Index kChainsPerRow = 20000;
+constexpr std::uint64_t kSeed = 20240611;
+
+// Pearson χ² test of `counts` against `probabilities`: bins with expected count < 5 are merged (smallest first)
+// into one bin; an observation in a bin of probability exactly 0 is impossible and gives p = 0.
+double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const VectorD& probabilities) {
+  const double total = static_cast<double>(std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}));
+  std::vector<std::pair<double, double>> bins;  // (expected, observed)
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const double expected = total * probabilities[static_cast<Eigen::Index>(k)];
+    if (expected == 0.0 && counts[k] > 0) return 0.0;
+    if (expected > 0.0) bins.emplace_back(expected, static_cast<double>(counts[k]));
+  }
+  std::sort(bins.begin(), bins.end());
+  std::vector<std::pair<double, double>> merged;
+  std::pair<double, double> pending{0.0, 0.0};
+  for (const auto& bin : bins) {
+    pending.first += bin.first;
+    pending.second += bin.second;
+    if (pending.first >= kMinimumExpectedCount) {
+      merged.push_back(pending);
+      pending = {0.0, 0.0};
+    }
+  }
+  if (pending.first > 0.0) {
+    if (merged.empty()) return 1.0;
+    merged.back().first += pending.first;
+    merged.back().second += pending.second;
+  }
+  if (merged.size() < 2) return 1.0;  // one bin: the counts must match exactly, nothing to test
+  double statistic = 0.0;
+  for (const auto& [expected, observed] : merged) statistic += (observed - expected) * (observed - expected) / expected;
+  const boost::math::chi_squared distribution(static_cast<double>(merged.size() - 1));
+  return boost::math::cdf(boost::math::complement(distribution, statistic));
+}
+
+// Counts of next joint states after one sweep, per start state: kChainsPerRow chains start at each joint state
+// (visible and hidden set), all in one batch, each chain with its own stream.
+std::vector<std::vector<std::uint64_t>> one_step_counts(const Rbm& rbm, const UnitRule& rule, double beta,
+                                                        std::uint64_t first_stream) {
+  const analysis::JointStateSpace space(rbm);
+  const auto starts = static_cast<Eigen::Index>(space.size());
+  BatchedChains<double> chains(starts * kChainsPerRow, rbm.n_visible(), rbm.n_hidden(), kSeed, first_stream);
+  for (Eigen::Index start = 0; start < starts; ++start) {
+    const auto state = static_cast<std::uint64_t>(start);
+    chains.visible().middleRows(start * kChainsPerRow, kChainsPerRow).rowwise() =
+        analysis::JointStateSpace::bits(space.visible_part(state), space.n_visible()).transpose();
+    chains.hidden().middleRows(start * kChainsPerRow, kChainsPerRow).rowwise() =
+        analysis::JointStateSpace::bits(space.hidden_part(state), space.n_hidden()).transpose();
+  }
+  chains.sweep(rbm, rule, beta);
+  std::vector<std::vector<std::uint64_t>> counts(space.size(), std::vector<std::uint64_t>(space.size(), 0));
+  for (Eigen::Index b = 0; b < chains.chains(); ++b) {
+    std::uint64_t v = 0, h = 0;
+    for (int j = 0; j < space.n_visible(); ++j) v |= static_cast<std::uint64_t>(chains.visible()(b, j)) << j;
+    for (int i = 0; i < space.n_hidden(); ++i) h |= static_cast<std::uint64_t>(chains.hidden()(b, i)) << i;
+    ++counts[static_cast<std::size_t>(b / kChainsPerRow)][space.index(v, h)];
+  }
+  return counts;
+}
+
+// A 3 + 2 RBM with moderate weights and one exact tie (hidden unit 1 has input 0 at v = 0).
+Rbm test_rbm() {
+  Rbm rbm(3, 2);
+  rbm.weights << 1.2, -0.7, 0.4, -1.5, 0.9, 1.1;
+  rbm.visible_bias << 0.3, -0.2, 0.0;
+  rbm.hidden_bias << -0.4, 0.0;
+  return rbm;
+}
+
+struct OperatorCase {
+  std::string rule;
+  double beta;
+};
+const std::vector<OperatorCase> kOperators{{"gibbs", 1.0}, {"flip", 1.0}, {"mix:0.5", 1.0},
+                                           {"naive", 1.0}, {"gibbs", 0.5}, {"flip", 0.5}};
+
+// The sampler's counts for every operator, drawn once (fixed seed, disjoint streams per operator).
+const std::vector<std::vector<std::vector<std::uint64_t>>>& sampled_counts() {
+  static const auto counts = [] {
+    std::vector<std::vector<std::vector<std::uint64_t>>> all;
+    const auto chains = static_cast<std::uint64_t>(kChainsPerRow) * analysis::JointStateSpace(test_rbm()).size();
+    for (std::size_t k = 0; k < kOperators.size(); ++k)
+      all.push_back(one_step_counts(test_rbm(), parse_unit_rule(kOperators[k].rule), kOperators[k].beta, k * chains));
+    return all;
+  }();
+  return counts;
+}
+
+// The smallest p-value over every (operator, start state) of the sampler's counts against the exact rows of
+// `expected_rule` (the sampled rule itself, or a wrong one for the negative test).
+double smallest_p_value(const std::function<std::string(const OperatorCase&)>& expected_rule) {
+  const Rbm rbm = test_rbm();
+  double smallest = 1.0;
+  for (std::size_t k = 0; k < kOperators.size(); ++k) {
+    const MatrixD exact = analysis::sweep_transition_matrix(rbm, parse_unit_rule(expected_rule(kOperators[k])),
+                                                            kOperators[k].beta);
+    for (Eigen::Index start = 0; start < exact.rows(); ++start)
+      smallest = std::min(smallest, chi_squared_p_value(sampled_counts()[k][static_cast<std::size_t>(start)],
+                                                        exact.row(start).transpose()));
+  }
+  return smallest;
+}
+
+double bonferroni_threshold() {
+  const auto rows = static_cast<double>(kOperators.size() * analysis::JointStateSpace(test_rbm()).size());
+  return kFalseFailureRate / rows;
+}
+
+TEST(BatchedChains, OneSweepMatchesTheExactRowForEveryOperatorAndStart) {
+  EXPECT_GT(smallest_p_value([](const OperatorCase& op) { return op.rule; }), bonferroni_threshold());
+}
+
+// Power: the same counts against a subtly wrong rule — T^0.9 (a tenth of Gibbs mixed in) for T and for the naive
+// flip, T^0.4 for T^0.5, flip for Gibbs — must be rejected by the same routine.
+TEST(BatchedChains, ChiSquaredRejectsASubtlyWrongRule) {
+  const auto wrong = [](const OperatorCase& op) -> std::string {
+    if (op.rule == "gibbs") return "mix:0.1";
+    if (op.rule == "mix:0.5") return "mix:0.4";
+    return "mix:0.9";
+  };
+  EXPECT_LT(smallest_p_value(wrong), bonferroni_threshold());
+}
+
+TEST(ChiSquared, ObservationInAnImpossibleBinGivesZero) {
+  VectorD probabilities(3);
+  probabilities << 0.5, 0.5, 0.0;
+  EXPECT_EQ(chi_squared_p_value({50, 49, 1}, probabilities), 0.0);
+  EXPECT_GT(chi_squared_p_value({50, 50, 0}, probabilities), 0.9);
+}
+
+}  // namespace
+}  // namespace rbmix
