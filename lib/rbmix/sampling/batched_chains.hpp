@@ -39,6 +39,7 @@ class BatchedChains {
   Matrix<Scalar>& visible() { return visible_; }
   Matrix<Scalar>& hidden() { return hidden_; }
   std::vector<RandomStream>& streams() { return streams_; }
+  const std::vector<RandomStream>& streams() const { return streams_; }
 
   // Sets the visible states (values must be 0 or 1); the hidden states stay as they are.
   template <typename Derived>

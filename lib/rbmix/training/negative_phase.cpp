@@ -1,0 +1,219 @@
+#include "rbmix/training/negative_phase.hpp"
+
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "rbmix/model/exact.hpp"
+#include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/training/parallel_tempering.hpp"
+
+namespace rbmix {
+namespace {
+
+class ExactNegativePhase final : public NegativePhase {
+ public:
+  void start_batch(const MatrixD&, const MatrixD&) override {}
+  Statistics statistics(const Rbm& rbm) override { return exact_model_statistics(rbm); }
+  void save(BinaryWriter&) const override {}
+  void load(BinaryReader&) override {}
+};
+
+class MeanFieldNegativePhase final : public NegativePhase {
+ public:
+  void start_batch(const MatrixD& /*batch*/, const MatrixD& positive_hidden_inputs) override {
+    first_hidden_ = logistic_array(positive_hidden_inputs.array()).matrix();
+  }
+  // h⁰ is taken at θ^(t) for every inner step: MF-CD restarts from the data like CD.
+  Statistics statistics(const Rbm& rbm) override {
+    const MatrixD visible = rbm.visible_probabilities(first_hidden_);
+    const MatrixD hidden = rbm.hidden_probabilities(visible);
+    return batch_statistics(visible, hidden);
+  }
+  void save(BinaryWriter&) const override {}
+  void load(BinaryReader&) override {}
+
+ private:
+  MatrixD first_hidden_;
+};
+
+// CD-k, PCD-k, FPCD and t-PT k: one class, since they differ only in whether the chains restart at each batch,
+// in the number of replicas and in the fast weights.
+template <typename Scalar>
+class ChainNegativePhase final : public NegativePhase {
+ public:
+  ChainNegativePhase(const TrainingOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
+                     Eigen::Index batch_size)
+      : rule_(options.rule),
+        sweeps_(options.sampling_steps),
+        restart_at_batch_(options.negative_phase == NegativePhaseKind::contrastive_divergence),
+        uses_fast_weights_(options.negative_phase == NegativePhaseKind::fast_persistent),
+        fast_learning_rate_(options.fast_learning_rate.value_or(options.learning_rate)),
+        fast_weight_decay_(options.fast_weight_decay),
+        fast_weights_(n_visible, n_hidden) {
+    const int replicas = options.negative_phase == NegativePhaseKind::parallel_tempering ? options.replicas : 1;
+    inverse_temperatures_ = replicas > 1 ? uniform_inverse_temperatures(replicas) : std::vector<double>{1.0};
+    for (int replica = 0; replica < replicas; ++replica)
+      replicas_.emplace_back(batch_size, n_visible, n_hidden, options.seed,
+                             static_cast<std::uint64_t>(replica) * static_cast<std::uint64_t>(batch_size));
+    if (replicas > 1)
+      for (Eigen::Index chain = 0; chain < batch_size; ++chain)
+        swap_streams_.emplace_back(options.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
+  }
+
+  void start_batch(const MatrixD& batch, const MatrixD& positive_hidden_inputs) override {
+    if (initialised_ && !restart_at_batch_) return;
+    // The chains start at the data: v = batch and h ~ p(h|v), a joint state the unit rule can continue from
+    // (the flip-the-state rule needs a current h).
+    const Matrix<Scalar> inputs = positive_hidden_inputs.cast<Scalar>();
+    for (auto& replica : replicas_) {
+      replica.set_visible(batch);
+      sample_layer(UnitRule{GibbsRule{}}, inputs, replica.hidden(), replica.streams());
+    }
+    initialised_ = true;
+  }
+
+  Statistics statistics(const Rbm& rbm) override {
+    if (uses_fast_weights_) add(rbm, fast_weights_, combined_model_);
+    const BasicRbm<Scalar>& sampling_model = in_scalar(uses_fast_weights_ ? combined_model_ : rbm, sampling_model_);
+    for (std::size_t replica = 0; replica < replicas_.size(); ++replica) {
+      const auto beta = static_cast<Scalar>(inverse_temperatures_[replica]);
+      for (int sweep = 0; sweep < sweeps_; ++sweep) replicas_[replica].sweep(sampling_model, rule_, beta);
+    }
+    if (replicas_.size() > 1) swap_neighbours(sampling_model);
+    // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
+    const BasicRbm<Scalar>& model = uses_fast_weights_ ? in_scalar(rbm, regular_model_) : sampling_model;
+    const Matrix<Scalar>& visible = replicas_.front().visible();
+    hidden_inputs_.noalias() = visible * model.weights.transpose();
+    hidden_inputs_.rowwise() += model.hidden_bias.transpose();
+    hidden_probabilities_ = logistic_array(hidden_inputs_.array()).matrix();
+    const BasicStatistics<Scalar> statistics = batch_statistics(visible, hidden_probabilities_);
+    if constexpr (std::is_same_v<Scalar, double>) {
+      return statistics;
+    } else {
+      return Statistics{statistics.hidden_visible.template cast<double>(), statistics.visible.template cast<double>(),
+                        statistics.hidden.template cast<double>()};
+    }
+  }
+
+  void after_step(const Rbm& gradient) override {
+    if (!uses_fast_weights_) return;
+    fast_weights_.weights = fast_weight_decay_ * fast_weights_.weights + fast_learning_rate_ * gradient.weights;
+    fast_weights_.visible_bias =
+        fast_weight_decay_ * fast_weights_.visible_bias + fast_learning_rate_ * gradient.visible_bias;
+    fast_weights_.hidden_bias =
+        fast_weight_decay_ * fast_weights_.hidden_bias + fast_learning_rate_ * gradient.hidden_bias;
+  }
+
+  void save(BinaryWriter& writer) const override {
+    writer.write_u64(initialised_ ? 1 : 0);
+    writer.write_u64(replicas_.size());
+    for (auto& replica : replicas_) {
+      writer.write_matrix(replica.visible());
+      writer.write_matrix(replica.hidden());
+      writer.write_streams(replica.streams());
+    }
+    writer.write_streams(swap_streams_);
+    writer.write_matrix(fast_weights_.weights);
+    writer.write_vector(fast_weights_.visible_bias);
+    writer.write_vector(fast_weights_.hidden_bias);
+  }
+
+  void load(BinaryReader& reader) override {
+    initialised_ = reader.read_u64() != 0;
+    if (reader.read_u64() != replicas_.size()) reader.fail("the number of tempering replicas differs");
+    for (auto& replica : replicas_) {
+      const Eigen::Index chains = replica.chains();
+      replica.visible() = reader.read_matrix<Scalar>(chains, replica.visible().cols(), "chain visible states");
+      replica.hidden() = reader.read_matrix<Scalar>(chains, replica.hidden().cols(), "chain hidden states");
+      replica.streams() = reader.read_streams(static_cast<std::size_t>(chains), "chain streams");
+    }
+    swap_streams_ = reader.read_streams(swap_streams_.size(), "tempering swap streams");
+    const Eigen::Index n_hidden = fast_weights_.n_hidden();
+    const Eigen::Index n_visible = fast_weights_.n_visible();
+    fast_weights_.weights = reader.read_matrix<double>(n_hidden, n_visible, "fast weights");
+    fast_weights_.visible_bias = reader.read_vector<double>(n_visible, "fast visible bias");
+    fast_weights_.hidden_bias = reader.read_vector<double>(n_hidden, "fast hidden bias");
+  }
+
+ private:
+  static void add(const Rbm& slow, const Rbm& fast, Rbm& sum) {
+    sum.weights = slow.weights + fast.weights;
+    sum.visible_bias = slow.visible_bias + fast.visible_bias;
+    sum.hidden_bias = slow.hidden_bias + fast.hidden_bias;
+  }
+
+  // `rbm` itself when the chains run in double, else its float copy in `workspace`.
+  static const BasicRbm<Scalar>& in_scalar(const Rbm& rbm, BasicRbm<Scalar>& workspace) {
+    if constexpr (std::is_same_v<Scalar, double>) {
+      return rbm;
+    } else {
+      workspace = rbm.cast<Scalar>();
+      return workspace;
+    }
+  }
+
+  // Neighbour exchanges (β_0,β_1), (β_1,β_2), … in turn for every tempering system; each system (chain index)
+  // draws from its own stream, so the outcome does not depend on the thread count.
+  void swap_neighbours(const BasicRbm<Scalar>& sampling_model) {
+    const std::size_t replicas = replicas_.size();
+    energies_.resize(replicas);
+    for (std::size_t replica = 0; replica < replicas; ++replica)
+      energies_[replica] = replicas_[replica].energies(sampling_model);
+    const auto chains = static_cast<Eigen::Index>(swap_streams_.size());
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index chain = 0; chain < chains; ++chain) {
+      RandomStream& stream = swap_streams_[static_cast<std::size_t>(chain)];
+      for (std::size_t lower = 0; lower + 1 < replicas; ++lower) {
+        const std::size_t upper = lower + 1;
+        const double probability =
+            replica_swap_probability(inverse_temperatures_[lower], inverse_temperatures_[upper],
+                                     static_cast<double>(energies_[lower][chain]),
+                                     static_cast<double>(energies_[upper][chain]));
+        if (stream.uniform() < probability) {
+          replicas_[lower].visible().row(chain).swap(replicas_[upper].visible().row(chain));
+          replicas_[lower].hidden().row(chain).swap(replicas_[upper].hidden().row(chain));
+          std::swap(energies_[lower][chain], energies_[upper][chain]);
+        }
+      }
+    }
+  }
+
+  UnitRule rule_;
+  int sweeps_;
+  bool restart_at_batch_;
+  bool uses_fast_weights_;
+  double fast_learning_rate_;
+  double fast_weight_decay_;
+  Rbm fast_weights_;
+  std::vector<double> inverse_temperatures_;
+  std::vector<BatchedChains<Scalar>> replicas_;
+  std::vector<RandomStream> swap_streams_;
+  bool initialised_ = false;
+  // Workspaces, kept so that an update allocates little.
+  Rbm combined_model_;  // θ + θ_F
+  BasicRbm<Scalar> sampling_model_;
+  BasicRbm<Scalar> regular_model_;
+  Matrix<Scalar> hidden_inputs_;
+  Matrix<Scalar> hidden_probabilities_;
+  std::vector<Vector<Scalar>> energies_;
+};
+
+}  // namespace
+
+std::unique_ptr<NegativePhase> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
+                                                   Eigen::Index n_hidden, Eigen::Index batch_size) {
+  options.validate();
+  require(n_visible > 0 && n_hidden > 0, "make_negative_phase: the RBM needs at least one unit in each layer");
+  require(batch_size > 0, "make_negative_phase: the batch size must be positive");
+  switch (options.negative_phase) {
+    case NegativePhaseKind::exact: return std::make_unique<ExactNegativePhase>();
+    case NegativePhaseKind::mean_field: return std::make_unique<MeanFieldNegativePhase>();
+    default: break;
+  }
+  if (options.sample_in_float)
+    return std::make_unique<ChainNegativePhase<float>>(options, n_visible, n_hidden, batch_size);
+  return std::make_unique<ChainNegativePhase<double>>(options, n_visible, n_hidden, batch_size);
+}
+
+}  // namespace rbmix

@@ -1,0 +1,335 @@
+#include "rbmix/training/trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/file_bytes.hpp"
+#include "rbmix/model/exact.hpp"
+#include "rbmix/model/statistics.hpp"
+#include "rbmix/training/binary_archive.hpp"
+
+namespace rbmix {
+namespace {
+
+constexpr std::string_view checkpoint_magic = "RBMIXCKP";
+constexpr std::uint64_t checkpoint_version = 1;
+constexpr double initial_hidden_offset = 0.5;  // λ starts at 0.5 (002 §4)
+
+void require_binary(const MatrixD& data, const std::string& what) {
+  const bool binary = (data.array() == 0.0 || data.array() == 1.0).all();
+  require(binary, what + ": every value must be 0 or 1");
+}
+
+Rbm initial_model(const TrainingOptions& options, const MatrixD& train, Eigen::Index n_hidden) {
+  const Eigen::Index n_visible = train.cols();
+  Rbm rbm(n_visible, n_hidden);
+  RandomStream stream(options.seed, 0, StreamDomain::initialisation);
+  for (Eigen::Index index = 0; index < rbm.weights.size(); ++index)
+    rbm.weights.data()[index] = options.initial_weight_scale * stream.normal();
+  if (options.base_rate_visible_bias) {
+    const VectorD mean = train.colwise().mean().transpose();
+    for (Eigen::Index unit = 0; unit < n_visible; ++unit) {
+      const double p = std::clamp(mean[unit], base_rate_clip, 1.0 - base_rate_clip);
+      rbm.visible_bias[unit] = std::log(p / (1.0 - p));
+    }
+  }
+  return rbm;
+}
+
+void write_model(BinaryWriter& writer, const Rbm& rbm) {
+  writer.write_matrix(rbm.weights);
+  writer.write_vector(rbm.visible_bias);
+  writer.write_vector(rbm.hidden_bias);
+}
+
+Rbm read_model(BinaryReader& reader, Eigen::Index n_visible, Eigen::Index n_hidden, const std::string& what) {
+  Rbm rbm;
+  rbm.weights = reader.read_matrix<double>(n_hidden, n_visible, what + " W");
+  rbm.visible_bias = reader.read_vector<double>(n_visible, what + " visible bias");
+  rbm.hidden_bias = reader.read_vector<double>(n_hidden, what + " hidden bias");
+  return rbm;
+}
+
+void write_optional(BinaryWriter& writer, const std::optional<double>& value) {
+  writer.write_u64(value ? 1 : 0);
+  writer.write_f64(value.value_or(0.0));
+}
+
+std::optional<double> read_optional(BinaryReader& reader) {
+  const bool present = reader.read_u64() != 0;
+  const double value = reader.read_f64();
+  return present ? std::optional<double>(value) : std::nullopt;
+}
+
+}  // namespace
+
+std::string to_string(Termination termination) {
+  switch (termination) {
+    case Termination::completed: return "completed";
+    case Termination::diverged: return "diverged";
+    case Termination::interrupted: return "interrupted";
+  }
+  return "unknown";
+}
+
+Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden)
+    : options_(std::move(options)),
+      train_(std::move(train)),
+      test_(std::move(test)),
+      optimizer_(options_.momentum, options_.weight_decay, train_.cols(), n_hidden),
+      data_stream_(options_.seed, 0, StreamDomain::data) {
+  options_.validate();
+  require(train_.rows() > 0 && train_.cols() > 0, "training data: no samples");
+  require(n_hidden > 0, "the number of hidden units must be positive");
+  require_binary(train_, "training data");
+  if (test_.size() > 0) {
+    require(test_.cols() == train_.cols(), "test data: " + std::to_string(test_.cols()) +
+                                               " columns, but the training data have " +
+                                               std::to_string(train_.cols()));
+    require_binary(test_, "test data");
+  }
+  batch_size_ = options_.batch_size == 0 ? train_.rows() : options_.batch_size;
+  require(batch_size_ <= train_.rows(), "batch size " + std::to_string(batch_size_) + " exceeds the " +
+                                            std::to_string(train_.rows()) + " training samples");
+  batches_per_epoch_ = train_.rows() / batch_size_;
+
+  const Rbm initial = initial_model(options_, train_, n_hidden);
+  if (options_.centered) {
+    parameters_ = center(initial, train_.colwise().mean().transpose(), VectorD::Constant(n_hidden, initial_hidden_offset));
+  } else {
+    parameters_ = CenteredRbm{initial, VectorD::Zero(train_.cols()), VectorD::Zero(n_hidden)};
+  }
+  last_good_ = parameters_;
+  negative_phase_ = make_negative_phase(options_, train_.cols(), n_hidden, batch_size_);
+  permutation_.resize(static_cast<std::size_t>(train_.rows()));
+  std::iota(permutation_.begin(), permutation_.end(), std::uint64_t{0});
+}
+
+double Trainer::epochs_done() const {
+  return static_cast<double>(updates_done_) / static_cast<double>(batches_per_epoch_);
+}
+
+Rbm Trainer::model() const {
+  if (!options_.centered) return parameters_.parameters;
+  Rbm plain;
+  to_plain(parameters_, plain);
+  return plain;
+}
+
+const MatrixD& Trainer::next_batch() {
+  if (batch_in_epoch_ == 0) {
+    // Fisher–Yates shuffle for the new epoch.
+    for (std::size_t index = permutation_.size() - 1; index > 0; --index)
+      std::swap(permutation_[index], permutation_[data_stream_.below(index + 1)]);
+  }
+  batch_.resize(batch_size_, train_.cols());
+  const Eigen::Index first = batch_in_epoch_ * batch_size_;
+  for (Eigen::Index row = 0; row < batch_size_; ++row)
+    batch_.row(row) = train_.row(static_cast<Eigen::Index>(permutation_[static_cast<std::size_t>(first + row)]));
+  batch_in_epoch_ = (batch_in_epoch_ + 1) % batches_per_epoch_;
+  return batch_;
+}
+
+const Rbm& Trainer::model_to_sample() {
+  if (!options_.centered) return parameters_.parameters;
+  to_plain(parameters_, plain_);
+  return plain_;
+}
+
+void Trainer::step() {
+  const MatrixD& batch = next_batch();
+  const double learning_rate = scheduled_learning_rate(options_, updates_done_);
+
+  const Rbm& current = model_to_sample();
+  hidden_inputs_.noalias() = batch * current.weights.transpose();
+  hidden_inputs_.rowwise() += current.hidden_bias.transpose();
+  const MatrixD positive_hidden = logistic_array(hidden_inputs_.array()).matrix();
+  const Statistics positive = batch_statistics(batch, positive_hidden);
+  negative_phase_->start_batch(batch, hidden_inputs_);
+
+  for (int inner = 0; inner < options_.inner_steps; ++inner) {
+    const Statistics negative = negative_phase_->statistics(model_to_sample());
+    Rbm gradient;
+    if (options_.centered) {
+      // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
+      move_offsets(parameters_, positive.visible, positive.hidden, options_.offset_rate);
+      gradient = centered_gradient(positive, negative, parameters_);
+    } else {
+      gradient = statistics_difference(positive, negative);
+    }
+    optimizer_.step(parameters_.parameters, gradient, learning_rate);
+    negative_phase_->after_step(gradient);
+  }
+  ++updates_done_;
+}
+
+std::optional<std::string> Trainer::divergence() const {
+  const Rbm& parameters = parameters_.parameters;
+  const bool finite = parameters.weights.allFinite() && parameters.visible_bias.allFinite() &&
+                      parameters.hidden_bias.allFinite();
+  if (!finite) return std::string("a parameter became NaN or infinite");
+  const double largest = std::max({parameters.weights.cwiseAbs().maxCoeff(),
+                                   parameters.visible_bias.cwiseAbs().maxCoeff(),
+                                   parameters.hidden_bias.cwiseAbs().maxCoeff()});
+  if (largest > options_.divergence_bound)
+    return "a parameter reached |θ| = " + std::to_string(largest) + " > bound " +
+           std::to_string(options_.divergence_bound);
+  return std::nullopt;
+}
+
+EvaluationPoint Trainer::evaluate(const TrainingHooks& hooks) const {
+  EvaluationPoint point;
+  point.update = updates_done_;
+  point.epoch = epochs_done();
+  const Rbm rbm = model();
+  if (hooks.estimate_log_likelihood) {
+    point.train_log_likelihood = hooks.estimate_log_likelihood(rbm, train_);
+    if (test_.size() > 0) point.test_log_likelihood = hooks.estimate_log_likelihood(rbm, test_);
+  } else if (std::min(rbm.n_visible(), rbm.n_hidden()) <= options_.max_enumerated_units) {
+    const double log_partition = exact_log_partition(rbm);
+    point.train_log_likelihood = exact_average_log_likelihood(rbm, train_, log_partition);
+    if (test_.size() > 0) point.test_log_likelihood = exact_average_log_likelihood(rbm, test_, log_partition);
+  }
+  return point;
+}
+
+TrainingSummary Trainer::run(const TrainingHooks& hooks) {
+  const auto start = std::chrono::steady_clock::now();
+  TrainingSummary summary;
+  const bool checkpoints = !options_.checkpoint_path.empty();
+  auto record_evaluation = [&] {
+    learning_curve_.push_back(evaluate(hooks));
+    last_good_ = parameters_;
+    last_good_update_ = updates_done_;
+    if (hooks.on_evaluation) hooks.on_evaluation(learning_curve_.back());
+  };
+  const bool evaluating = options_.evaluation_interval > 0;
+  if (evaluating && learning_curve_.empty()) record_evaluation();
+
+  while (updates_done_ < options_.updates) {
+    step();
+    if (const auto problem = divergence()) {
+      summary.termination = Termination::diverged;
+      summary.message = "training diverged at update " + std::to_string(updates_done_) + ": " + *problem +
+                        "; the parameters of update " + std::to_string(last_good_update_) + " were kept" +
+                        (checkpoints ? " and the last checkpoint (" + options_.checkpoint_path + ") is intact" : "");
+      parameters_ = last_good_;
+      break;
+    }
+    if (evaluating && updates_done_ % options_.evaluation_interval == 0) record_evaluation();
+    if (checkpoints && options_.checkpoint_interval > 0 && updates_done_ % options_.checkpoint_interval == 0) {
+      save_checkpoint(options_.checkpoint_path);
+      last_good_ = parameters_;
+      last_good_update_ = updates_done_;
+    }
+    if (hooks.on_update) hooks.on_update(updates_done_);
+    if (hooks.interrupt_requested && hooks.interrupt_requested() && updates_done_ < options_.updates) {
+      summary.termination = Termination::interrupted;
+      summary.message = "training interrupted at update " + std::to_string(updates_done_) +
+                        (checkpoints ? "; resume from " + options_.checkpoint_path : "");
+      break;
+    }
+  }
+  if (summary.termination == Termination::completed) {
+    summary.message = "training completed " + std::to_string(updates_done_) + " updates";
+    if (evaluating && (learning_curve_.empty() || learning_curve_.back().update != updates_done_))
+      record_evaluation();
+  }
+  if (checkpoints && summary.termination != Termination::diverged) save_checkpoint(options_.checkpoint_path);
+
+  summary.updates_done = updates_done_;
+  summary.learning_curve = learning_curve_;
+  for (const auto& point : learning_curve_) {
+    if (!point.train_log_likelihood) continue;
+    if (!summary.best || *point.train_log_likelihood > *summary.best->train_log_likelihood) summary.best = point;
+  }
+  if (!learning_curve_.empty()) summary.final = learning_curve_.back();
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+void Trainer::save_checkpoint(const std::filesystem::path& path) const {
+  BinaryWriter writer;
+  writer.write_string(std::string(checkpoint_magic));
+  writer.write_u64(checkpoint_version);
+  writer.write_string(trajectory_fingerprint(options_));
+  writer.write_u64(static_cast<std::uint64_t>(train_.rows()));
+  writer.write_u64(static_cast<std::uint64_t>(train_.cols()));
+  writer.write_u64(static_cast<std::uint64_t>(parameters_.parameters.n_hidden()));
+  writer.write_i64(updates_done_);
+  writer.write_i64(batch_in_epoch_);
+  for (const std::uint64_t row : permutation_) writer.write_u64(row);
+  writer.write_stream(data_stream_);
+  write_model(writer, parameters_.parameters);
+  writer.write_vector(parameters_.visible_offset);
+  writer.write_vector(parameters_.hidden_offset);
+  write_model(writer, optimizer_.velocity());
+  writer.write_u64(learning_curve_.size());
+  for (const auto& point : learning_curve_) {
+    writer.write_i64(point.update);
+    writer.write_f64(point.epoch);
+    write_optional(writer, point.train_log_likelihood);
+    write_optional(writer, point.test_log_likelihood);
+  }
+  negative_phase_->save(writer);
+  writer.write_string(std::string(checkpoint_magic));
+  write_file_bytes(path, writer.bytes());
+}
+
+void Trainer::load_checkpoint(const std::filesystem::path& path) {
+  BinaryReader reader(read_file_bytes(path), path.string());
+  if (reader.read_string() != checkpoint_magic) reader.fail("not an rbmix training checkpoint");
+  const std::uint64_t version = reader.read_u64();
+  if (version != checkpoint_version) reader.fail("unsupported checkpoint version " + std::to_string(version));
+  if (reader.read_string() != trajectory_fingerprint(options_))
+    reader.fail("it was written with different training options (algorithm, rule, rates, seed, ...)");
+  const Eigen::Index n_visible = train_.cols();
+  const Eigen::Index n_hidden = parameters_.parameters.n_hidden();
+  if (reader.read_u64() != static_cast<std::uint64_t>(train_.rows()) ||
+      reader.read_u64() != static_cast<std::uint64_t>(n_visible) ||
+      reader.read_u64() != static_cast<std::uint64_t>(n_hidden))
+    reader.fail("it was written for a different data set or number of hidden units");
+  const std::int64_t updates_done = reader.read_i64();
+  const std::int64_t batch_in_epoch = reader.read_i64();
+  if (updates_done < 0 || batch_in_epoch < 0 || batch_in_epoch >= batches_per_epoch_)
+    reader.fail("the update counter or the batch position is out of range");
+  std::vector<std::uint64_t> permutation(permutation_.size());
+  for (auto& row : permutation) row = reader.read_u64();
+  std::vector<std::uint64_t> sorted = permutation;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t index = 0; index < sorted.size(); ++index)
+    if (sorted[index] != index) reader.fail("the data order is not a permutation of the rows");
+  const RandomStream data_stream = reader.read_stream();
+  CenteredRbm parameters;
+  parameters.parameters = read_model(reader, n_visible, n_hidden, "parameters");
+  parameters.visible_offset = reader.read_vector<double>(n_visible, "visible offset");
+  parameters.hidden_offset = reader.read_vector<double>(n_hidden, "hidden offset");
+  parameters.parameters.validate("checkpoint " + path.string() + " parameters");
+  const Rbm velocity = read_model(reader, n_visible, n_hidden, "momentum");
+  const std::uint64_t points = reader.read_u64();
+  if (points > static_cast<std::uint64_t>(updates_done) + 1) reader.fail("the learning curve is too long");
+  std::vector<EvaluationPoint> curve(points);
+  for (auto& point : curve) {
+    point.update = reader.read_i64();
+    point.epoch = reader.read_f64();
+    point.train_log_likelihood = read_optional(reader);
+    point.test_log_likelihood = read_optional(reader);
+  }
+  negative_phase_->load(reader);
+  if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");
+
+  updates_done_ = updates_done;
+  batch_in_epoch_ = static_cast<Eigen::Index>(batch_in_epoch);
+  permutation_ = std::move(permutation);
+  data_stream_ = data_stream;
+  parameters_ = std::move(parameters);
+  optimizer_.velocity() = velocity;
+  learning_curve_ = std::move(curve);
+  last_good_ = parameters_;
+  last_good_update_ = updates_done_;
+}
+
+}  // namespace rbmix

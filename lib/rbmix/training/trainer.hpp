@@ -1,0 +1,125 @@
+#pragma once
+// Trainer: mini-batch (or full-batch) training of a binary RBM with any negative phase (ALGORITHMS.md §3).
+//
+// One update = one mini-batch:
+//   positive statistics at θ^(t) from the batch, with E[h|v];
+//   the negative phase starts on the batch;
+//   d times (S-DCP inner steps; d = 1 otherwise): negative statistics at the current θ̃, [centered: move offsets
+//   and re-parameterise], gradient = positive − negative [centered form], optimizer step on θ̃, fast weights learn;
+//   θ^(t+1) = θ̃.
+// So CD-K' and S-DCP with d = 1 are the same code path and give the same numbers, and CG is CS-DCP with d = 1.
+// Data are shuffled at the start of every epoch from RandomStream(seed, 0, StreamDomain::data); an epoch has
+// ⌊N/B⌋ batches (the rows left over go into later epochs through the shuffle).
+// Initialisation: W ~ N(0, scale²) from RandomStream(seed, 0, StreamDomain::initialisation), c = 0,
+// b = logit(data mean clipped to [base_rate_clip, 1 − base_rate_clip]) or 0. A centered run starts at the same
+// plain model, with μ = data mean and λ = 0.5 (002 §4).
+//
+// run() evaluates at update 0, every evaluation_interval updates and at the end: exact average log-likelihood of
+// the training and test data when the smaller layer has at most max_enumerated_units units, or the estimator
+// hook when one is given (e.g. AIS). It stops when the planned updates are done, when the interrupt hook says so,
+// or when the parameters diverge (NaN/Inf or |θ| > divergence_bound); a diverged run restores the last good
+// parameters (those of the last evaluation or checkpoint) and writes no checkpoint, so the last checkpoint on
+// disk stays intact. A checkpoint holds everything that determines the rest of the run, so a run resumed from it
+// ends bit-identical to one that was never interrupted.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rbmix/model/rbm.hpp"
+#include "rbmix/training/centered_parameters.hpp"
+#include "rbmix/training/negative_phase.hpp"
+#include "rbmix/training/optimizer.hpp"
+#include "rbmix/training/training_options.hpp"
+
+namespace rbmix {
+
+// The base rate b = logit(mean) keeps mean 0 or 1 finite by clipping: logit(1e-3) ≈ −6.9.
+inline constexpr double base_rate_clip = 1e-3;
+
+struct EvaluationPoint {
+  std::int64_t update = 0;
+  double epoch = 0.0;
+  std::optional<double> train_log_likelihood;  // average over the rows
+  std::optional<double> test_log_likelihood;
+};
+
+enum class Termination { completed, diverged, interrupted };
+std::string to_string(Termination termination);
+
+struct TrainingSummary {
+  Termination termination = Termination::completed;
+  std::string message;
+  std::int64_t updates_done = 0;
+  std::vector<EvaluationPoint> learning_curve;
+  std::optional<EvaluationPoint> best;   // highest training log-likelihood seen
+  std::optional<EvaluationPoint> final;  // last evaluation
+  double seconds = 0.0;                  // wall time of this run() call
+};
+
+// Average log-likelihood of `data` under `rbm`; used when the model is too large to enumerate.
+using LikelihoodEstimator = std::function<double(const Rbm& rbm, const MatrixD& data)>;
+
+struct TrainingHooks {
+  LikelihoodEstimator estimate_log_likelihood;                 // optional
+  std::function<void(const EvaluationPoint&)> on_evaluation;   // optional
+  std::function<void(std::int64_t update)> on_update;          // optional, after every update
+  std::function<bool()> interrupt_requested;                   // optional, polled after every update
+};
+
+class Trainer {
+ public:
+  // `train` and `test` hold one 0/1 sample per row (test may be empty). Throws InputError for invalid options or
+  // data (non-binary values, different widths, fewer rows than the batch size).
+  Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden);
+
+  // Replaces the whole training state by the checkpoint's; throws InputError naming the file if it is missing,
+  // damaged, or was written for other options or data shapes.
+  void load_checkpoint(const std::filesystem::path& path);
+  void save_checkpoint(const std::filesystem::path& path) const;
+
+  TrainingSummary run(const TrainingHooks& hooks = {});
+  // One update (no divergence check, no evaluation); for benchmarks and tests.
+  void step();
+
+  // The model in plain form.
+  Rbm model() const;
+  const CenteredRbm& parameters() const { return parameters_; }
+  std::int64_t updates_done() const { return updates_done_; }
+  const std::vector<EvaluationPoint>& learning_curve() const { return learning_curve_; }
+  const TrainingOptions& options() const { return options_; }
+  double epochs_done() const;
+
+ private:
+  const MatrixD& next_batch();
+  const Rbm& model_to_sample();
+  EvaluationPoint evaluate(const TrainingHooks& hooks) const;
+  std::optional<std::string> divergence() const;
+
+  TrainingOptions options_;
+  MatrixD train_;
+  MatrixD test_;
+  Eigen::Index batch_size_;
+  Eigen::Index batches_per_epoch_;
+
+  CenteredRbm parameters_;
+  Optimizer optimizer_;
+  std::unique_ptr<NegativePhase> negative_phase_;
+  RandomStream data_stream_;
+  std::vector<std::uint64_t> permutation_;
+  Eigen::Index batch_in_epoch_ = 0;
+  std::int64_t updates_done_ = 0;
+  std::vector<EvaluationPoint> learning_curve_;
+  CenteredRbm last_good_;  // parameters at the last evaluation or checkpoint
+  std::int64_t last_good_update_ = 0;
+
+  // Workspaces.
+  MatrixD batch_;
+  MatrixD hidden_inputs_;
+  Rbm plain_;
+};
+
+}  // namespace rbmix

@@ -1,0 +1,161 @@
+#include "rbmix/training/training_options.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "rbmix/core/error.hpp"
+
+namespace rbmix {
+namespace {
+
+struct AlgorithmName {
+  Algorithm algorithm;
+  std::string_view name;
+};
+constexpr AlgorithmName algorithm_names[] = {
+    {Algorithm::cd, "cd"},     {Algorithm::pcd, "pcd"},   {Algorithm::mfcd, "mfcd"},
+    {Algorithm::fpcd, "fpcd"}, {Algorithm::pt, "pt"},     {Algorithm::exact, "exact"},
+    {Algorithm::cg, "cg"},     {Algorithm::sdcp, "sdcp"}, {Algorithm::csdcp, "csdcp"},
+};
+
+bool is_sampling(NegativePhaseKind kind) {
+  return kind != NegativePhaseKind::exact && kind != NegativePhaseKind::mean_field;
+}
+
+bool fail(std::string* why, const std::string& message) {
+  if (why != nullptr) *why = message;
+  return false;
+}
+
+}  // namespace
+
+bool TrainingOptions::is_valid(std::string* why) const {
+  if (is_sampling(negative_phase) && sampling_steps < 1)
+    return fail(why, "the number of sampling steps k must be at least 1, got " + std::to_string(sampling_steps));
+  if (negative_phase == NegativePhaseKind::parallel_tempering && replicas < 2)
+    return fail(why, "parallel tempering needs at least 2 replicas, got " + std::to_string(replicas));
+  if (inner_steps < 1) return fail(why, "the number of inner steps d must be at least 1, got " + std::to_string(inner_steps));
+  if (!(offset_rate > 0.0 && offset_rate <= 1.0))
+    return fail(why, "the offset sliding factor must lie in (0, 1], got " + std::to_string(offset_rate));
+  if (!(learning_rate > 0.0 && std::isfinite(learning_rate)))
+    return fail(why, "the learning rate must be positive and finite, got " + std::to_string(learning_rate));
+  if (batch_size < 0) return fail(why, "the batch size must be positive (or 0 for full batch), got " + std::to_string(batch_size));
+  if (!(momentum >= 0.0 && momentum < 1.0)) return fail(why, "momentum must lie in [0, 1), got " + std::to_string(momentum));
+  if (!(weight_decay >= 0.0 && std::isfinite(weight_decay)))
+    return fail(why, "weight decay must be non-negative, got " + std::to_string(weight_decay));
+  if (fast_learning_rate && !(*fast_learning_rate >= 0.0 && std::isfinite(*fast_learning_rate)))
+    return fail(why, "the fast learning rate must be non-negative, got " + std::to_string(*fast_learning_rate));
+  if (!(fast_weight_decay >= 0.0 && fast_weight_decay < 1.0))
+    return fail(why, "the fast-weight decay α must lie in [0, 1), got " + std::to_string(fast_weight_decay));
+  if (negative_phase == NegativePhaseKind::fast_persistent && centered)
+    return fail(why, "FPCD is defined for plain parameters only; it cannot be combined with centering");
+  if (updates < 0) return fail(why, "the number of updates must be non-negative, got " + std::to_string(updates));
+  if (evaluation_interval < 0)
+    return fail(why, "the evaluation interval must be non-negative, got " + std::to_string(evaluation_interval));
+  if (max_enumerated_units < 0 || max_enumerated_units > 40)
+    return fail(why, "the enumeration limit must lie in [0, 40] units, got " + std::to_string(max_enumerated_units));
+  if (!(initial_weight_scale >= 0.0 && std::isfinite(initial_weight_scale)))
+    return fail(why, "the initial weight scale must be non-negative, got " + std::to_string(initial_weight_scale));
+  if (!(divergence_bound > 0.0)) return fail(why, "the divergence bound must be positive");
+  if (checkpoint_interval < 0)
+    return fail(why, "the checkpoint interval must be non-negative, got " + std::to_string(checkpoint_interval));
+  if (checkpoint_interval > 0 && checkpoint_path.empty())
+    return fail(why, "a checkpoint interval was given without a checkpoint path");
+  return true;
+}
+
+void TrainingOptions::validate() const {
+  std::string why;
+  if (!is_valid(&why)) throw InputError("training options: " + why);
+}
+
+void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps) {
+  options.centered = algorithm == Algorithm::cg || algorithm == Algorithm::csdcp;
+  options.inner_steps = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp ? inner_steps : 1;
+  switch (algorithm) {
+    case Algorithm::cd:
+    case Algorithm::cg:
+    case Algorithm::sdcp:
+    case Algorithm::csdcp: options.negative_phase = NegativePhaseKind::contrastive_divergence; break;
+    case Algorithm::pcd: options.negative_phase = NegativePhaseKind::persistent; break;
+    case Algorithm::mfcd: options.negative_phase = NegativePhaseKind::mean_field; break;
+    case Algorithm::fpcd: options.negative_phase = NegativePhaseKind::fast_persistent; break;
+    case Algorithm::pt: options.negative_phase = NegativePhaseKind::parallel_tempering; break;
+    case Algorithm::exact: options.negative_phase = NegativePhaseKind::exact; break;
+  }
+}
+
+Algorithm parse_algorithm(std::string_view text) {
+  for (const auto& entry : algorithm_names)
+    if (entry.name == text) return entry.algorithm;
+  throw InputError("unknown training algorithm '" + std::string(text) +
+                   "' (expected cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp or csdcp)");
+}
+
+std::string to_string(Algorithm algorithm) {
+  for (const auto& entry : algorithm_names)
+    if (entry.algorithm == algorithm) return std::string(entry.name);
+  return "unknown";
+}
+
+std::string to_string(NegativePhaseKind kind) {
+  switch (kind) {
+    case NegativePhaseKind::exact: return "exact";
+    case NegativePhaseKind::contrastive_divergence: return "contrastive_divergence";
+    case NegativePhaseKind::persistent: return "persistent";
+    case NegativePhaseKind::mean_field: return "mean_field";
+    case NegativePhaseKind::fast_persistent: return "fast_persistent";
+    case NegativePhaseKind::parallel_tempering: return "parallel_tempering";
+  }
+  return "unknown";
+}
+
+LearningRateSchedule parse_learning_rate_schedule(std::string_view text) {
+  if (text == "constant") return LearningRateSchedule::constant;
+  if (text == "linear") return LearningRateSchedule::linear_decay;
+  throw InputError("unknown learning-rate schedule '" + std::string(text) + "' (expected constant or linear)");
+}
+
+std::string to_string(LearningRateSchedule schedule) {
+  return schedule == LearningRateSchedule::constant ? "constant" : "linear";
+}
+
+nlohmann::json to_json(const TrainingOptions& options) {
+  nlohmann::json out;
+  out["negative_phase"] = to_string(options.negative_phase);
+  out["rule"] = to_string(options.rule);
+  out["sampling_steps"] = options.sampling_steps;
+  out["replicas"] = options.replicas;
+  out["inner_steps"] = options.inner_steps;
+  out["centered"] = options.centered;
+  out["offset_rate"] = options.offset_rate;
+  out["learning_rate"] = options.learning_rate;
+  out["learning_rate_schedule"] = to_string(options.schedule);
+  out["batch_size"] = options.batch_size;
+  out["momentum"] = options.momentum;
+  out["weight_decay"] = options.weight_decay;
+  out["fast_learning_rate"] = options.fast_learning_rate.value_or(options.learning_rate);
+  out["fast_weight_decay"] = options.fast_weight_decay;
+  out["updates"] = options.updates;
+  out["evaluation_interval"] = options.evaluation_interval;
+  out["max_enumerated_units"] = options.max_enumerated_units;
+  out["initial_weight_scale"] = options.initial_weight_scale;
+  out["base_rate_visible_bias"] = options.base_rate_visible_bias;
+  out["sample_in_float"] = options.sample_in_float;
+  out["divergence_bound"] = options.divergence_bound;
+  out["seed"] = options.seed;
+  out["checkpoint_interval"] = options.checkpoint_interval;
+  return out;
+}
+
+std::string trajectory_fingerprint(const TrainingOptions& options) {
+  nlohmann::json fields = to_json(options);
+  // The learning-rate schedule depends on the planned number of updates only when it decays.
+  if (options.schedule == LearningRateSchedule::constant) fields.erase("updates");
+  fields.erase("evaluation_interval");
+  fields.erase("max_enumerated_units");
+  fields.erase("checkpoint_interval");
+  return fields.dump();
+}
+
+}  // namespace rbmix

@@ -1,0 +1,87 @@
+#pragma once
+// TrainingOptions: everything that defines one training run (ALGORITHMS.md §3). The algorithms of the papers are
+// combinations of three orthogonal choices, so that no algorithm is written twice:
+//   negative phase  how the model side of the gradient is estimated (exact, CD-k, PCD-k, MF-CD, FPCD, t-PT k);
+//   inner steps d   how many parameter steps share one positive phase (002 Alg. 3: S-DCP; d = 1 is the usual
+//                   update, so S-DCP with d = 1 IS CD-K' — same code path, same numbers);
+//   centered        whether the parameters are centered with moving offsets (Melchior et al. 2016, 002 Alg. 4).
+// Named algorithms (the CLI's --algo) are presets over these: cg = centered CD, sdcp = CD with d inner steps,
+// csdcp = centered S-DCP.
+// Options validate themselves (is_valid, Ceres style) before a trainer touches them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix {
+
+enum class NegativePhaseKind {
+  exact,                    // model statistics by enumeration (tiny models)
+  contrastive_divergence,   // CD-k: chains start at the batch
+  persistent,               // PCD-k / SML (000): one persistent chain per batch row, never reset
+  mean_field,               // MF-CD (000 §4.5): deterministic, negative statistics from (v¹, h¹)
+  fast_persistent,          // FPCD (001 §2): persistent chains sampling with θ + θ_F
+  parallel_tempering,       // t-PT k (003 §4.2): persistent replicas at β uniform in [0, 1]
+};
+
+enum class LearningRateSchedule { constant, linear_decay };
+
+// The named algorithms of the papers.
+enum class Algorithm { cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp, csdcp };
+
+struct TrainingOptions {
+  NegativePhaseKind negative_phase = NegativePhaseKind::contrastive_divergence;
+  UnitRule rule = GibbsRule{};    // the operator every sampling negative phase uses
+  int sampling_steps = 1;         // k sweeps per negative phase (K' for S-DCP)
+  int replicas = 10;              // t, parallel tempering only
+  int inner_steps = 1;            // d of S-DCP (002 Alg. 3); 1 for every other algorithm
+  bool centered = false;          // centered gradient (Melchior et al. 2016; 002 Alg. 4)
+  double offset_rate = 0.01;      // ν_μ = ν_λ, sliding factor of the centering offsets (002 §4)
+
+  double learning_rate = 0.01;
+  LearningRateSchedule schedule = LearningRateSchedule::constant;
+  int batch_size = 0;             // 0 = full batch
+  double momentum = 0.0;
+  double weight_decay = 0.0;      // L2 on W only
+  std::optional<double> fast_learning_rate;  // ε_F of FPCD; the learning rate when absent
+  double fast_weight_decay = 0.95;           // α of FPCD: θ_F ← α θ_F + ε_F g (001 §2)
+
+  std::int64_t updates = 1000;               // parameter updates (mini-batches; one S-DCP outer step counts once)
+  std::int64_t evaluation_interval = 100;    // evaluate every this many updates (and at 0 and at the end); 0: never
+  int max_enumerated_units = 25;             // exact log-likelihood when the smaller layer is at most this
+
+  double initial_weight_scale = 0.01;        // W ~ N(0, scale²)
+  bool base_rate_visible_bias = true;        // b = logit(clipped data mean), else 0
+  bool sample_in_float = false;              // sampling chains in float (the parameters stay double)
+  double divergence_bound = 1e4;             // |parameter| above this (or NaN/Inf) stops the run as diverged
+  std::uint64_t seed = 1;
+
+  std::int64_t checkpoint_interval = 0;      // write a checkpoint every this many updates; 0: only when stopping
+  std::string checkpoint_path;               // empty: no checkpoints
+
+  // True when the options describe a runnable training; otherwise *why (if given) says what is wrong.
+  bool is_valid(std::string* why) const;
+  // Throws InputError with the reason unless is_valid.
+  void validate() const;
+};
+
+// Sets negative_phase, centered and inner_steps for a named algorithm; `inner_steps` is d (S-DCP/CS-DCP only).
+void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps = 1);
+
+Algorithm parse_algorithm(std::string_view text);
+std::string to_string(Algorithm algorithm);
+std::string to_string(NegativePhaseKind kind);
+LearningRateSchedule parse_learning_rate_schedule(std::string_view text);
+std::string to_string(LearningRateSchedule schedule);
+
+// Every field, for result files.
+nlohmann::json to_json(const TrainingOptions& options);
+// The fields that determine the sequence of parameters (not updates, evaluation or checkpoint settings): a run may
+// resume from a checkpoint only under the same fingerprint.
+std::string trajectory_fingerprint(const TrainingOptions& options);
+
+}  // namespace rbmix

@@ -1,0 +1,209 @@
+#include "rbmix/training/negative_phase.hpp"
+
+#include <gtest/gtest.h>
+
+#include "rbmix/model/exact.hpp"
+#include "rbmix/training/test_models.hpp"
+
+namespace rbmix {
+namespace {
+
+// Every statistic is a mean over `chains` independent chains of a quantity in [0, 1], so its standard deviation
+// is at most 0.5/√chains = 0.0079 for 4 000 chains. A bound of 6 standard deviations on each of the
+// 5·4 + 5 + 4 = 29 statistics fails by chance with probability below 29 · 2e-9 < 1e-7 per case (Bonferroni),
+// provided the chains have mixed: the burn-in of 60 sweeps on a 5×4 model with |W| ≤ 1 leaves a bias far below it.
+constexpr Eigen::Index kChains = 4000;
+constexpr double kStatisticalTolerance = 6 * 0.5 / 63.2;
+constexpr int kBurnInCalls = 60;
+
+double largest_difference(const Statistics& a, const Statistics& b) {
+  return std::max({(a.hidden_visible - b.hidden_visible).cwiseAbs().maxCoeff(),
+                   (a.visible - b.visible).cwiseAbs().maxCoeff(), (a.hidden - b.hidden).cwiseAbs().maxCoeff()});
+}
+
+struct SamplingCase {
+  Algorithm algorithm;
+  const char* rule;
+  bool in_float;
+};
+
+class SampledNegativePhase : public ::testing::TestWithParam<SamplingCase> {};
+
+// After burn-in, the chains of every sampling negative phase (any rule, double or float) are distributed as p_θ,
+// so their statistics match the exact model statistics. CD-k starts at the data and is tested with k = 200.
+TEST_P(SampledNegativePhase, AgreesWithExactModelStatisticsAfterBurnIn) {
+  const SamplingCase& sampling = GetParam();
+  const Rbm rbm = testing::random_rbm(5, 4, 1.0, 11);
+  const MatrixD batch = testing::random_binary_rows(kChains, 5, 12);
+  TrainingOptions options;
+  apply_algorithm(options, sampling.algorithm);
+  options.rule = parse_unit_rule(sampling.rule);
+  options.sample_in_float = sampling.in_float;
+  options.replicas = 3;
+  options.fast_learning_rate = 0.0;  // FPCD with ε_F = 0 samples θ itself
+  const bool restarts = sampling.algorithm == Algorithm::cd;
+  options.sampling_steps = restarts ? kBurnInCalls : 1;
+  auto phase = make_negative_phase(options, 5, 4, kChains);
+  phase->start_batch(batch, rbm.hidden_inputs(batch));
+  Statistics negative;
+  for (int call = 0; call < (restarts ? 1 : kBurnInCalls); ++call) negative = phase->statistics(rbm);
+  EXPECT_LT(largest_difference(negative, exact_model_statistics(rbm)), kStatisticalTolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryAlgorithmAndRule, SampledNegativePhase,
+    ::testing::Values(SamplingCase{Algorithm::cd, "gibbs", false}, SamplingCase{Algorithm::cd, "flip", false},
+                      SamplingCase{Algorithm::pcd, "gibbs", false}, SamplingCase{Algorithm::pcd, "flip", false},
+                      SamplingCase{Algorithm::pcd, "mix:0.5", false}, SamplingCase{Algorithm::pcd, "flip", true},
+                      SamplingCase{Algorithm::fpcd, "gibbs", false}, SamplingCase{Algorithm::pt, "gibbs", false},
+                      SamplingCase{Algorithm::pt, "flip", false}, SamplingCase{Algorithm::pt, "gibbs", true}));
+
+// A strongly coupled model whose Gibbs chains barely move between its modes: parallel tempering still
+// reproduces the exact statistics (the β = 0 replica feeds fresh states down the ladder).
+TEST(ParallelTemperingNegativePhase, ReachesExactStatisticsOnABimodalModel) {
+  Rbm rbm(4, 4);
+  rbm.weights.setConstant(2.0);
+  rbm.visible_bias.setConstant(-4.0);
+  rbm.hidden_bias.setConstant(-4.0);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::pt);
+  options.replicas = 6;
+  const MatrixD batch = MatrixD::Zero(kChains, 4);  // every chain starts in the "all off" mode
+  auto phase = make_negative_phase(options, 4, 4, kChains);
+  phase->start_batch(batch, rbm.hidden_inputs(batch));
+  Statistics negative;
+  for (int call = 0; call < kBurnInCalls; ++call) negative = phase->statistics(rbm);
+  EXPECT_LT(largest_difference(negative, exact_model_statistics(rbm)), kStatisticalTolerance);
+}
+
+TEST(ExactNegativePhase, IsTheExactModelStatistics) {
+  const Rbm rbm = testing::random_rbm(6, 3, 2.0, 3);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::exact);
+  auto phase = make_negative_phase(options, 6, 3, 4);
+  const Statistics expected = exact_model_statistics(rbm);
+  EXPECT_EQ(largest_difference(phase->statistics(rbm), expected), 0.0);
+}
+
+// MF-CD against its closed form written unit by unit (000 §4.5): h⁰_i = σ(c_i + Σ_j W_ij v_j),
+// v¹_j = σ(b_j + Σ_i W_ij h⁰_i), h¹_i = σ(c_i + Σ_j W_ij v¹_j).
+TEST(MeanFieldNegativePhase, EqualsTheClosedForm) {
+  const Rbm rbm = testing::random_rbm(5, 3, 1.5, 5);
+  const MatrixD batch = testing::random_binary_rows(7, 5, 6);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::mfcd);
+  auto phase = make_negative_phase(options, 5, 3, 7);
+  phase->start_batch(batch, rbm.hidden_inputs(batch));
+  const Statistics statistics = phase->statistics(rbm);
+
+  auto sigmoid = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  Statistics expected{MatrixD::Zero(3, 5), VectorD::Zero(5), VectorD::Zero(3)};
+  for (Eigen::Index row = 0; row < 7; ++row) {
+    VectorD h0(3), v1(5), h1(3);
+    for (int i = 0; i < 3; ++i) {
+      double x = rbm.hidden_bias[i];
+      for (int j = 0; j < 5; ++j) x += rbm.weights(i, j) * batch(row, j);
+      h0[i] = sigmoid(x);
+    }
+    for (int j = 0; j < 5; ++j) {
+      double x = rbm.visible_bias[j];
+      for (int i = 0; i < 3; ++i) x += rbm.weights(i, j) * h0[i];
+      v1[j] = sigmoid(x);
+    }
+    for (int i = 0; i < 3; ++i) {
+      double x = rbm.hidden_bias[i];
+      for (int j = 0; j < 5; ++j) x += rbm.weights(i, j) * v1[j];
+      h1[i] = sigmoid(x);
+    }
+    expected.hidden_visible += h1 * v1.transpose() / 7.0;
+    expected.visible += v1 / 7.0;
+    expected.hidden += h1 / 7.0;
+  }
+  // Same arithmetic in a different order: rounding only.
+  EXPECT_LT(largest_difference(statistics, expected), 1e-14);
+}
+
+// FPCD's chains sample θ + θ_F: with ε_F = 0 the fast weights stay 0 and FPCD is PCD, number for number; with
+// ε_F > 0 the fast weights learn from the gradient and steer the chains elsewhere.
+TEST(FastPersistentNegativePhase, IsPersistentWhenTheFastRateIsZeroAndDiffersOtherwise) {
+  const Rbm rbm = testing::random_rbm(5, 4, 1.0, 21);
+  const MatrixD batch = testing::random_binary_rows(50, 5, 22);
+  Rbm gradient = testing::random_rbm(5, 4, 1.0, 23);
+  auto statistics_after_steps = [&](Algorithm algorithm, double fast_rate) {
+    TrainingOptions options;
+    apply_algorithm(options, algorithm);
+    options.fast_learning_rate = fast_rate;
+    auto phase = make_negative_phase(options, 5, 4, 50);
+    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    Statistics statistics;
+    for (int call = 0; call < 5; ++call) {
+      statistics = phase->statistics(rbm);
+      phase->after_step(gradient);
+    }
+    return statistics;
+  };
+  const Statistics persistent = statistics_after_steps(Algorithm::pcd, 0.0);
+  EXPECT_EQ(largest_difference(statistics_after_steps(Algorithm::fpcd, 0.0), persistent), 0.0);
+  EXPECT_GT(largest_difference(statistics_after_steps(Algorithm::fpcd, 1.0), persistent), 0.0);
+}
+
+// CD-1 from one data vector v⁰ against its exact expectation for any rule: the chain starts at (v⁰, h_start) with
+// h_start ~ p(h|v⁰), the sweep draws h⁰ by the rule from h_start, then v¹ by the rule from v⁰, and the statistics
+// are those of (v¹, σ(c + W v¹)). Enumerating h_start, h⁰ and v¹ gives the expectation exactly.
+Statistics exact_cd1_expectation(const Rbm& rbm, const UnitRule& rule, const VectorD& start) {
+  const Eigen::Index m = rbm.n_visible(), n = rbm.n_hidden();
+  auto bits = [](std::uint64_t index, Eigen::Index units) {
+    VectorD out(units);
+    for (Eigen::Index k = 0; k < units; ++k) out[k] = static_cast<double>((index >> k) & 1U);
+    return out;
+  };
+  auto layer_probability = [&](const VectorD& inputs, const VectorD& current, const VectorD& next, bool gibbs) {
+    double p = 1.0;
+    for (Eigen::Index k = 0; k < inputs.size(); ++k) {
+      const double one = gibbs ? probability_of_one(UnitRule{GibbsRule{}}, inputs[k], current[k])
+                               : probability_of_one(rule, inputs[k], current[k]);
+      p *= next[k] == 1.0 ? one : 1.0 - one;
+    }
+    return p;
+  };
+  Statistics expected{MatrixD::Zero(n, m), VectorD::Zero(m), VectorD::Zero(n)};
+  const VectorD hidden_inputs = rbm.hidden_bias + rbm.weights * start;
+  for (std::uint64_t a = 0; a < (1U << n); ++a) {
+    const VectorD h_start = bits(a, n);
+    const double p_start = layer_probability(hidden_inputs, h_start, h_start, true);
+    for (std::uint64_t b = 0; b < (1U << n); ++b) {
+      const VectorD h0 = bits(b, n);
+      const double p_h0 = p_start * layer_probability(hidden_inputs, h_start, h0, false);
+      const VectorD visible_inputs = rbm.visible_bias + rbm.weights.transpose() * h0;
+      for (std::uint64_t c = 0; c < (1U << m); ++c) {
+        const VectorD v1 = bits(c, m);
+        const double p = p_h0 * layer_probability(visible_inputs, start, v1, false);
+        const VectorD h1 = logistic_array((rbm.hidden_bias + rbm.weights * v1).array()).matrix();
+        expected.hidden_visible += p * h1 * v1.transpose();
+        expected.visible += p * v1;
+        expected.hidden += p * h1;
+      }
+    }
+  }
+  return expected;
+}
+
+TEST(ContrastiveDivergence, OneStepMatchesItsExactExpectationForEveryRule) {
+  const Rbm rbm = testing::random_rbm(4, 3, 1.5, 31);
+  VectorD start(4);
+  start << 1, 0, 1, 1;
+  const MatrixD batch = start.transpose().replicate(kChains, 1);
+  for (const char* rule : {"gibbs", "flip", "mix:0.3"}) {
+    TrainingOptions options;
+    apply_algorithm(options, Algorithm::cd);
+    options.rule = parse_unit_rule(rule);
+    auto phase = make_negative_phase(options, 4, 3, kChains);
+    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    EXPECT_LT(largest_difference(phase->statistics(rbm), exact_cd1_expectation(rbm, options.rule, start)),
+              kStatisticalTolerance)
+        << rule;
+  }
+}
+
+}  // namespace
+}  // namespace rbmix

@@ -1,0 +1,235 @@
+#include "rbmix/training/trainer.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/io/file_bytes.hpp"
+#include "rbmix/model/exact.hpp"
+
+namespace rbmix {
+namespace {
+
+MatrixD bars_and_stripes_3() { return to_real(bars_and_stripes(3)); }
+
+std::filesystem::path temporary_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("rbmix_trainer_test_" + std::to_string(::getpid()) + "_" + name);
+}
+
+TrainingOptions small_options(Algorithm algorithm, const char* rule = "gibbs") {
+  TrainingOptions options;
+  apply_algorithm(options, algorithm, 3);
+  options.rule = parse_unit_rule(rule);
+  options.sampling_steps = 2;
+  options.replicas = 3;
+  options.learning_rate = 0.1;
+  options.batch_size = 6;
+  options.updates = 60;
+  options.evaluation_interval = 20;
+  options.seed = 7;
+  return options;
+}
+
+void expect_identical(const Rbm& a, const Rbm& b) {
+  EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.visible_bias, b.visible_bias);
+  EXPECT_EQ(a.hidden_bias, b.hidden_bias);
+}
+
+// S-DCP with d = 1 is CD-K' (002 §3) and CS-DCP with d = 1 is CG: the same code path, bit for bit.
+TEST(Trainer, SdcpWithOneInnerStepIsCdBitForBit) {
+  for (const char* rule : {"gibbs", "flip"}) {
+    for (auto [dcp, plain] : {std::pair{Algorithm::sdcp, Algorithm::cd}, std::pair{Algorithm::csdcp, Algorithm::cg}}) {
+      TrainingOptions dcp_options = small_options(dcp, rule);
+      dcp_options.inner_steps = 1;
+      Trainer dcp_trainer(dcp_options, bars_and_stripes_3(), {}, 4);
+      Trainer plain_trainer(small_options(plain, rule), bars_and_stripes_3(), {}, 4);
+      dcp_trainer.run();
+      plain_trainer.run();
+      expect_identical(dcp_trainer.model(), plain_trainer.model());
+    }
+  }
+}
+
+// With d = 3 the inner steps do change the trajectory.
+TEST(Trainer, SdcpWithSeveralInnerStepsDiffersFromCd) {
+  Trainer dcp(small_options(Algorithm::sdcp), bars_and_stripes_3(), {}, 4);
+  Trainer cd(small_options(Algorithm::cd), bars_and_stripes_3(), {}, 4);
+  dcp.run();
+  cd.run();
+  EXPECT_GT((dcp.model().weights - cd.model().weights).cwiseAbs().maxCoeff(), 0.0);
+}
+
+// Exact-gradient full-batch training of 16 hidden units on BAS 3×3 gets within 0.1 nats of the best possible
+// average log-likelihood, −(entropy of the data) = −2.599 (ALGORITHMS.md §7).
+TEST(Trainer, ExactGradientReachesTheBestLikelihoodOnBarsAndStripes) {
+  const BinaryMatrix data = bars_and_stripes(3);
+  EXPECT_NEAR(best_average_log_likelihood(data), -2.599, 5e-4);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::exact);
+  options.learning_rate = 0.1;
+  options.momentum = 0.9;
+  options.updates = 1500;
+  options.evaluation_interval = 1500;
+  Trainer trainer(options, to_real(data), {}, 16);
+  const TrainingSummary summary = trainer.run();
+  ASSERT_EQ(summary.termination, Termination::completed);
+  ASSERT_TRUE(summary.final && summary.final->train_log_likelihood);
+  EXPECT_GT(*summary.final->train_log_likelihood, best_average_log_likelihood(data) - 0.1);
+}
+
+// The learning curve starts at update 0, follows the interval and ends at the last update; the test likelihood is
+// the exact one.
+TEST(Trainer, EvaluatesOnScheduleWithExactLikelihoods) {
+  const MatrixD train = bars_and_stripes_3();
+  Trainer trainer(small_options(Algorithm::pcd, "flip"), train, train.topRows(5), 4);
+  const TrainingSummary summary = trainer.run();
+  ASSERT_EQ(summary.learning_curve.size(), 4u);
+  EXPECT_EQ(summary.learning_curve[0].update, 0);
+  EXPECT_EQ(summary.learning_curve[3].update, 60);
+  EXPECT_DOUBLE_EQ(summary.learning_curve[3].epoch, 30.0);  // ⌊16/6⌋ = 2 batches per epoch
+  const Rbm rbm = trainer.model();
+  const double log_partition = exact_log_partition(rbm);
+  EXPECT_DOUBLE_EQ(*summary.final->test_log_likelihood,
+                   exact_average_log_likelihood(rbm, train.topRows(5), log_partition));
+  EXPECT_EQ(summary.updates_done, 60);
+}
+
+class ResumedRun : public ::testing::TestWithParam<std::pair<Algorithm, const char*>> {};
+
+// A run interrupted at update 30 (checkpoint written) and resumed in a fresh trainer ends bit-identical to an
+// uninterrupted run: parameters, offsets, chains, streams, data order and learning curve are all in the checkpoint.
+TEST_P(ResumedRun, EndsBitIdenticalToAnUninterruptedRun) {
+  const auto [algorithm, rule] = GetParam();
+  TrainingOptions options = small_options(algorithm, rule);
+  options.momentum = 0.5;
+  options.schedule = LearningRateSchedule::linear_decay;
+  options.checkpoint_path = temporary_path("resume_" + to_string(algorithm) + ".ckpt").string();
+  const MatrixD train = bars_and_stripes_3();
+
+  Trainer uninterrupted(options, train, {}, 4);
+  const TrainingSummary expected = uninterrupted.run();
+
+  Trainer first(options, train, {}, 4);
+  TrainingHooks hooks;
+  hooks.interrupt_requested = [&first] { return first.updates_done() == 30; };
+  const TrainingSummary interrupted = first.run(hooks);
+  ASSERT_EQ(interrupted.termination, Termination::interrupted);
+  EXPECT_EQ(interrupted.updates_done, 30);
+
+  Trainer resumed(options, train, {}, 4);
+  resumed.load_checkpoint(options.checkpoint_path);
+  EXPECT_EQ(resumed.updates_done(), 30);
+  const TrainingSummary finished = resumed.run();
+  EXPECT_EQ(finished.termination, Termination::completed);
+  expect_identical(resumed.model(), uninterrupted.model());
+  ASSERT_EQ(finished.learning_curve.size(), expected.learning_curve.size());
+  for (std::size_t k = 0; k < expected.learning_curve.size(); ++k)
+    EXPECT_EQ(finished.learning_curve[k].train_log_likelihood, expected.learning_curve[k].train_log_likelihood);
+  std::filesystem::remove(options.checkpoint_path);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStatefulAlgorithm, ResumedRun,
+                         ::testing::Values(std::pair{Algorithm::cd, "flip"}, std::pair{Algorithm::pcd, "flip"},
+                                           std::pair{Algorithm::fpcd, "gibbs"}, std::pair{Algorithm::pt, "mix:0.5"},
+                                           std::pair{Algorithm::csdcp, "gibbs"}));
+
+TEST(Trainer, FloatSamplingResumesBitIdenticallyToo) {
+  TrainingOptions options = small_options(Algorithm::pcd, "flip");
+  options.sample_in_float = true;
+  options.checkpoint_path = temporary_path("float.ckpt").string();
+  options.checkpoint_interval = 20;
+  Trainer uninterrupted(options, bars_and_stripes_3(), {}, 4);
+  uninterrupted.run();
+  Trainer resumed(options, bars_and_stripes_3(), {}, 4);
+  options.updates = 40;
+  Trainer partial(options, bars_and_stripes_3(), {}, 4);
+  partial.run();  // leaves the checkpoint of update 40
+  resumed.load_checkpoint(options.checkpoint_path);
+  resumed.run();
+  expect_identical(resumed.model(), uninterrupted.model());
+  std::filesystem::remove(options.checkpoint_path);
+}
+
+// A huge learning rate makes CD diverge: the run stops with the reason, keeps finite parameters and leaves the
+// last checkpoint intact and loadable.
+TEST(Trainer, DivergingRunStopsWithAMessageAndAnIntactCheckpoint) {
+  TrainingOptions options = small_options(Algorithm::cd);
+  options.learning_rate = 1e6;
+  options.divergence_bound = 1e3;
+  options.updates = 1000;
+  options.checkpoint_interval = 1;
+  options.checkpoint_path = temporary_path("diverge.ckpt").string();
+  std::filesystem::remove(options.checkpoint_path);
+  Trainer trainer(options, bars_and_stripes_3(), {}, 4);
+  const TrainingSummary summary = trainer.run();
+  ASSERT_EQ(summary.termination, Termination::diverged);
+  EXPECT_NE(summary.message.find("diverged"), std::string::npos);
+  EXPECT_NE(summary.message.find("intact"), std::string::npos);
+  EXPECT_LT(summary.updates_done, 1000);
+  const Rbm kept = trainer.model();
+  EXPECT_TRUE(kept.weights.allFinite());
+  EXPECT_LE(kept.weights.cwiseAbs().maxCoeff(), options.divergence_bound);
+  if (summary.updates_done > 1) {
+    Trainer reloaded(options, bars_and_stripes_3(), {}, 4);
+    EXPECT_NO_THROW(reloaded.load_checkpoint(options.checkpoint_path));
+    EXPECT_EQ(reloaded.updates_done(), summary.updates_done - 1);
+  }
+  std::filesystem::remove(options.checkpoint_path);
+}
+
+TEST(Trainer, RejectsDamagedOrForeignCheckpoints) {
+  TrainingOptions options = small_options(Algorithm::pcd);
+  options.checkpoint_path = temporary_path("damaged.ckpt").string();
+  Trainer trainer(options, bars_and_stripes_3(), {}, 4);
+  trainer.run();
+  const std::string bytes = read_file_bytes(options.checkpoint_path);
+
+  write_file_bytes(options.checkpoint_path, bytes.substr(0, bytes.size() / 2));
+  Trainer truncated(options, bars_and_stripes_3(), {}, 4);
+  EXPECT_THROW(truncated.load_checkpoint(options.checkpoint_path), InputError);
+
+  write_file_bytes(options.checkpoint_path, bytes);
+  TrainingOptions other = options;
+  other.learning_rate = 0.2;
+  Trainer foreign(other, bars_and_stripes_3(), {}, 4);
+  EXPECT_THROW(foreign.load_checkpoint(options.checkpoint_path), InputError);
+  Trainer wider(options, bars_and_stripes_3(), {}, 5);
+  EXPECT_THROW(wider.load_checkpoint(options.checkpoint_path), InputError);
+  std::filesystem::remove(options.checkpoint_path);
+  EXPECT_THROW(truncated.load_checkpoint(options.checkpoint_path), InputError);
+}
+
+TEST(Trainer, RejectsBadData) {
+  MatrixD data = bars_and_stripes_3();
+  data(0, 0) = 0.5;
+  EXPECT_THROW(Trainer(small_options(Algorithm::cd), data, {}, 4), InputError);
+  EXPECT_THROW(Trainer(small_options(Algorithm::cd), bars_and_stripes_3(), MatrixD::Zero(2, 4), 4), InputError);
+  TrainingOptions big_batch = small_options(Algorithm::cd);
+  big_batch.batch_size = 100;
+  EXPECT_THROW(Trainer(big_batch, bars_and_stripes_3(), {}, 4), InputError);
+}
+
+TEST(TrainingOptions, ValidateThemselvesWithAReason) {
+  TrainingOptions options;
+  std::string why;
+  EXPECT_TRUE(options.is_valid(&why));
+  options.learning_rate = -1.0;
+  EXPECT_FALSE(options.is_valid(&why));
+  EXPECT_NE(why.find("learning rate"), std::string::npos);
+  options = TrainingOptions{};
+  apply_algorithm(options, Algorithm::pt);
+  options.replicas = 1;
+  EXPECT_FALSE(options.is_valid(&why));
+  options = TrainingOptions{};
+  options.checkpoint_interval = 10;
+  EXPECT_FALSE(options.is_valid(&why));
+  EXPECT_THROW(parse_algorithm("cdk"), InputError);
+  EXPECT_EQ(parse_algorithm("csdcp"), Algorithm::csdcp);
+}
+
+}  // namespace
+}  // namespace rbmix
