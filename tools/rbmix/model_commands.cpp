@@ -1,0 +1,114 @@
+// rbmix model ...: make a random model (003 §4.1: weights uniform in [−C, C]) and describe a model file.
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/model_file.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix::cli {
+namespace {
+
+// W, then b, then c, each in row-major order, uniform in [−range, range], from one initialisation stream.
+Rbm uniform_random_rbm(Eigen::Index n_visible, Eigen::Index n_hidden, double weight_range, double bias_range,
+                       std::uint64_t seed) {
+  RandomStream stream(seed, 0, StreamDomain::initialisation);
+  const auto draw = [&stream](double range) { return range * (2.0 * stream.uniform() - 1.0); };
+  Rbm rbm(n_visible, n_hidden);
+  for (Eigen::Index k = 0; k < rbm.weights.size(); ++k) rbm.weights.data()[k] = draw(weight_range);
+  for (auto& value : rbm.visible_bias) value = draw(bias_range);
+  for (auto& value : rbm.hidden_bias) value = draw(bias_range);
+  return rbm;
+}
+
+void attach_random(CLI::App& model) {
+  struct Random {
+    Eigen::Index visible = 0;
+    Eigen::Index hidden = 0;
+    double weight_range = 0.0;
+    double bias_range = 0.0;
+    std::uint64_t seed = 1;
+    std::string out;
+  };
+  auto random = std::make_shared<Random>();
+  CLI::App* command = model.add_subcommand(
+      "random", "A model with weights uniform in [−C, C] and biases uniform in [−B, B] (003 §4.1 uses B = 0)");
+  command->add_option("--visible", random->visible, "visible units m")->required()->check(CLI::PositiveNumber);
+  command->add_option("--hidden", random->hidden, "hidden units n")->required()->check(CLI::PositiveNumber);
+  command->add_option("--weight-range", random->weight_range, "C")->required()->check(CLI::NonNegativeNumber);
+  command->add_option("--bias-range", random->bias_range, "B")->check(CLI::NonNegativeNumber)->capture_default_str();
+  command->add_option("--seed", random->seed, "random seed")->required();
+  command->add_option("--out", random->out, "output model file (.npz)")->required();
+  command->callback([random] {
+    const Rbm rbm = uniform_random_rbm(random->visible, random->hidden, random->weight_range, random->bias_range,
+                                       random->seed);
+    const nlohmann::json provenance = {{"command", "model random"},
+                                       {"distribution", "uniform"},
+                                       {"weight_range", random->weight_range},
+                                       {"bias_range", random->bias_range},
+                                       {"seed", random->seed},
+                                       {"stream", "RandomStream(seed, 0, initialisation): W, b, c in row-major order"}};
+    save_rbm(random->out, rbm, provenance);
+    std::cout << "wrote " << random->out << " (" << rbm.n_visible() << " visible, " << rbm.n_hidden() << " hidden)\n";
+  });
+}
+
+nlohmann::json value_range(const Eigen::Ref<const Eigen::ArrayXd>& values) {
+  if (values.size() == 0) return nullptr;
+  return {{"min", values.minCoeff()}, {"max", values.maxCoeff()}, {"mean_abs", values.abs().mean()}};
+}
+
+void attach_info(CLI::App& model) {
+  struct Info {
+    std::string file;
+    bool json = false;
+  };
+  auto info = std::make_shared<Info>();
+  CLI::App* command = model.add_subcommand("info", "Shape, metadata and parameter ranges of a model file");
+  command->add_option("file", info->file, "model file (.npz)")->required();
+  command->add_flag("--json", info->json, "print JSON");
+  command->callback([info] {
+    const LoadedRbm loaded = load_rbm(info->file);
+    const Rbm& rbm = loaded.rbm;
+    const nlohmann::json report = {
+        {"file", info->file},
+        {"n_visible", rbm.n_visible()},
+        {"n_hidden", rbm.n_hidden()},
+        {"format_version", loaded.metadata["format_version"]},
+        {"rbmix_version", loaded.metadata.value("rbmix_version", "unknown")},
+        {"provenance", loaded.metadata.value("provenance", nlohmann::json::object())},
+        {"weights", value_range(Eigen::Map<const Eigen::ArrayXd>(rbm.weights.data(), rbm.weights.size()))},
+        {"visible_bias", value_range(rbm.visible_bias.array())},
+        {"hidden_bias", value_range(rbm.hidden_bias.array())},
+    };
+    if (info->json) {
+      std::cout << report.dump(2) << '\n';
+      return;
+    }
+    std::cout << "file: " << info->file << '\n'
+              << "units: " << rbm.n_visible() << " visible, " << rbm.n_hidden() << " hidden\n"
+              << "written by rbmix " << report["rbmix_version"].get<std::string>() << " (format version "
+              << report["format_version"] << ")\n"
+              << "provenance: " << report["provenance"].dump() << '\n';
+    for (const char* name : {"weights", "visible_bias", "hidden_bias"}) {
+      if (report[name].is_null()) continue;
+      std::cout << name << ": min " << report[name]["min"] << ", max " << report[name]["max"] << ", mean |.| "
+                << report[name]["mean_abs"] << '\n';
+    }
+  });
+}
+
+void attach_model_commands(CLI::App& app) {
+  CLI::App* model = app.add_subcommand("model", "Make and inspect model files");
+  model->require_subcommand(1);
+  attach_random(*model);
+  attach_info(*model);
+}
+
+}  // namespace
+}  // namespace rbmix::cli
+
+RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_model_commands)
