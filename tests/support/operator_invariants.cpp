@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/analysis/stationarity.hpp"
 
 namespace rbmix::testing {
@@ -13,15 +14,6 @@ namespace {
 constexpr double kStochasticTolerance = 1e-12;
 // Detailed-balance flows π(x)K(x, y) are at most 1 and are products of the same rounded factors.
 constexpr double kDetailedBalanceTolerance = 1e-14;
-
-// The rescaled RBM whose energies are β times the original: π_β ∝ e^{−βE}.
-Rbm scaled(const Rbm& rbm, double inverse_temperature) {
-  Rbm out = rbm;
-  out.weights *= inverse_temperature;
-  out.visible_bias *= inverse_temperature;
-  out.hidden_bias *= inverse_temperature;
-  return out;
-}
 
 }  // namespace
 
@@ -34,7 +26,7 @@ ExactOperator exact_operator(const Rbm& rbm, const UnitRule& rule, double invers
   op.reversible_layers = {analysis::layer_transition_matrix(rbm, rule, analysis::Layer::hidden, inverse_temperature),
                           analysis::layer_transition_matrix(rbm, rule, analysis::Layer::visible, inverse_temperature)};
   op.pattern = analysis::sweep_transition_pattern(rbm, rule, inverse_temperature);
-  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(scaled(rbm, inverse_temperature));
+  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(analysis::tempered(rbm, inverse_temperature));
   if (!std::holds_alternative<NaiveFlipRule>(rule)) op.ergodic = true;
   return op;
 }

@@ -1,0 +1,46 @@
+#pragma once
+// Everything rbmix can say exactly about one transition operator of one RBM (ALGORITHMS.md §2): stationarity
+// residual, row-sum error, detailed balance of the layers, irreducibility and period, SLEM and the exact
+// autocorrelation time of the energy. Dense matrices for up to 2^max_dense_analysis_units joint states, the
+// matrix-free sweep and staged graph beyond (up to 2^max_joint_units).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/slem.hpp"
+
+namespace rbmix::analysis {
+
+// 2^10 states: a dense nonsymmetric eigenvalue problem of about a second.
+inline constexpr int max_dense_analysis_units = 10;
+
+// A unit rule ("gibbs", "flip", "mix:A", "naive"), or "modified:RULE": the modified matrix of the rule's sweep
+// with λ = min_x K(x, x) (001 §3; dense only).
+struct OperatorSpecification {
+  UnitRule rule;
+  bool modified = false;
+};
+OperatorSpecification parse_operator_specification(std::string_view text);
+std::string to_string(const OperatorSpecification& specification);
+
+struct OperatorAnalysis {
+  std::string name;
+  std::uint64_t states = 0;
+  std::string representation;  // "dense" or "matrix-free"
+  double stationarity_residual = 0.0;
+  double row_sum_error = 0.0;
+  std::optional<double> layer_detailed_balance_error;  // dense unit-rule operators: max over K_h and K_v
+  std::optional<double> lambda;                         // modified operators
+  ErgodicityReport ergodicity;
+  SlemResult slem;  // 1 whenever the chain is not ergodic
+  std::optional<double> energy_autocorrelation_time;  // dense ergodic operators
+};
+
+OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,
+                                  double inverse_temperature = 1.0);
+
+// The RBM whose energy is β times the original, so that π_β ∝ e^{−βE} is its Boltzmann distribution.
+Rbm tempered(const Rbm& rbm, double inverse_temperature);
+
+}  // namespace rbmix::analysis
