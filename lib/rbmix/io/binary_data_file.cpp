@@ -1,6 +1,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 
 #include <cstring>
+#include <sstream>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/npy.hpp"
@@ -14,9 +15,12 @@ void copy_zero_one(const std::string& bytes, BinaryMatrix& out, const std::strin
   for (Eigen::Index k = 0; k < out.size(); ++k) {
     Element value;
     std::memcpy(&value, bytes.data() + static_cast<std::size_t>(k) * sizeof(Element), sizeof(Element));
-    require(value == Element(0) || value == Element(1),
-            source + ": value at row " + std::to_string(k / out.cols()) + ", column " + std::to_string(k % out.cols()) +
-                " is " + std::to_string(static_cast<double>(value)) + ", but a binary data set holds only 0 and 1");
+    if (value != Element(0) && value != Element(1)) {
+      std::ostringstream message;
+      message << source << ": value at row " << k / out.cols() << ", column " << k % out.cols() << " is "
+              << +value << ", but a binary data set holds only 0 and 1";
+      throw InputError(message.str());
+    }
     out.data()[k] = static_cast<std::uint8_t>(value);
   }
 }
