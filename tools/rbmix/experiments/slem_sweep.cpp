@@ -163,7 +163,7 @@ void run_slem_sweep(SlemSweepArguments arguments) {
                                      {"rbmix_version", RBMIX_VERSION},
                                      {"seconds", seconds}};
   std::ofstream(out / "config.json") << configuration.dump(2) << '\n';
-  std::cout << std::defaultfloat << "time: " << seconds << " s; wrote " << (out / "slem_sweep.csv").string() << ", "
+  std::cout << std::defaultfloat << std::setprecision(4) << "time: " << seconds << " s; wrote " << (out / "slem_sweep.csv").string() << ", "
             << (out / "slem_per_rbm.csv").string() << ", " << (out / "slem_sweep.svg").string() << ", "
             << (out / "config.json").string() << '\n';
 }

@@ -1,0 +1,83 @@
+// How exact analysis scales with the joint state count 2^{m+n} (m = n = 4 … 10, i.e. 2^8 … 2^20 states):
+// one matrix-free sweep application, the matrix-free SLEM (Spectra on the deflated sweep), the structural
+// ergodicity check (Tarjan + Jarvis–Shier on the staged graph) and, where it fits, the dense SLEM.
+// RBMs: W ~ U[−1, 1] (seeded), zero biases. Counters report the SLEM found and the operator applications used.
+#include <benchmark/benchmark.h>
+
+#include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/slem.hpp"
+#include "rbmix/analysis/sweep_operator.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace {
+
+using namespace rbmix;
+
+constexpr std::uint64_t kSeed = 2013;
+
+Rbm random_rbm(int units) {
+  RandomStream stream(kSeed, static_cast<std::uint64_t>(units), StreamDomain::experiment);
+  Rbm rbm(units, units);
+  for (Eigen::Index i = 0; i < units; ++i)
+    for (Eigen::Index j = 0; j < units; ++j) rbm.weights(i, j) = 2.0 * stream.uniform() - 1.0;
+  return rbm;
+}
+
+UnitRule rule_of(int index) { return index == 0 ? UnitRule{GibbsRule{}} : UnitRule{FlipTheStateRule{}}; }
+
+void set_states(benchmark::State& state, int units) {
+  state.counters["states"] = static_cast<double>(std::uint64_t{1} << (2 * units));
+}
+
+void BM_SweepApplication(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const analysis::SweepOperator op(random_rbm(units), rule_of(static_cast<int>(state.range(1))));
+  VectorD x = VectorD::Ones(op.rows()), y(op.rows());
+  for (auto _ : state) {
+    op.perform_op(x.data(), y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  set_states(state, units);
+}
+
+void BM_MatrixFreeSlem(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const Rbm rbm = random_rbm(units);
+  const VectorD stationary = analysis::JointStateSpace(rbm).stationary_distribution(rbm);
+  const analysis::SweepOperator op(rbm, rule_of(static_cast<int>(state.range(1))));
+  analysis::SlemResult result;
+  for (auto _ : state) result = analysis::matrix_free_slem(op, stationary);
+  set_states(state, units);
+  state.counters["slem"] = result.slem;
+  state.counters["applications"] = static_cast<double>(result.operator_applications);
+  state.counters["converged"] = result.converged;
+}
+
+void BM_DenseSlem(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const Rbm rbm = random_rbm(units);
+  analysis::SlemResult result;
+  for (auto _ : state)
+    result = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, rule_of(static_cast<int>(state.range(1)))));
+  set_states(state, units);
+  state.counters["slem"] = result.slem;
+}
+
+void BM_StructuralErgodicity(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const analysis::StagedSweepGraph graph(random_rbm(units), FlipTheStateRule{});
+  analysis::ErgodicityReport report;
+  for (auto _ : state) report = analysis::analyse_ergodicity(graph);
+  set_states(state, units);
+  state.counters["ergodic"] = report.ergodic();
+}
+
+// range(0) = m = n, range(1) = 0 for Gibbs, 1 for flip-the-state.
+BENCHMARK(BM_SweepApplication)->ArgsProduct({{4, 6, 8, 10}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatrixFreeSlem)->ArgsProduct({{4, 6, 8, 10}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_DenseSlem)->ArgsProduct({{4, 5}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_StructuralErgodicity)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
