@@ -18,28 +18,36 @@ SweepOperator::SweepOperator(const JointStateSpace& space, UnitTransitionTable h
 
 void SweepOperator::apply_layer(Layer layer, bool adjoint, double* values) const {
   const UnitTransitionTable& table = this->table(layer);
-  const int first_bit = layer == Layer::hidden ? space_.n_visible() : 0;
-  const std::uint64_t pairs = space_.size() / 2;
-  for (int unit = 0; unit < table.units(); ++unit) {
-    const int bit = first_bit + unit;
-    const std::uint64_t low_mask = (std::uint64_t{1} << bit) - 1;
-#pragma omp parallel for schedule(static) if (pairs >= 4096)
-    for (std::uint64_t pair = 0; pair < pairs; ++pair) {
-      // The pair (x0, x1) differs only in this unit: insert a 0 (a 1) at the unit's bit.
-      const std::uint64_t x0 = ((pair & ~low_mask) << 1) | (pair & low_mask);
-      const std::uint64_t x1 = x0 | (std::uint64_t{1} << bit);
-      const std::uint64_t other = layer == Layer::hidden ? space_.visible_part(x0) : space_.hidden_part(x0);
-      const auto row = static_cast<Eigen::Index>(other);
-      const double up = table.from_zero(row, unit);    // P(0 → 1)
-      const double stay = table.from_one(row, unit);   // P(1 → 1)
-      const double value0 = values[x0];
-      const double value1 = values[x1];
-      if (adjoint) {  // one step of a distribution: mass flows along each transition
-        values[x0] = (1.0 - up) * value0 + (1.0 - stay) * value1;
-        values[x1] = up * value0 + stay * value1;
-      } else {  // expectation of the function after the step
-        values[x0] = (1.0 - up) * value0 + up * value1;
-        values[x1] = (1.0 - stay) * value0 + stay * value1;
+  const bool hidden = layer == Layer::hidden;
+  const std::uint64_t groups = hidden ? space_.visible_states() : space_.hidden_states();
+  const std::uint64_t layer_states = hidden ? space_.hidden_states() : space_.visible_states();
+  // Given the other layer's state (a group), the layer operator is a Kronecker product of the units' 2×2
+  // transitions, whose probabilities are constant within the group: groups are independent, so one parallel
+  // loop over groups needs no synchronisation between units.
+#pragma omp parallel for schedule(static) if (space_.size() >= 4096)
+  for (std::uint64_t group = 0; group < groups; ++group) {
+    const auto row = static_cast<Eigen::Index>(group);
+    const auto joint = [&](std::uint64_t layer_state) {
+      return hidden ? space_.index(group, layer_state) : space_.index(layer_state, group);
+    };
+    for (int unit = 0; unit < table.units(); ++unit) {
+      const double up = table.from_zero(row, unit);   // P(0 → 1)
+      const double stay = table.from_one(row, unit);  // P(1 → 1)
+      const std::uint64_t low_mask = (std::uint64_t{1} << unit) - 1;
+      for (std::uint64_t pair = 0; pair < layer_states / 2; ++pair) {
+        // The two layer states that differ only in this unit: insert a 0 (a 1) at the unit's bit.
+        const std::uint64_t state0 = ((pair & ~low_mask) << 1) | (pair & low_mask);
+        const std::uint64_t x0 = joint(state0);
+        const std::uint64_t x1 = joint(state0 | (std::uint64_t{1} << unit));
+        const double value0 = values[x0];
+        const double value1 = values[x1];
+        if (adjoint) {  // one step of a distribution: mass flows along each transition
+          values[x0] = (1.0 - up) * value0 + (1.0 - stay) * value1;
+          values[x1] = up * value0 + stay * value1;
+        } else {  // expectation of the function after the step
+          values[x0] = (1.0 - up) * value0 + up * value1;
+          values[x1] = (1.0 - stay) * value0 + stay * value1;
+        }
       }
     }
   }

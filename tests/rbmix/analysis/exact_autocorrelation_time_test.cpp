@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "rbmix/analysis/state_space.hpp"
+#include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "support/generators.hpp"
 
@@ -48,6 +49,22 @@ RC_GTEST_PROP(ExactAutocorrelationTime, MatchesTheAutocorrelationSeriesOfTheEner
     }
     const double tau = exact_integrated_autocorrelation_time(transition, stationary, energy);
     RC_ASSERT(std::abs(tau - series) < kSolveTolerance * std::max(1.0, std::abs(series)));
+  }
+}
+
+// The matrix-free series on the sweep operator against the dense solve.
+RC_GTEST_PROP(ExactAutocorrelationTime, MatrixFreeSeriesAgreesWithTheDenseSolve, ()) {
+  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 1.5);
+  const JointStateSpace space(rbm);
+  const VectorD stationary = space.stationary_distribution(rbm);
+  const VectorD energy = space.energies(rbm);
+  const VectorD centred = energy.array() - stationary.dot(energy);
+  RC_PRE(stationary.dot(centred.cwiseProduct(centred)) > 1e-12);
+  for (const UnitRule& rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
+    const auto series = integrated_autocorrelation_time_by_series(SweepOperator(rbm, rule), stationary, energy);
+    RC_ASSERT(series.converged);
+    const double dense = exact_integrated_autocorrelation_time(sweep_transition_matrix(rbm, rule), stationary, energy);
+    RC_ASSERT(std::abs(series.autocorrelation_time - dense) < kSolveTolerance * std::max(1.0, std::abs(dense)));
   }
 }
 
