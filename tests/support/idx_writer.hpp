@@ -1,12 +1,12 @@
 #pragma once
 // Writes IDX files (plain or gzip) for tests of the IDX and MNIST readers, byte by byte and independently of them.
+#include <zlib.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <zlib.h>
 
 namespace rbmix::testing {
 

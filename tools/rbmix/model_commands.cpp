@@ -1,7 +1,6 @@
 // rbmix model ...: make a random model (003 §4.1: weights uniform in [−C, C]) and describe a model file.
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "rbmix/command_registry.hpp"
@@ -43,8 +42,8 @@ void attach_random(CLI::App& model) {
   command->add_option("--seed", random->seed, "random seed")->required();
   command->add_option("--out", random->out, "output model file (.npz)")->required();
   command->callback([random] {
-    const Rbm rbm = uniform_random_rbm(random->visible, random->hidden, random->weight_range, random->bias_range,
-                                       random->seed);
+    const Rbm rbm =
+        uniform_random_rbm(random->visible, random->hidden, random->weight_range, random->bias_range, random->seed);
     const nlohmann::json provenance = {{"command", "model random"},
                                        {"distribution", "uniform"},
                                        {"weight_range", random->weight_range},

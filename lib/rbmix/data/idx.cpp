@@ -1,12 +1,12 @@
 #include "rbmix/data/idx.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <climits>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <zlib.h>
 
 #include "rbmix/core/error.hpp"
 

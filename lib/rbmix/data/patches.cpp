@@ -49,8 +49,10 @@ ByteMatrix random_patches(const Images& images, Eigen::Index patch_size, Eigen::
   for (Eigen::Index k = 0; k < count; ++k) {
     RandomStream stream(seed, static_cast<std::uint64_t>(k), StreamDomain::patch_sampling);
     const auto image = static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(images.pixels.rows())));
-    const auto top = static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(images.height - patch_size + 1)));
-    const auto left = static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(images.width - patch_size + 1)));
+    const auto top =
+        static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(images.height - patch_size + 1)));
+    const auto left =
+        static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(images.width - patch_size + 1)));
     copy_patch(images, image, top, left, patch_size, out, k);
   }
   return out;

@@ -17,8 +17,8 @@ void copy_zero_one(const std::string& bytes, BinaryMatrix& out, const std::strin
     std::memcpy(&value, bytes.data() + static_cast<std::size_t>(k) * sizeof(Element), sizeof(Element));
     if (value != Element(0) && value != Element(1)) {
       std::ostringstream message;
-      message << source << ": value at row " << k / out.cols() << ", column " << k % out.cols() << " is "
-              << +value << ", but a binary data set holds only 0 and 1";
+      message << source << ": value at row " << k / out.cols() << ", column " << k % out.cols() << " is " << +value
+              << ", but a binary data set holds only 0 and 1";
       throw InputError(message.str());
     }
     out.data()[k] = static_cast<std::uint8_t>(value);
@@ -40,9 +40,15 @@ BinaryMatrix load_binary_matrix(const std::filesystem::path& file) {
   BinaryMatrix data(array.shape[0], array.shape[1]);
   switch (array.dtype) {
     case NpyDtype::uint8:
-    case NpyDtype::boolean: copy_zero_one<std::uint8_t>(array.bytes, data, source); break;
-    case NpyDtype::float32: copy_zero_one<float>(array.bytes, data, source); break;
-    case NpyDtype::float64: copy_zero_one<double>(array.bytes, data, source); break;
+    case NpyDtype::boolean:
+      copy_zero_one<std::uint8_t>(array.bytes, data, source);
+      break;
+    case NpyDtype::float32:
+      copy_zero_one<float>(array.bytes, data, source);
+      break;
+    case NpyDtype::float64:
+      copy_zero_one<double>(array.bytes, data, source);
+      break;
   }
   return data;
 }

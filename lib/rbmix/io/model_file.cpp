@@ -19,12 +19,8 @@ constexpr std::string_view metadata_member = "metadata.json";
 void save_rbm(const std::filesystem::path& file, const Rbm& rbm, const nlohmann::json& provenance) {
   rbm.validate("model to save as " + file.string());
   const nlohmann::json metadata = {
-      {"format", model_format_name},
-      {"format_version", model_format_version},
-      {"n_visible", rbm.n_visible()},
-      {"n_hidden", rbm.n_hidden()},
-      {"rbmix_version", RBMIX_VERSION},
-      {"provenance", provenance},
+      {"format", model_format_name}, {"format_version", model_format_version}, {"n_visible", rbm.n_visible()},
+      {"n_hidden", rbm.n_hidden()},  {"rbmix_version", RBMIX_VERSION},         {"provenance", provenance},
   };
   write_file_bytes(file, encode_zip({
                              {std::string(weights_member), encode_npy(matrix_to_npy(rbm.weights))},
@@ -62,10 +58,13 @@ LoadedRbm load_rbm(const std::filesystem::path& file) {
 
   const auto array = [&](std::string_view name) { return decode_npy(member(name), source + ": " + std::string(name)); };
   loaded.rbm.weights = npy_to_matrix<double>(array(weights_member), source + ": " + std::string(weights_member));
-  loaded.rbm.visible_bias = npy_to_vector<double>(array(visible_bias_member), source + ": " + std::string(visible_bias_member));
-  loaded.rbm.hidden_bias = npy_to_vector<double>(array(hidden_bias_member), source + ": " + std::string(hidden_bias_member));
+  loaded.rbm.visible_bias =
+      npy_to_vector<double>(array(visible_bias_member), source + ": " + std::string(visible_bias_member));
+  loaded.rbm.hidden_bias =
+      npy_to_vector<double>(array(hidden_bias_member), source + ": " + std::string(hidden_bias_member));
   loaded.rbm.validate(source);
-  for (const auto& [key, actual] : {std::pair{"n_visible", loaded.rbm.n_visible()}, {"n_hidden", loaded.rbm.n_hidden()}}) {
+  for (const auto& [key, actual] :
+       {std::pair{"n_visible", loaded.rbm.n_visible()}, {"n_hidden", loaded.rbm.n_hidden()}}) {
     require(metadata.contains(key) && metadata[key].is_number_integer() && metadata[key].get<Eigen::Index>() == actual,
             source + ": metadata.json " + key + " does not match W.npy (" + std::to_string(actual) + ")");
   }

@@ -7,9 +7,8 @@
 // file, anything that is not such an archive: missing members, other dtypes, shapes that disagree with each other
 // or with the metadata, NaN or Inf parameters, another format or a newer format version.
 #include <filesystem>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "rbmix/model/rbm.hpp"
 

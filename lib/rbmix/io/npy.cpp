@@ -121,10 +121,14 @@ Header parse_header(std::string_view text, const std::string& source) {
   while (!parser.consume('}')) {
     const std::string key = parser.string_literal();
     parser.expect(':');
-    if (key == "descr" && !dtype) dtype = parse_descr(parser.string_literal(), source);
-    else if (key == "fortran_order" && !fortran_order) fortran_order = parser.boolean_literal();
-    else if (key == "shape" && !shape) shape = parser.shape_tuple();
-    else parser.fail("unexpected or repeated key '" + key + "'");
+    if (key == "descr" && !dtype)
+      dtype = parse_descr(parser.string_literal(), source);
+    else if (key == "fortran_order" && !fortran_order)
+      fortran_order = parser.boolean_literal();
+    else if (key == "shape" && !shape)
+      shape = parser.shape_tuple();
+    else
+      parser.fail("unexpected or repeated key '" + key + "'");
     if (!parser.consume(',')) {
       parser.expect('}');
       break;
@@ -164,35 +168,40 @@ std::int64_t checked_element_count(const std::vector<std::int64_t>& shape, std::
 
 std::size_t npy_item_size(NpyDtype dtype) {
   switch (dtype) {
-    case NpyDtype::float64: return 8;
-    case NpyDtype::float32: return 4;
+    case NpyDtype::float64:
+      return 8;
+    case NpyDtype::float32:
+      return 4;
     case NpyDtype::uint8:
-    case NpyDtype::boolean: return 1;
+    case NpyDtype::boolean:
+      return 1;
   }
   return 0;
 }
 
 std::string npy_descr(NpyDtype dtype) {
   switch (dtype) {
-    case NpyDtype::float64: return "<f8";
-    case NpyDtype::float32: return "<f4";
-    case NpyDtype::uint8: return "|u1";
-    case NpyDtype::boolean: return "|b1";
+    case NpyDtype::float64:
+      return "<f8";
+    case NpyDtype::float32:
+      return "<f4";
+    case NpyDtype::uint8:
+      return "|u1";
+    case NpyDtype::boolean:
+      return "|b1";
   }
   return "";
 }
 
-std::int64_t NpyArray::element_count() const {
-  return checked_element_count(shape, npy_item_size(dtype), "npy array");
-}
+std::int64_t NpyArray::element_count() const { return checked_element_count(shape, npy_item_size(dtype), "npy array"); }
 
 std::string encode_npy(const NpyArray& array) {
   require(static_cast<std::int64_t>(array.bytes.size()) ==
               array.element_count() * static_cast<std::int64_t>(npy_item_size(array.dtype)),
           "npy array of shape " + shape_text(array.shape) + " holds " + std::to_string(array.bytes.size()) +
               " bytes, which does not match its shape and dtype " + npy_descr(array.dtype));
-  std::string header = "{'descr': '" + npy_descr(array.dtype) + "', 'fortran_order': False, 'shape': " +
-                       shape_text(array.shape) + ", }";
+  std::string header =
+      "{'descr': '" + npy_descr(array.dtype) + "', 'fortran_order': False, 'shape': " + shape_text(array.shape) + ", }";
   const std::size_t unpadded = npy_preamble_v1 + header.size() + 1;  // + the closing newline
   header.append((npy_header_alignment - unpadded % npy_header_alignment) % npy_header_alignment, ' ');
   header += '\n';
@@ -222,9 +231,9 @@ NpyArray decode_npy(std::string_view bytes, const std::string& source) {
   const std::size_t preamble = 8 + length_width;
   require(bytes.size() >= preamble, source + ": truncated npy preamble");
   const std::size_t header_length = read_little_endian(bytes, 8, length_width);
-  require(bytes.size() >= preamble + header_length,
-          source + ": truncated npy header (" + std::to_string(header_length) + " bytes announced, " +
-              std::to_string(bytes.size() - preamble) + " present)");
+  require(bytes.size() >= preamble + header_length, source + ": truncated npy header (" +
+                                                        std::to_string(header_length) + " bytes announced, " +
+                                                        std::to_string(bytes.size() - preamble) + " present)");
   const Header header = parse_header(bytes.substr(preamble, header_length), source);
   require(!header.fortran_order || header.shape.size() <= 1,
           source + ": Fortran-order arrays are not supported (save a C-order array, e.g. np.ascontiguousarray)");
@@ -234,8 +243,8 @@ NpyArray decode_npy(std::string_view bytes, const std::string& source) {
   const auto data_size = static_cast<std::size_t>(checked_element_count(header.shape, item_size, source)) * item_size;
   const std::size_t present = bytes.size() - preamble - header_length;
   require(present >= data_size, source + ": truncated npy data (shape " + shape_text(header.shape) + " of " +
-                                    npy_descr(header.dtype) + " needs " + std::to_string(data_size) +
-                                    " bytes, only " + std::to_string(present) + " present)");
+                                    npy_descr(header.dtype) + " needs " + std::to_string(data_size) + " bytes, only " +
+                                    std::to_string(present) + " present)");
   require(present == data_size, source + ": " + std::to_string(present - data_size) +
                                     " unexpected bytes after the npy data of shape " + shape_text(header.shape));
   array.bytes.assign(bytes.substr(preamble + header_length));
@@ -247,9 +256,7 @@ NpyArray decode_npy(std::string_view bytes, const std::string& source) {
   return array;
 }
 
-void write_npy(const std::filesystem::path& file, const NpyArray& array) {
-  write_file_bytes(file, encode_npy(array));
-}
+void write_npy(const std::filesystem::path& file, const NpyArray& array) { write_file_bytes(file, encode_npy(array)); }
 
 NpyArray read_npy(const std::filesystem::path& file) { return decode_npy(read_file_bytes(file), file.string()); }
 
@@ -257,8 +264,8 @@ namespace npy_detail {
 void require_dtype_and_rank(const NpyArray& array, NpyDtype dtype, std::size_t rank, const std::string& source) {
   require(array.dtype == dtype,
           source + ": dtype is " + npy_descr(array.dtype) + " but " + npy_descr(dtype) + " is required");
-  require(array.shape.size() == rank, source + ": a " + std::to_string(rank) + "-D array is required, found shape " +
-                                          shape_text(array.shape));
+  require(array.shape.size() == rank,
+          source + ": a " + std::to_string(rank) + "-D array is required, found shape " + shape_text(array.shape));
 }
 }  // namespace npy_detail
 

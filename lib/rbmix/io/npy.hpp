@@ -45,8 +45,10 @@ NpyArray read_npy(const std::filesystem::path& file);
 // The dtype that stores Scalar without conversion.
 template <typename Scalar>
 constexpr NpyDtype npy_dtype_of() {
-  if constexpr (std::is_same_v<Scalar, double>) return NpyDtype::float64;
-  else if constexpr (std::is_same_v<Scalar, float>) return NpyDtype::float32;
+  if constexpr (std::is_same_v<Scalar, double>)
+    return NpyDtype::float64;
+  else if constexpr (std::is_same_v<Scalar, float>)
+    return NpyDtype::float32;
   else {
     static_assert(std::is_same_v<Scalar, std::uint8_t>, "npy arrays hold double, float or uint8");
     return NpyDtype::uint8;
@@ -57,13 +59,15 @@ constexpr NpyDtype npy_dtype_of() {
 template <typename Scalar>
 NpyArray matrix_to_npy(const Matrix<Scalar>& matrix) {
   NpyArray array{npy_dtype_of<Scalar>(), {matrix.rows(), matrix.cols()}, {}};
-  array.bytes.assign(reinterpret_cast<const char*>(matrix.data()), sizeof(Scalar) * static_cast<std::size_t>(matrix.size()));
+  array.bytes.assign(reinterpret_cast<const char*>(matrix.data()),
+                     sizeof(Scalar) * static_cast<std::size_t>(matrix.size()));
   return array;
 }
 template <typename Scalar>
 NpyArray vector_to_npy(const Vector<Scalar>& vector) {
   NpyArray array{npy_dtype_of<Scalar>(), {vector.size()}, {}};
-  array.bytes.assign(reinterpret_cast<const char*>(vector.data()), sizeof(Scalar) * static_cast<std::size_t>(vector.size()));
+  array.bytes.assign(reinterpret_cast<const char*>(vector.data()),
+                     sizeof(Scalar) * static_cast<std::size_t>(vector.size()));
   return array;
 }
 

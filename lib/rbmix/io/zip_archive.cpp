@@ -1,10 +1,10 @@
 #include "rbmix/io/zip_archive.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-
-#include <zlib.h>
 
 #include "rbmix/core/error.hpp"
 
@@ -140,9 +140,8 @@ std::vector<ZipMember> decode_zip(std::string_view archive, const std::string& s
 
   // The end record sits at the end, followed only by a comment of at most 64 KiB.
   std::size_t end_offset = archive.size() - end_record_size;
-  const std::size_t lowest = archive.size() >= end_record_size + max_comment_size
-                                 ? archive.size() - end_record_size - max_comment_size
-                                 : 0;
+  const std::size_t lowest =
+      archive.size() >= end_record_size + max_comment_size ? archive.size() - end_record_size - max_comment_size : 0;
   while (reader.get(end_offset, 4, "end record") != end_record_signature) {
     require(end_offset > lowest, source + ": not a zip archive (no end-of-central-directory record; truncated?)");
     --end_offset;

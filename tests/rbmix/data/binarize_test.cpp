@@ -1,8 +1,8 @@
 #include "rbmix/data/binarize.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace rbmix {
 namespace {

@@ -22,8 +22,10 @@ std::string two_images() {
 
 std::string read_error(const std::filesystem::path& file, bool labels = false) {
   try {
-    if (labels) read_idx_labels(file);
-    else read_idx_images(file);
+    if (labels)
+      read_idx_labels(file);
+    else
+      read_idx_images(file);
   } catch (const InputError& error) {
     return error.what();
   }
@@ -53,8 +55,10 @@ TEST(Idx, RefusesMalformedFilesNamingThem) {
   const testing::TemporaryDirectory directory;
   const auto broken = [&](const std::string& name, const std::string& bytes, bool gzip = false) {
     const auto file = directory / name;
-    if (gzip) testing::write_gzip(file, bytes);
-    else testing::write_plain(file, bytes);
+    if (gzip)
+      testing::write_gzip(file, bytes);
+    else
+      testing::write_plain(file, bytes);
     return file;
   };
   const std::string good = two_images();
@@ -67,7 +71,8 @@ TEST(Idx, RefusesMalformedFilesNamingThem) {
   EXPECT_THAT(read_error(broken("empty", "")), HasSubstr("no magic number"));
   EXPECT_THAT(read_error(broken("cut_header", good.substr(0, 10))), HasSubstr("truncated IDX header"));
   EXPECT_THAT(read_error(broken("cut_data", good.substr(0, good.size() - 1))), HasSubstr("11 present"));
-  EXPECT_THAT(read_error(broken("cut_data.gz", good.substr(0, good.size() - 1), true)), HasSubstr("truncated IDX data"));
+  EXPECT_THAT(read_error(broken("cut_data.gz", good.substr(0, good.size() - 1), true)),
+              HasSubstr("truncated IDX data"));
   EXPECT_THAT(read_error(broken("long", good + "x")), HasSubstr("unexpected bytes after the IDX data"));
   EXPECT_THAT(read_error(broken("huge", idx_bytes({60000, 65536, 65536}, ""))), HasSubstr("corrupt header?"));
   EXPECT_THAT(read_error(directory / "missing"), HasSubstr("missing: no such file"));

@@ -12,7 +12,8 @@ Images numbered_images() {
   Images images{ByteMatrix(2, 20), 4, 5};
   for (Eigen::Index i = 0; i < 2; ++i)
     for (Eigen::Index r = 0; r < 4; ++r)
-      for (Eigen::Index c = 0; c < 5; ++c) images.pixels(i, r * 5 + c) = static_cast<std::uint8_t>(100 * i + 10 * r + c);
+      for (Eigen::Index c = 0; c < 5; ++c)
+        images.pixels(i, r * 5 + c) = static_cast<std::uint8_t>(100 * i + 10 * r + c);
   return images;
 }
 

@@ -1,8 +1,8 @@
 #include "rbmix/data/split.hpp"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "rbmix/core/error.hpp"
 

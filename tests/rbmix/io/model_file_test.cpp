@@ -1,11 +1,11 @@
 #include "rbmix/io/model_file.hpp"
 
-#include <cstring>
-#include <limits>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <cstring>
+#include <limits>
 
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/npy.hpp"
@@ -55,9 +55,12 @@ class ModelFileErrors : public ::testing::Test {
     auto members = decode_zip(read_file_bytes(good_file()), "good");
     for (const auto& [member, bytes] : changes) {
       const auto found = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.name == member; });
-      if (!bytes) members.erase(found);
-      else if (found == members.end()) members.push_back({member, *bytes});
-      else found->bytes = *bytes;
+      if (!bytes)
+        members.erase(found);
+      else if (found == members.end())
+        members.push_back({member, *bytes});
+      else
+        found->bytes = *bytes;
     }
     const auto file = directory_ / name;
     write_file_bytes(file, encode_zip(members));
@@ -108,13 +111,14 @@ TEST_F(ModelFileErrors, NanOrInfParametersAreRefused) {
 }
 
 TEST_F(ModelFileErrors, WrongShapesDtypesAndMembersAreRefused) {
-  EXPECT_THAT(load_error(write_variant("short_b.npz", {{"b.npy", encode_npy(vector_to_npy(VectorD(VectorD::Zero(2))))}})),
-              HasSubstr("visible bias has 2 entries but W has 3 columns"));
-  EXPECT_THAT(load_error(write_variant("float_w.npz", {{"W.npy", encode_npy(matrix_to_npy(MatrixF(MatrixF::Zero(2, 3))))}})),
-              HasSubstr("W.npy: dtype is <f4 but <f8 is required"));
+  EXPECT_THAT(
+      load_error(write_variant("short_b.npz", {{"b.npy", encode_npy(vector_to_npy(VectorD(VectorD::Zero(2))))}})),
+      HasSubstr("visible bias has 2 entries but W has 3 columns"));
+  EXPECT_THAT(
+      load_error(write_variant("float_w.npz", {{"W.npy", encode_npy(matrix_to_npy(MatrixF(MatrixF::Zero(2, 3))))}})),
+      HasSubstr("W.npy: dtype is <f4 but <f8 is required"));
   EXPECT_THAT(load_error(write_variant("no_c.npz", {{"c.npy", std::nullopt}})), HasSubstr("c.npy is missing"));
-  EXPECT_THAT(load_error(write_variant("bad_json.npz", {{"metadata.json", "{not json"}})),
-              HasSubstr("not valid JSON"));
+  EXPECT_THAT(load_error(write_variant("bad_json.npz", {{"metadata.json", "{not json"}})), HasSubstr("not valid JSON"));
   EXPECT_THAT(load_error(write_variant("other.npz", {{"metadata.json", metadata_with("format", "something")}})),
               HasSubstr("does not declare format"));
   EXPECT_THAT(load_error(write_variant("newer.npz", {{"metadata.json", metadata_with("format_version", 99)}})),

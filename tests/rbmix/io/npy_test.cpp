@@ -1,12 +1,12 @@
 #include "rbmix/io/npy.hpp"
 
-#include <cmath>
-#include <cstring>
-#include <limits>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "rbmix/io/file_bytes.hpp"
 #include "support/temporary_directory.hpp"
@@ -52,7 +52,8 @@ TEST(Npy, RoundTripsKeepSpecialValuesBitForBit) {
 
   Matrix<std::uint8_t> bytes(2, 2);
   bytes << 0, 1, 128, 255;
-  EXPECT_TRUE(bit_identical(npy_to_matrix<std::uint8_t>(decode_npy(encode_npy(matrix_to_npy(bytes)), "u"), "u"), bytes));
+  EXPECT_TRUE(
+      bit_identical(npy_to_matrix<std::uint8_t>(decode_npy(encode_npy(matrix_to_npy(bytes)), "u"), "u"), bytes));
 
   VectorD vector(4);
   vector << 1.0, 2.0, -3.0, 1e-300;
@@ -66,7 +67,8 @@ TEST(Npy, WritesTheHeaderNumpyWrites) {
   const std::string expected_header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }";
   ASSERT_EQ(encoded.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
   EXPECT_EQ(encoded.substr(10, expected_header.size()), expected_header);
-  const std::size_t data_offset = 10 + static_cast<unsigned char>(encoded[8]) + 256 * static_cast<unsigned char>(encoded[9]);
+  const std::size_t data_offset =
+      10 + static_cast<unsigned char>(encoded[8]) + 256 * static_cast<unsigned char>(encoded[9]);
   EXPECT_EQ(data_offset, 128u);
   EXPECT_EQ(encoded[data_offset - 1], '\n');
   EXPECT_EQ(encoded.find_first_not_of(' ', 10 + expected_header.size()), data_offset - 1);
@@ -120,8 +122,9 @@ TEST(Npy, RefusesMalformedFilesWithAClearMessage) {
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1), }", eight_bytes)),
               HasSubstr("Fortran-order"));
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'shape': (1,), }", eight_bytes)), HasSubstr("required"));
-  EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", eight_bytes)),
-              HasSubstr("unexpected or repeated key 'x'"));
+  EXPECT_THAT(
+      decode_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", eight_bytes)),
+      HasSubstr("unexpected or repeated key 'x'"));
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }", eight_bytes)),
               HasSubstr("malformed npy header"));
   EXPECT_THAT(decode_error(npy_with_header(

@@ -25,7 +25,8 @@ void put(std::string& out, std::uint64_t value, std::size_t width) {
 }
 
 TEST(ZipArchive, RoundTripKeepsNamesOrderAndBytes) {
-  const std::vector<ZipMember> members{{"W.npy", std::string("\x00\x01\xff binary", 10)}, {"empty", ""}, {"a.json", "{}"}};
+  const std::vector<ZipMember> members{
+      {"W.npy", std::string("\x00\x01\xff binary", 10)}, {"empty", ""}, {"a.json", "{}"}};
   const auto back = decode_zip(encode_zip(members), "m.npz");
   ASSERT_EQ(back.size(), members.size());
   for (std::size_t k = 0; k < members.size(); ++k) {
