@@ -215,13 +215,16 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
       summary.termination = Termination::diverged;
       summary.message = "training diverged at update " + std::to_string(updates_done_) + ": " + *problem +
                         "; the parameters of update " + std::to_string(last_good_update_) + " were kept" +
-                        (checkpoints ? " and the last checkpoint (" + options_.checkpoint_path + ") is intact" : "");
+                        (checkpoint_update_ ? " and the last checkpoint (" + options_.checkpoint_path +
+                                                  ", update " + std::to_string(*checkpoint_update_) + ") is intact"
+                                            : "");
       parameters_ = last_good_;
       break;
     }
     if (evaluating && updates_done_ % options_.evaluation_interval == 0) record_evaluation();
     if (checkpoints && options_.checkpoint_interval > 0 && updates_done_ % options_.checkpoint_interval == 0) {
       save_checkpoint(options_.checkpoint_path);
+      checkpoint_update_ = updates_done_;
       last_good_ = parameters_;
       last_good_update_ = updates_done_;
     }
@@ -238,7 +241,10 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
     if (evaluating && (learning_curve_.empty() || learning_curve_.back().update != updates_done_))
       record_evaluation();
   }
-  if (checkpoints && summary.termination != Termination::diverged) save_checkpoint(options_.checkpoint_path);
+  if (checkpoints && summary.termination != Termination::diverged) {
+    save_checkpoint(options_.checkpoint_path);
+    checkpoint_update_ = updates_done_;
+  }
 
   summary.updates_done = updates_done_;
   summary.learning_curve = learning_curve_;
@@ -330,6 +336,7 @@ void Trainer::load_checkpoint(const std::filesystem::path& path) {
   learning_curve_ = std::move(curve);
   last_good_ = parameters_;
   last_good_update_ = updates_done_;
+  checkpoint_update_ = updates_done_;
 }
 
 }  // namespace rbmix

@@ -115,6 +115,7 @@ class Trainer {
   std::vector<EvaluationPoint> learning_curve_;
   CenteredRbm last_good_;  // parameters at the last evaluation or checkpoint
   std::int64_t last_good_update_ = 0;
+  std::optional<std::int64_t> checkpoint_update_;  // of the last checkpoint this trainer wrote or loaded
 
   // Workspaces.
   MatrixD batch_;

@@ -154,12 +154,13 @@ TEST(Trainer, FloatSamplingResumesBitIdenticallyToo) {
   std::filesystem::remove(options.checkpoint_path);
 }
 
-// A huge learning rate makes CD diverge: the run stops with the reason, keeps finite parameters and leaves the
-// last checkpoint intact and loadable.
+// A parameter passing the divergence bound stops the run with the reason, keeps the last good parameters and leaves
+// the last checkpoint intact and loadable. (Learning BAS needs weights of several units, so a bound of 3 is passed
+// after some updates; a huge learning rate instead diverges at the first update, before any checkpoint.)
 TEST(Trainer, DivergingRunStopsWithAMessageAndAnIntactCheckpoint) {
   TrainingOptions options = small_options(Algorithm::cd);
-  options.learning_rate = 1e6;
-  options.divergence_bound = 1e3;
+  options.learning_rate = 0.5;
+  options.divergence_bound = 3.0;
   options.updates = 1000;
   options.checkpoint_interval = 1;
   options.checkpoint_path = temporary_path("diverge.ckpt").string();
@@ -173,12 +174,20 @@ TEST(Trainer, DivergingRunStopsWithAMessageAndAnIntactCheckpoint) {
   const Rbm kept = trainer.model();
   EXPECT_TRUE(kept.weights.allFinite());
   EXPECT_LE(kept.weights.cwiseAbs().maxCoeff(), options.divergence_bound);
-  if (summary.updates_done > 1) {
-    Trainer reloaded(options, bars_and_stripes_3(), {}, 4);
-    EXPECT_NO_THROW(reloaded.load_checkpoint(options.checkpoint_path));
-    EXPECT_EQ(reloaded.updates_done(), summary.updates_done - 1);
-  }
+  ASSERT_GT(summary.updates_done, 1);
+  Trainer reloaded(options, bars_and_stripes_3(), {}, 4);
+  EXPECT_NO_THROW(reloaded.load_checkpoint(options.checkpoint_path));
+  EXPECT_EQ(reloaded.updates_done(), summary.updates_done - 1);
+  expect_identical(reloaded.model(), kept);
   std::filesystem::remove(options.checkpoint_path);
+
+  // A huge learning rate diverges at once: the message says so and mentions no checkpoint.
+  options.learning_rate = 1e6;
+  Trainer immediate(options, bars_and_stripes_3(), {}, 4);
+  const TrainingSummary at_once = immediate.run();
+  EXPECT_EQ(at_once.termination, Termination::diverged);
+  EXPECT_EQ(at_once.message.find("intact"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(options.checkpoint_path));
 }
 
 TEST(Trainer, RejectsDamagedOrForeignCheckpoints) {

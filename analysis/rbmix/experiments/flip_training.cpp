@@ -1,0 +1,99 @@
+#include "rbmix/experiments/flip_training.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rbmix/analysis/wilcoxon_signed_rank.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/experiments/training_trials.hpp"
+
+namespace rbmix::experiments {
+
+std::string FlipTrainingSetting::name() const {
+  const std::string k = std::to_string(sampling_steps);
+  switch (algorithm) {
+    case Algorithm::cd: return "CD_" + k;
+    case Algorithm::pcd: return "PCD_" + k;
+    case Algorithm::pt: return std::to_string(replicas) + "-PT_" + k;
+    default: return to_string(algorithm) + "_" + k;
+  }
+}
+
+FlipTrainingConfig flip_training_config(const std::string& scale, std::uint64_t seed) {
+  require(scale == "smoke" || scale == "paper", "--scale must be smoke or paper, got '" + scale + "'");
+  FlipTrainingConfig config;
+  config.data = bars_and_stripes(4);
+  config.seed = seed;
+  const bool paper = scale == "paper";
+  const std::vector<double> rates = paper ? std::vector<double>{0.01, 0.05, 0.1} : std::vector<double>{0.1};
+  for (double rate : rates) {
+    config.settings.push_back({Algorithm::cd, 1, 1, rate});
+    config.settings.push_back({Algorithm::cd, 10, 1, rate});
+    config.settings.push_back({Algorithm::pcd, 1, 1, rate});
+    config.settings.push_back({Algorithm::pcd, 10, 1, rate});
+    config.settings.push_back({Algorithm::pt, 1, 10, rate});
+  }
+  if (!paper) {
+    config.trials = 3;
+    config.updates = 300;
+    config.evaluation_interval = 100;
+  }
+  return config;
+}
+
+double median(std::vector<double> values) {
+  require(!values.empty(), "median of no values");
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+FlipTrainingResult run_flip_training(const FlipTrainingConfig& config) {
+  require(config.trials > 0, "flip-training: the number of trials must be positive");
+  const MatrixD data = to_real(config.data);
+  std::vector<TrainingJob> jobs;
+  FlipTrainingResult result;
+  for (std::size_t setting = 0; setting < config.settings.size(); ++setting) {
+    const FlipTrainingSetting& s = config.settings[setting];
+    for (bool flip : {false, true}) {
+      for (int trial = 0; trial < config.trials; ++trial) {
+        TrainingOptions options;
+        apply_algorithm(options, s.algorithm);
+        options.rule = flip ? UnitRule{FlipTheStateRule{}} : UnitRule{GibbsRule{}};
+        options.sampling_steps = s.sampling_steps;
+        options.replicas = std::max(2, s.replicas);
+        options.learning_rate = s.learning_rate;
+        options.batch_size = config.batch_size;
+        options.updates = config.updates;
+        options.evaluation_interval = config.evaluation_interval;
+        options.seed = trial_seed(config.seed, trial);
+        jobs.push_back({options, &data, config.hidden});
+        result.runs.push_back({setting, flip, trial, 0.0, 0.0, false, {}});
+      }
+    }
+  }
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, config.threads);
+  for (std::size_t index = 0; index < summaries.size(); ++index) {
+    FlipTrainingRun& run = result.runs[index];
+    run.learning_curve = train_log_likelihoods(summaries[index]);
+    run.diverged = summaries[index].termination == Termination::diverged;
+    run.maximum_log_likelihood = *std::max_element(run.learning_curve.begin(), run.learning_curve.end());
+    run.final_log_likelihood = run.learning_curve.back();
+  }
+  for (std::int64_t update = 0; update <= config.updates; update += config.evaluation_interval)
+    result.evaluation_updates.push_back(update);
+  // A diverged run's curve stops early: pad it so that every curve has a value (NaN) at every evaluation.
+  for (auto& run : result.runs) run.learning_curve.resize(result.evaluation_updates.size(), std::nan(""));
+
+  for (std::size_t setting = 0; setting < config.settings.size(); ++setting) {
+    std::vector<double> gibbs, flip;
+    for (const auto& run : result.runs)
+      if (run.setting == setting) (run.flip ? flip : gibbs).push_back(run.maximum_log_likelihood);
+    const auto test = analysis::wilcoxon_signed_rank(flip, gibbs);
+    result.rows.push_back({config.settings[setting], median(gibbs), median(flip), test.positive_rank_sum, test.p_value});
+  }
+  return result;
+}
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,201 @@
+// rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (ALGORITHMS.md §3) and
+// writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed and the
+// summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C stops after the current update
+// and leaves a checkpoint; a diverging run keeps its last good parameters and the last checkpoint.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/io/binary_data_file.hpp"
+#include "rbmix/io/model_file.hpp"
+#include "rbmix/report/run_record.hpp"
+#include "rbmix/report/table.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace rbmix::cli {
+namespace {
+
+std::atomic<bool> interrupt_signalled{false};
+extern "C" void on_interrupt(int) { interrupt_signalled = true; }
+
+struct TrainArguments {
+  std::string data;
+  std::string test;
+  int hidden = 0;
+  std::string algorithm = "cd";
+  std::string rule = "gibbs";
+  int k = 1;
+  int replicas = 10;
+  int inner_steps = 1;
+  int inner_sweeps = 0;
+  double learning_rate = 0.01;
+  std::string schedule = "constant";
+  int batch = 0;
+  double momentum = 0.0;
+  double weight_decay = 0.0;
+  std::int64_t updates = 1000;
+  std::int64_t evaluation_interval = 100;
+  std::int64_t checkpoint_interval = 0;
+  std::uint64_t seed = 1;
+  std::string out;
+  bool resume = false;
+  bool sample_in_float = false;
+  bool zero_visible_bias = false;
+};
+
+std::string format_duration(double seconds) {
+  const auto total = static_cast<long long>(seconds + 0.5);
+  char text[32];
+  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", total / 3600, (total / 60) % 60, total % 60);
+  return text;
+}
+
+Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
+  Table table({"update", "epoch", "train_log_likelihood", "test_log_likelihood"});
+  const double missing = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& point : curve)
+    table.add_row({static_cast<long long>(point.update), point.epoch, point.train_log_likelihood.value_or(missing),
+                   point.test_log_likelihood.value_or(missing)});
+  return table;
+}
+
+nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
+  if (!point) return nullptr;
+  return {{"update", point->update},
+          {"epoch", point->epoch},
+          {"train_log_likelihood", point->train_log_likelihood ? nlohmann::json(*point->train_log_likelihood) : nullptr},
+          {"test_log_likelihood", point->test_log_likelihood ? nlohmann::json(*point->test_log_likelihood) : nullptr}};
+}
+
+void run_train(const TrainArguments& arguments) {
+  TrainingOptions options;
+  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
+  const bool dcp = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp;
+  apply_algorithm(options, algorithm, arguments.inner_steps);
+  options.rule = parse_unit_rule(arguments.rule);
+  options.sampling_steps = dcp && arguments.inner_sweeps > 0 ? arguments.inner_sweeps : arguments.k;
+  options.replicas = arguments.replicas;
+  options.learning_rate = arguments.learning_rate;
+  options.schedule = parse_learning_rate_schedule(arguments.schedule);
+  options.batch_size = arguments.batch;
+  options.momentum = arguments.momentum;
+  options.weight_decay = arguments.weight_decay;
+  options.updates = arguments.updates;
+  options.evaluation_interval = arguments.evaluation_interval;
+  options.seed = arguments.seed;
+  options.sample_in_float = arguments.sample_in_float;
+  options.base_rate_visible_bias = !arguments.zero_visible_bias;
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  options.checkpoint_path = (out / "checkpoint.ckpt").string();
+  options.checkpoint_interval =
+      arguments.checkpoint_interval > 0 ? arguments.checkpoint_interval : arguments.evaluation_interval;
+  options.validate();
+
+  const MatrixD train = to_real(load_binary_matrix(arguments.data));
+  const MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
+  Trainer trainer(options, train, test, arguments.hidden);
+  if (arguments.resume) {
+    require(std::filesystem::exists(options.checkpoint_path),
+            "--resume: no checkpoint " + options.checkpoint_path + " to resume from");
+    trainer.load_checkpoint(options.checkpoint_path);
+    std::cerr << "resuming at update " << trainer.updates_done() << '\n';
+  }
+
+  nlohmann::json configuration = to_json(options);
+  configuration["algorithm"] = arguments.algorithm;
+  configuration["data"] = arguments.data;
+  configuration["test"] = arguments.test;
+  configuration["n_visible"] = train.cols();
+  configuration["n_hidden"] = arguments.hidden;
+  configuration["training_samples"] = train.rows();
+  nlohmann::json record = make_run_record("train", configuration, options.seed);
+
+  TrainingHooks hooks;
+  interrupt_signalled = false;
+  std::signal(SIGINT, on_interrupt);
+  hooks.interrupt_requested = [] { return interrupt_signalled.load(); };
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  std::optional<double> latest_likelihood;
+  hooks.on_evaluation = [&](const EvaluationPoint& point) { latest_likelihood = point.train_log_likelihood; };
+  const auto start = std::chrono::steady_clock::now();
+  auto last_print = start;
+  const std::int64_t first_update = trainer.updates_done();
+  hooks.on_update = [&](std::int64_t update) {
+    if (!terminal) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_print < std::chrono::milliseconds(250) && update != options.updates) return;
+    last_print = now;
+    const double elapsed = std::chrono::duration<double>(now - start).count();
+    const double rate = static_cast<double>(update - first_update) / std::max(elapsed, 1e-9);
+    const double remaining = static_cast<double>(options.updates - update) / std::max(rate, 1e-9);
+    std::fprintf(stderr, "\rupdate %lld/%lld  ETA %s  train LL %s   ", static_cast<long long>(update),
+                 static_cast<long long>(options.updates), format_duration(remaining).c_str(),
+                 latest_likelihood ? std::to_string(*latest_likelihood).c_str() : "n/a");
+  };
+
+  const TrainingSummary summary = trainer.run(hooks);
+  std::signal(SIGINT, SIG_DFL);
+  if (terminal) std::fputc('\n', stderr);
+
+  record["summary"] = {{"termination", to_string(summary.termination)},
+                       {"message", summary.message},
+                       {"updates_done", summary.updates_done},
+                       {"seconds", summary.seconds},
+                       {"best", point_json(summary.best)},
+                       {"final", point_json(summary.final)}};
+  save_rbm(out / "model.npz", trainer.model(), record);
+  learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
+  write_json_file(out / "run.json", record);
+
+  std::cout << summary.message << '\n';
+  if (summary.final && summary.final->train_log_likelihood)
+    std::cout << "final average log-likelihood: train " << *summary.final->train_log_likelihood
+              << (summary.final->test_log_likelihood
+                      ? ", test " + std::to_string(*summary.final->test_log_likelihood)
+                      : std::string())
+              << '\n';
+  std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
+  if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
+  if (summary.termination == Termination::interrupted) std::exit(130);
+}
+
+void attach(CLI::App& parent) {
+  auto arguments = std::make_shared<TrainArguments>();
+  CLI::App* command = parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
+  command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
+  command->add_option("--test", arguments->test, "test data (.npy)");
+  command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
+  command->add_option("--algo", arguments->algorithm, "cd|pcd|mfcd|fpcd|pt|exact|cg|sdcp|csdcp")->capture_default_str();
+  command->add_option("--operator", arguments->rule, "unit rule: gibbs|flip|mix:A")->capture_default_str();
+  command->add_option("--k", arguments->k, "sweeps per negative phase")->capture_default_str();
+  command->add_option("--replicas", arguments->replicas, "parallel tempering replicas t")->capture_default_str();
+  command->add_option("--d", arguments->inner_steps, "S-DCP inner steps d")->capture_default_str();
+  command->add_option("--k-inner", arguments->inner_sweeps, "S-DCP sweeps per inner step K' (default: --k)");
+  command->add_option("--lr", arguments->learning_rate, "learning rate η")->capture_default_str();
+  command->add_option("--lr-schedule", arguments->schedule, "constant|linear")->capture_default_str();
+  command->add_option("--batch", arguments->batch, "mini-batch size (0 = full batch)")->capture_default_str();
+  command->add_option("--momentum", arguments->momentum, "momentum")->capture_default_str();
+  command->add_option("--weight-decay", arguments->weight_decay, "L2 weight decay on W")->capture_default_str();
+  command->add_option("--updates", arguments->updates, "parameter updates")->capture_default_str();
+  command->add_option("--eval-every", arguments->evaluation_interval, "evaluate every E updates (0: never)")
+      ->capture_default_str();
+  command->add_option("--checkpoint-every", arguments->checkpoint_interval, "checkpoint every C updates (default E)");
+  command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
+  command->add_option("--out", arguments->out, "output directory")->required();
+  command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
+  command->add_flag("--float", arguments->sample_in_float, "run the sampling chains in float");
+  command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
+  command->callback([arguments] { run_train(*arguments); });
+}
+
+}  // namespace
+}  // namespace rbmix::cli
+
+RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
