@@ -24,9 +24,13 @@ IntegratedTimeEstimate untrusted_constant(const char* method) {
           "every chain is constant: the autocorrelation time is undefined"};
 }
 
-// Adds emcee's length rule to the estimator's own verdict.
+// Adds emcee's length rule, and the impossibility of τ ≤ 0 (a truncated sum of a strongly antithetic chain),
+// to the estimator's own verdict.
 void apply_length_rule(IntegratedTimeEstimate& estimate, Eigen::Index steps) {
-  if (!(estimate.time * minimum_length_in_autocorrelation_times <= static_cast<double>(steps))) {
+  if (estimate.time <= 0.0) {
+    if (!estimate.warning.empty()) estimate.warning += "; ";
+    estimate.warning += "τ̂ ≤ 0: the sum was cut inside an antithetic (negatively correlated) stretch";
+  } else if (!(estimate.time * minimum_length_in_autocorrelation_times <= static_cast<double>(steps))) {
     if (!estimate.warning.empty()) estimate.warning += "; ";
     estimate.warning += "each chain has " + std::to_string(steps) + " steps, fewer than " +
                         std::to_string(static_cast<int>(minimum_length_in_autocorrelation_times)) + " τ̂ = " +

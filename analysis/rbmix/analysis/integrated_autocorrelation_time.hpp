@@ -11,8 +11,10 @@
 //   initial_monotone_sequence  — Geyer (1992): sums of adjacent pairs Γ_k = ρ_{2k} + ρ_{2k+1} while positive, made
 //                                non-increasing; τ = 2 Σ Γ_k − 1, with Stan's multi-chain ρ (which also counts the
 //                                spread of the chain means). No band.
-// Every estimate says whether it can be trusted: all three require N ≥ 50 τ̂ per chain (emcee's rule); each adds
-// the failure its own method can detect. A constant trace gives τ = NaN, untrusted.
+// Every estimate says whether it can be trusted: all three require 0 < τ̂ and N ≥ 50 τ̂ per chain (emcee's rule);
+// each adds the failure its own method can detect. A constant trace gives τ = NaN, untrusted. Flip-the-state
+// chains can be antithetic (ρ(1) near −1): Sokal's window then stops at M = 1 with τ̂ < 0, flagged untrusted,
+// while the initial-sequence and AR estimators remain valid.
 #include <string>
 #include <vector>
 
