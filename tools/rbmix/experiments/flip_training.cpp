@@ -24,6 +24,7 @@ struct FlipTrainingArguments {
   int threads = 0;
   int trials = 0;
   std::int64_t updates = 0;
+  std::vector<double> learning_rates;
 };
 
 void run(const FlipTrainingArguments& arguments) {
@@ -31,6 +32,17 @@ void run(const FlipTrainingArguments& arguments) {
   config.threads = arguments.threads;
   if (arguments.trials > 0) config.trials = arguments.trials;
   if (arguments.updates > 0) config.updates = arguments.updates;
+  if (!arguments.learning_rates.empty()) {
+    // Keep the scale's settings at the requested rates (a paper-scale run can then be split by learning rate).
+    std::vector<experiments::FlipTrainingSetting> settings;
+    for (double rate : arguments.learning_rates)
+      for (auto setting : experiments::flip_training_config(arguments.scale, arguments.seed).settings)
+        if (setting.learning_rate == config.settings.front().learning_rate) {
+          setting.learning_rate = rate;
+          settings.push_back(setting);
+        }
+    config.settings = settings;
+  }
   const std::filesystem::path out = prepare_output_directory(arguments.out);
   std::cout << "flip-training (003 Table 1): " << config.data_name << ", " << config.hidden << " hidden, "
             << config.settings.size() << " settings × {G, T} × " << config.trials << " trials, " << config.updates
@@ -124,6 +136,9 @@ void attach(CLI::App& parent) {
   command->add_option("--threads", arguments->threads, "runs trained at once (default: all cores)");
   command->add_option("--trials", arguments->trials, "override the number of trials");
   command->add_option("--updates", arguments->updates, "override the number of updates");
+  command->add_option("--learning-rates", arguments->learning_rates, "override the learning rates, e.g. 0.1,0.05")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   command->callback([arguments] { run(*arguments); });
 }
 
