@@ -9,6 +9,14 @@ namespace {
 
 constexpr std::string_view kModifiedPrefix = "modified:";
 
+// The energy βE as a function of the state, or nothing when it is constant under π (τ is then undefined).
+std::optional<VectorD> varying_energy(const Rbm& rbm, double beta, const VectorD& stationary) {
+  const VectorD energy = JointStateSpace(rbm).energies(tempered(rbm, beta));
+  const VectorD centred = energy.array() - stationary.dot(energy);
+  if (stationary.dot(centred.cwiseProduct(centred)) > 0.0) return energy;
+  return std::nullopt;
+}
+
 void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, double beta, const VectorD& stationary,
                    OperatorAnalysis& out) {
   MatrixD sweep = sweep_transition_matrix(rbm, specification.rule, beta);
@@ -31,12 +39,8 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
   out.row_sum_error = row_sum_error(op);
   out.ergodicity = analyse_ergodicity(PatternGraph(pattern));
   out.slem = dense_slem(sweep);
-  if (out.ergodicity.ergodic()) {
-    const VectorD energy = JointStateSpace(rbm).energies(tempered(rbm, beta));
-    const VectorD centred = energy.array() - stationary.dot(energy);
-    if (stationary.dot(centred.cwiseProduct(centred)) > 0.0)
-      out.energy_autocorrelation_time = exact_integrated_autocorrelation_time(sweep, stationary, energy);
-  }
+  if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic())
+    out.energy_autocorrelation_time = exact_integrated_autocorrelation_time(sweep, stationary, *energy);
 }
 
 void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specification, double beta,
@@ -49,6 +53,10 @@ void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specificat
   out.row_sum_error = row_sum_error(op);
   out.ergodicity = analyse_ergodicity(StagedSweepGraph(rbm, specification.rule, beta));
   out.slem = matrix_free_slem(op, stationary);
+  if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
+    const AutocorrelationSeriesResult series = integrated_autocorrelation_time_by_series(op, stationary, *energy);
+    if (series.converged) out.energy_autocorrelation_time = series.autocorrelation_time;
+  }
 }
 
 }  // namespace

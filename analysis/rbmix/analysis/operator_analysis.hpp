@@ -34,7 +34,8 @@ struct OperatorAnalysis {
   std::optional<double> lambda;                         // modified operators
   ErgodicityReport ergodicity;
   SlemResult slem;  // 1 whenever the chain is not ergodic
-  std::optional<double> energy_autocorrelation_time;  // dense ergodic operators
+  // ergodic operators: dense solve, or the matrix-free lag series when it converges
+  std::optional<double> energy_autocorrelation_time;
 };
 
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,

@@ -3,6 +3,11 @@
 #include <algorithm>
 
 namespace rbmix::analysis {
+namespace {
+// Below 2^16 states an application takes well under a millisecond on one core: threads would cost more than
+// they save.
+constexpr std::uint64_t kParallelStates = std::uint64_t{1} << 16;
+}  // namespace
 
 SweepOperator::SweepOperator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature)
     : SweepOperator(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
@@ -24,7 +29,7 @@ void SweepOperator::apply_layer(Layer layer, bool adjoint, double* values) const
   // Given the other layer's state (a group), the layer operator is a Kronecker product of the units' 2×2
   // transitions, whose probabilities are constant within the group: groups are independent, so one parallel
   // loop over groups needs no synchronisation between units.
-#pragma omp parallel for schedule(static) if (space_.size() >= 4096)
+#pragma omp parallel for schedule(static) if (space_.size() >= kParallelStates)
   for (std::uint64_t group = 0; group < groups; ++group) {
     const auto row = static_cast<Eigen::Index>(group);
     const auto joint = [&](std::uint64_t layer_state) {

@@ -1,0 +1,71 @@
+#include "rbmix/analysis/operator_analysis.hpp"
+
+#include <gtest/gtest.h>
+
+#include "rbmix/analysis/exact_autocorrelation_time.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+// Stationarity and row sums of ≤ 2^11 states: sums of rounded products, far below this bound.
+constexpr double kStochasticTolerance = 1e-12;
+
+Rbm random_rbm(int n_visible, int n_hidden, std::uint64_t seed) {
+  RandomStream stream(seed, 0, StreamDomain::experiment);
+  Rbm rbm(n_visible, n_hidden);
+  rbm.weights = MatrixD::NullaryExpr(n_hidden, n_visible, [&] { return 2.0 * stream.uniform() - 1.0; });
+  rbm.visible_bias = VectorD::NullaryExpr(n_visible, [&] { return stream.uniform() - 0.5; });
+  return rbm;
+}
+
+TEST(OperatorAnalysis, ParsesOperatorSpecifications) {
+  EXPECT_FALSE(parse_operator_specification("flip").modified);
+  EXPECT_TRUE(parse_operator_specification("modified:gibbs").modified);
+  EXPECT_EQ(to_string(parse_operator_specification("modified:mix:0.5")), "modified:mix:0.5");
+  EXPECT_THROW(parse_operator_specification("modified:"), InputError);
+  EXPECT_THROW(parse_operator_specification("metropolis"), InputError);
+}
+
+TEST(OperatorAnalysis, DensePathReportsTheDenseFigures) {
+  const Rbm rbm = random_rbm(3, 3, 1);
+  const OperatorAnalysis result = analyse_operator(rbm, parse_operator_specification("flip"));
+  EXPECT_EQ(result.representation, "dense");
+  EXPECT_EQ(result.states, 64U);
+  EXPECT_LT(result.stationarity_residual, kStochasticTolerance);
+  EXPECT_TRUE(result.ergodicity.ergodic());
+  EXPECT_DOUBLE_EQ(result.slem.slem, dense_slem(sweep_transition_matrix(rbm, FlipTheStateRule{})).slem);
+  ASSERT_TRUE(result.energy_autocorrelation_time.has_value());
+  ASSERT_TRUE(result.layer_detailed_balance_error.has_value());
+}
+
+TEST(OperatorAnalysis, MatrixFreePathBeyondTheDenseLimit) {
+  const Rbm rbm = random_rbm(6, 5, 2);
+  for (const char* name : {"gibbs", "flip"}) {
+    const OperatorAnalysis result = analyse_operator(rbm, parse_operator_specification(name), 0.8);
+    EXPECT_EQ(result.representation, "matrix-free");
+    EXPECT_EQ(result.states, 2048U);
+    EXPECT_LT(result.stationarity_residual, kStochasticTolerance);
+    EXPECT_LT(result.row_sum_error, kStochasticTolerance);
+    EXPECT_TRUE(result.ergodicity.ergodic());
+    EXPECT_TRUE(result.slem.converged);
+    EXPECT_GT(result.slem.slem, 0.0);
+    EXPECT_LT(result.slem.slem, 1.0);
+    EXPECT_TRUE(result.energy_autocorrelation_time.has_value());
+  }
+  EXPECT_THROW(analyse_operator(rbm, parse_operator_specification("modified:gibbs")), InputError);
+}
+
+// A periodic chain reports SLEM 1 (|μ| = 1 is not simple) on either path.
+TEST(OperatorAnalysis, NaiveFlipWithoutParametersHasSlemOne) {
+  for (const auto& [m, n] : {std::pair{2, 2}, std::pair{6, 5}}) {
+    const OperatorAnalysis result = analyse_operator(Rbm(m, n), parse_operator_specification("naive"));
+    EXPECT_FALSE(result.ergodicity.irreducible);
+    EXPECT_EQ(result.ergodicity.period, 2U);
+    EXPECT_EQ(result.slem.slem, 1.0);
+  }
+}
+
+}  // namespace
+}  // namespace rbmix::analysis
