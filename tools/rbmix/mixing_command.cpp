@@ -42,9 +42,12 @@ nlohmann::json to_json(const analysis::IntegratedTimeEstimate& estimate) {
   const auto number_or_null = [](double value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   };
-  return {{"method", estimate.method},       {"time", number_or_null(estimate.time)},
-          {"lower", number_or_null(estimate.lower)}, {"upper", number_or_null(estimate.upper)},
-          {"cutoff", estimate.cutoff},       {"trusted", estimate.trusted},
+  return {{"method", estimate.method},
+          {"time", number_or_null(estimate.time)},
+          {"lower", number_or_null(estimate.lower)},
+          {"upper", number_or_null(estimate.upper)},
+          {"cutoff", estimate.cutoff},
+          {"trusted", estimate.trusted},
           {"warning", estimate.warning}};
 }
 
@@ -81,8 +84,9 @@ struct MixingArguments {
 
 void run_mixing(const MixingArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
-  EnergyTraceRequest request{parse_unit_rule(arguments.rule), arguments.steps, arguments.chains,
-                             arguments.burn_in, arguments.seed, arguments.single_precision};
+  EnergyTraceRequest request{
+      parse_unit_rule(arguments.rule), arguments.steps, arguments.chains, arguments.burn_in, arguments.seed,
+      arguments.single_precision};
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
   const MatrixD traces = sample_energy_traces(loaded.rbm, request);
   if (!arguments.trace_out.empty()) write_npy(arguments.trace_out, matrix_to_npy(traces));
@@ -120,8 +124,13 @@ void run_mixing(const MixingArguments& arguments) {
       }
       acf.write_csv(out / "autocorrelation.csv");
       write_svg_plot(out / "autocorrelation.svg", {series},
-                     {"Autocorrelation of the energy", "lag Δt (sweeps)", "R(Δt)", false, std::nullopt,
-                      std::nullopt, {{"", 0.0}}});
+                     {"Autocorrelation of the energy",
+                      "lag Δt (sweeps)",
+                      "R(Δt)",
+                      false,
+                      std::nullopt,
+                      std::nullopt,
+                      {{"", 0.0}}});
     }
   }
   if (arguments.json) {

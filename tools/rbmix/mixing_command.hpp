@@ -2,9 +2,8 @@
 // Pieces of `rbmix mixing` that the mixing experiments reuse: energy traces of independent chains started at
 // random, and the integrated-autocorrelation-time estimates as a table and as JSON.
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/model/rbm.hpp"

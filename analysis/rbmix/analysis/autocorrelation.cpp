@@ -2,17 +2,16 @@
 
 #include <complex>
 #include <string>
-#include <vector>
-
 #include <unsupported/Eigen/FFT>
+#include <vector>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix::analysis {
 
 void validate_traces(const MatrixD& traces, const char* what) {
-  require(traces.rows() >= 2, std::string(what) + ": a trace needs at least 2 steps, got " +
-                                  std::to_string(traces.rows()));
+  require(traces.rows() >= 2,
+          std::string(what) + ": a trace needs at least 2 steps, got " + std::to_string(traces.rows()));
   require(traces.cols() >= 1, std::string(what) + ": no chains");
   require(traces.allFinite(), std::string(what) + ": the traces contain NaN or Inf");
 }

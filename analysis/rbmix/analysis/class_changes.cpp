@@ -8,8 +8,7 @@ std::vector<int> nearest_mode_classes(const MatrixD& samples, const MatrixD& mod
   require(modes.rows() >= 1, "nearest_mode_classes: no modes");
   require(samples.cols() == modes.cols(), "nearest_mode_classes: samples have " + std::to_string(samples.cols()) +
                                               " units but the modes have " + std::to_string(modes.cols()));
-  require(((samples.array() == 0.0) || (samples.array() == 1.0)).all(),
-          "nearest_mode_classes: samples must be 0/1");
+  require(((samples.array() == 0.0) || (samples.array() == 1.0)).all(), "nearest_mode_classes: samples must be 0/1");
   require(((modes.array() == 0.0) || (modes.array() == 1.0)).all(), "nearest_mode_classes: modes must be 0/1");
   // Hamming distance of 0/1 vectors: Σ x(1−m) + (1−x)m, for all pairs by two products (exact in double).
   const MatrixD ones_modes = MatrixD::Ones(modes.rows(), modes.cols()) - modes;

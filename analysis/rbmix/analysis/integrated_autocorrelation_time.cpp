@@ -1,10 +1,9 @@
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <Eigen/Dense>
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/core/error.hpp"
@@ -20,7 +19,12 @@ constexpr double band_quantile = 1.959963984540054;
 constexpr double difference_step = 1e-5;
 
 IntegratedTimeEstimate untrusted_constant(const char* method) {
-  return {method, not_a_number, not_a_number, not_a_number, 0, false,
+  return {method,
+          not_a_number,
+          not_a_number,
+          not_a_number,
+          0,
+          false,
           "every chain is constant: the autocorrelation time is undefined"};
 }
 
@@ -33,8 +37,8 @@ void apply_length_rule(IntegratedTimeEstimate& estimate, Eigen::Index steps) {
   } else if (!(estimate.time * minimum_length_in_autocorrelation_times <= static_cast<double>(steps))) {
     if (!estimate.warning.empty()) estimate.warning += "; ";
     estimate.warning += "each chain has " + std::to_string(steps) + " steps, fewer than " +
-                        std::to_string(static_cast<int>(minimum_length_in_autocorrelation_times)) + " τ̂ = " +
-                        std::to_string(minimum_length_in_autocorrelation_times * estimate.time);
+                        std::to_string(static_cast<int>(minimum_length_in_autocorrelation_times)) +
+                        " τ̂ = " + std::to_string(minimum_length_in_autocorrelation_times * estimate.time);
   }
   estimate.trusted = estimate.warning.empty();
 }
@@ -66,9 +70,8 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   const Eigen::Index steps = traces.steps;
   const double total = static_cast<double>(steps * traces.chains);
   // R's ar() default maximum order.
-  const Eigen::Index max_order =
-      std::max<Eigen::Index>(1, std::min<Eigen::Index>(steps - 1, static_cast<Eigen::Index>(
-                                                                      std::floor(10.0 * std::log10(steps)))));
+  const Eigen::Index max_order = std::max<Eigen::Index>(
+      1, std::min<Eigen::Index>(steps - 1, static_cast<Eigen::Index>(std::floor(10.0 * std::log10(steps)))));
 
   // Levinson–Durbin: the Yule–Walker fits of every order 1..max_order and their innovation variances; AIC picks
   // the order (R: N log σ̂²_k + 2k), at least 1 as in SamplerCompare.
@@ -82,7 +85,8 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
     for (Eigen::Index j = 1; j < order; ++j) numerator -= coefficients[j - 1] * covariance[order - j];
     const double reflection = numerator / innovation_variance;
     const VectorD previous = coefficients.head(order - 1);
-    for (Eigen::Index j = 1; j < order; ++j) coefficients[j - 1] = previous[j - 1] - reflection * previous[order - j - 1];
+    for (Eigen::Index j = 1; j < order; ++j)
+      coefficients[j - 1] = previous[j - 1] - reflection * previous[order - j - 1];
     coefficients[order - 1] = reflection;
     innovation_variance *= 1.0 - reflection * reflection;
     if (!(innovation_variance > 0.0)) break;  // the series is perfectly predictable at this order
@@ -96,8 +100,8 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   if (best_coefficients.size() == 0) return untrusted_constant("autoregressive");
 
   const Eigen::Index order = best_coefficients.size();
-  IntegratedTimeEstimate estimate{"autoregressive", autoregressive_time(best_coefficients), not_a_number,
-                                  not_a_number, order, false, ""};
+  IntegratedTimeEstimate estimate{
+      "autoregressive", autoregressive_time(best_coefficients), not_a_number, not_a_number, order, false, ""};
   if (!std::isfinite(estimate.time)) {
     estimate.warning = "the fitted AR model is not stationary";
     return estimate;
@@ -119,8 +123,8 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   estimate.lower = estimate.time - band_quantile * standard_error;
   estimate.upper = estimate.time + band_quantile * standard_error;
   if (order == max_order)
-    estimate.warning = "AIC chose the maximum order " + std::to_string(max_order) +
-                       ": the AR model may miss longer correlations";
+    estimate.warning =
+        "AIC chose the maximum order " + std::to_string(max_order) + ": the AR model may miss longer correlations";
   apply_length_rule(estimate, steps);
   return estimate;
 }
@@ -147,8 +151,13 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
   window = std::min(window, steps - 1);
   const double total = static_cast<double>(steps * traces.chains);
   const double standard_error = time * std::sqrt(2.0 * (2.0 * static_cast<double>(window) + 1.0) / total);
-  IntegratedTimeEstimate estimate{"adaptive_window", time, time - band_quantile * standard_error,
-                                  time + band_quantile * standard_error, window, false, ""};
+  IntegratedTimeEstimate estimate{"adaptive_window",
+                                  time,
+                                  time - band_quantile * standard_error,
+                                  time + band_quantile * standard_error,
+                                  window,
+                                  false,
+                                  ""};
   if (!found) estimate.warning = "no window M ≥ c τ̂(M) within the chain";
   apply_length_rule(estimate, steps);
   return estimate;
@@ -164,8 +173,7 @@ IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const TraceAuto
   const double n = static_cast<double>(steps);
   const double within = mean_covariance[0] * n / (n - 1.0);
   double pooled = within * (n - 1.0) / n;
-  if (chains > 1)
-    pooled += (chain_means.array() - chain_means.mean()).square().sum() / static_cast<double>(chains - 1);
+  if (chains > 1) pooled += (chain_means.array() - chain_means.mean()).square().sum() / static_cast<double>(chains - 1);
   if (!(pooled > 0.0)) return untrusted_constant("initial_monotone_sequence");
   const auto correlation = [&](Eigen::Index lag) { return 1.0 - (within - mean_covariance[lag]) / pooled; };
 
@@ -184,8 +192,8 @@ IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const TraceAuto
     pair_sum += pair;
     last_lag = lag + 1;
   }
-  IntegratedTimeEstimate estimate{"initial_monotone_sequence", 2.0 * pair_sum - 1.0, not_a_number, not_a_number,
-                                  last_lag, false, ""};
+  IntegratedTimeEstimate estimate{
+      "initial_monotone_sequence", 2.0 * pair_sum - 1.0, not_a_number, not_a_number, last_lag, false, ""};
   if (pair_sum == 0.0) {
     estimate.time = not_a_number;
     estimate.warning = "the first pair ρ_0 + ρ_1 is not positive";

@@ -4,10 +4,11 @@
 // Three estimators from the traces of autocorrelation.hpp (one row per step, one column per chain):
 //   autoregressive             — AR(p) by Yule–Walker, p by AIC (at least 1), τ = (1 − φᵀρ)/(1 − Σφ)², where ρ is the
 //                                model's autocorrelation at lags 1..p (equal to the sample one for Yule–Walker).
-//                                As R's ar.yw + SamplerCompare's ar.act, which 003 used; max order min(N−1, 10 log10 N).
-//                                Band: delta method on the asymptotic covariance of φ̂, (σ̂²/N_total) Γ_p^{-1}.
+//                                As R's ar.yw + SamplerCompare's ar.act, which 003 used; max order min(N−1, 10 log10
+//                                N). Band: delta method on the asymptotic covariance of φ̂, (σ̂²/N_total) Γ_p^{-1}.
 //   adaptive_window            — Sokal's self-consistent window: the smallest M with M ≥ c τ̂(M), c = 5
-//                                (emcee's integrated_time/auto_window). Band: Var τ̂ ≈ 2(2M+1) τ² / N_total (Sokal 1997).
+//                                (emcee's integrated_time/auto_window). Band: Var τ̂ ≈ 2(2M+1) τ² / N_total (Sokal
+//                                1997).
 //   initial_monotone_sequence  — Geyer (1992): sums of adjacent pairs Γ_k = ρ_{2k} + ρ_{2k+1} while positive, made
 //                                non-increasing; τ = 2 Σ Γ_k − 1, with Stan's multi-chain ρ (which also counts the
 //                                spread of the chain means). No band.
@@ -15,10 +16,9 @@
 // each adds the failure its own method can detect. A constant trace gives τ = NaN, untrusted. Flip-the-state
 // chains can be antithetic (ρ(1) near −1): Sokal's window then stops at M = 1 with τ̂ < 0, flagged untrusted,
 // while the initial-sequence and AR estimators remain valid.
+#include <Eigen/Core>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/core/types.hpp"

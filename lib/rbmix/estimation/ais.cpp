@@ -82,7 +82,7 @@ class AnnealedParticles {
   Vector<Scalar> base_bias_;
   Matrix<Scalar> visible_;
   Matrix<Scalar> hidden_;
-  Matrix<Scalar> hidden_inputs_;   // c + W v, unscaled
+  Matrix<Scalar> hidden_inputs_;         // c + W v, unscaled
   Matrix<Scalar> scaled_hidden_inputs_;  // workspaces, kept so that a transition allocates nothing
   Matrix<Scalar> visible_inputs_;
   Eigen::ArrayXd target_visible_term_;  // bᵀv
@@ -110,17 +110,15 @@ AisSchedule parse_ais_schedule(const std::string& text) {
   throw InputError("AIS schedule: expected 'linear' or 'sm', got '" + text + "'");
 }
 
-std::string to_string(AisSchedule schedule) {
-  return schedule == AisSchedule::linear ? "linear" : "sm";
-}
+std::string to_string(AisSchedule schedule) { return schedule == AisSchedule::linear ? "linear" : "sm"; }
 
 bool AisOptions::is_valid(std::string* why) const {
   const auto fail = [&](const std::string& reason) {
     if (why != nullptr) *why = reason;
     return false;
   };
-  if (particles < 2) return fail("AIS needs at least 2 particles (for the standard error), got " +
-                                 std::to_string(particles));
+  if (particles < 2)
+    return fail("AIS needs at least 2 particles (for the standard error), got " + std::to_string(particles));
   if (schedule == AisSchedule::linear && distributions < 1)
     return fail("AIS needs at least 1 intermediate distribution, got " + std::to_string(distributions));
   if (!base_visible_bias.allFinite()) return fail("AIS base visible bias contains NaN or Inf");
@@ -154,8 +152,8 @@ AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options) {
   const VectorD base_bias =
       options.base_visible_bias.size() == 0 ? VectorD::Zero(rbm.n_visible()) : options.base_visible_bias;
   require(base_bias.size() == rbm.n_visible(), "AIS base visible bias has " + std::to_string(base_bias.size()) +
-                                                   " entries but the model has " +
-                                                   std::to_string(rbm.n_visible()) + " visible units");
+                                                   " entries but the model has " + std::to_string(rbm.n_visible()) +
+                                                   " visible units");
   const std::vector<double> betas = ais_inverse_temperatures(options.schedule, options.distributions);
 
   AisResult result;

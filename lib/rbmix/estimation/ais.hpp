@@ -32,24 +32,24 @@ AisSchedule parse_ais_schedule(const std::string& text);  // "linear" | "sm"
 std::string to_string(AisSchedule schedule);
 
 struct AisOptions {
-  Eigen::Index particles = 100;       // 002's default
+  Eigen::Index particles = 100;        // 002's default
   Eigen::Index distributions = 10000;  // K of the linear schedule (ignored by salakhutdinov_murray)
   AisSchedule schedule = AisSchedule::linear;
   std::uint64_t seed = 1;
-  VectorD base_visible_bias;          // b_A; empty means 0 (a uniform base)
-  bool single_precision = true;       // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
+  VectorD base_visible_bias;     // b_A; empty means 0 (a uniform base)
+  bool single_precision = true;  // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
 
   bool is_valid(std::string* why) const;
 };
 
 struct AisResult {
-  double log_partition = 0.0;        // log Ẑ
-  double log_partition_lower = 0.0;  // log Z_A + log(mean w − 3 se), −∞ when not positive
-  double log_partition_upper = 0.0;  // log Z_A + log(mean w + 3 se)
-  double base_log_partition = 0.0;   // log Z_A
+  double log_partition = 0.0;          // log Ẑ
+  double log_partition_lower = 0.0;    // log Z_A + log(mean w − 3 se), −∞ when not positive
+  double log_partition_upper = 0.0;    // log Z_A + log(mean w + 3 se)
+  double base_log_partition = 0.0;     // log Z_A
   double effective_sample_size = 0.0;  // (Σw)² / Σw², between 1 and the particle count
-  Eigen::Index distributions = 0;    // K
-  VectorD log_weights;               // one per particle
+  Eigen::Index distributions = 0;      // K
+  VectorD log_weights;                 // one per particle
 };
 
 // β_0 = 0, …, β_K = 1 of a schedule.

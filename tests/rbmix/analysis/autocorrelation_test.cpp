@@ -1,9 +1,9 @@
 #include "rbmix/analysis/autocorrelation.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+
+#include <cmath>
 
 #include "autoregressive_series.hpp"
 #include "rbmix/core/error.hpp"
@@ -15,8 +15,8 @@ namespace {
 constexpr double fft_tolerance = 1e-9;
 
 RC_GTEST_PROP(Autocovariance, EqualsTheDirectSumAtEveryLag, ()) {
-  const auto values = *rc::gen::container<std::vector<int>>(*rc::gen::inRange<std::size_t>(2, 300),
-                                                             rc::gen::inRange(-100, 101));
+  const auto values =
+      *rc::gen::container<std::vector<int>>(*rc::gen::inRange<std::size_t>(2, 300), rc::gen::inRange(-100, 101));
   VectorD series(static_cast<Eigen::Index>(values.size()));
   for (std::size_t t = 0; t < values.size(); ++t) series[static_cast<Eigen::Index>(t)] = values[t];
   const VectorD fast = autocovariance(series);

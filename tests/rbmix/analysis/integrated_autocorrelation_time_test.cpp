@@ -1,8 +1,8 @@
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "autoregressive_series.hpp"
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
@@ -89,9 +89,8 @@ TEST(AutoregressiveIntegratedTime, FindsOrderOneAndABandOfTheAsymptoticWidth) {
   const MatrixD traces = testing::autoregressive_series(coefficient, steps, chains, 7);
   const IntegratedTimeEstimate estimate = autoregressive_integrated_time(trace_autocovariance(traces));
   EXPECT_LE(estimate.cutoff, 3);
-  const double expected_half_width =
-      1.959963984540054 * estimate.time * 2.0 /
-      std::sqrt((1.0 - coefficient * coefficient) * static_cast<double>(chains * steps));
+  const double expected_half_width = 1.959963984540054 * estimate.time * 2.0 /
+                                     std::sqrt((1.0 - coefficient * coefficient) * static_cast<double>(chains * steps));
   EXPECT_NEAR((estimate.upper - estimate.lower) / 2.0 / expected_half_width, 1.0, 0.25);
   EXPECT_LT(estimate.lower, estimate.time);
 }

@@ -1,9 +1,9 @@
 #include "rbmix/estimation/ais.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
 #include <omp.h>
+
+#include <cmath>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/exact.hpp"

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "rbmix/command_registry.hpp"
@@ -88,16 +87,15 @@ void run_ais_check(const AisCheckArguments& arguments) {
       paper ? std::vector<Eigen::Index>{10, 100, 1000, 10000} : std::vector<Eigen::Index>{10, 100, 1000};
   const Eigen::Index particles = 100;
 
-  Table table({"model", "precision", "schedule", "distributions", "exact_log_z", "ais_log_z", "error",
-               "band_lower", "band_upper", "effective_sample_size", "seconds"});
+  Table table({"model", "precision", "schedule", "distributions", "exact_log_z", "ais_log_z", "error", "band_lower",
+               "band_upper", "effective_sample_size", "seconds"});
   std::vector<PlotSeries> series;
   nlohmann::json exact_times = nlohmann::json::object();
   for (const CheckModel& model : check_models(arguments, paper)) {
     const auto exact_start = std::chrono::steady_clock::now();
     const double exact = exact_log_partition(model.rbm);
     exact_times[model.name] = seconds_since(exact_start);
-    std::cout << model.name << ": exact log Z = " << exact << " (" << exact_times[model.name].get<double>()
-              << " s)\n";
+    std::cout << model.name << ": exact log Z = " << exact << " (" << exact_times[model.name].get<double>() << " s)\n";
     for (const bool single : {true, false}) {
       PlotSeries line{model.name + (single ? " float" : " double"), {}, {}, {}, {}, !single};
       std::vector<std::pair<AisSchedule, Eigen::Index>> runs;
@@ -132,7 +130,12 @@ void run_ais_check(const AisCheckArguments& arguments) {
   table.write_csv(out / "ais_check.csv");
   write_svg_plot(out / "ais_check.svg", series,
                  {"AIS error against exact log Z (100 particles, band: mean weight ± 3 s.e.)",
-                  "intermediate distributions K", "log Ẑ − log Z", true, std::nullopt, std::nullopt, {{"", 0.0}}});
+                  "intermediate distributions K",
+                  "log Ẑ − log Z",
+                  true,
+                  std::nullopt,
+                  std::nullopt,
+                  {{"", 0.0}}});
 
   // Float against double on 784×500: seconds per intermediate distribution with 100 particles.
   Table timing({"precision", "particles", "distributions", "seconds", "milliseconds_per_distribution"});
@@ -155,11 +158,13 @@ void run_ais_check(const AisCheckArguments& arguments) {
   timing.print(std::cout, 4);
   timing.write_csv(out / "ais_timing.csv");
 
-  nlohmann::json record = make_run_record(
-      "experiment ais-check",
-      {{"scale", arguments.scale}, {"particles", particles}, {"mnist", arguments.mnist},
-       {"distribution_counts", distribution_counts}, {"timing_model", "784x500, W ~ N(0, 0.01^2), zero biases"}},
-      arguments.seed);
+  nlohmann::json record = make_run_record("experiment ais-check",
+                                          {{"scale", arguments.scale},
+                                           {"particles", particles},
+                                           {"mnist", arguments.mnist},
+                                           {"distribution_counts", distribution_counts},
+                                           {"timing_model", "784x500, W ~ N(0, 0.01^2), zero biases"}},
+                                          arguments.seed);
   record["exact_log_partition_seconds"] = exact_times;
   record["results_csv"] = "ais_check.csv";
   record["timing_csv"] = "ais_timing.csv";

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "rbmix/analysis/autocorrelation.hpp"
@@ -35,7 +34,7 @@ struct AutocorrArguments {
   std::uint64_t seed = 1;
   std::string out;
   std::string mnist;
-  int trials = 0;              // 0: the scale's default
+  int trials = 0;  // 0: the scale's default
   std::int64_t updates = 0;
   Eigen::Index steps = 0;
   double learning_rate = 0.05;
@@ -82,8 +81,7 @@ std::vector<Setting> settings(const AutocorrArguments& arguments, bool paper) {
   out.push_back({"bas4x4", to_real(bars_and_stripes(4)), 16, 0, updates, trials, steps});
   for (const double mutation : {0.01, 0.1})
     out.push_back({mutation == 0.01 ? "modes_p0.01" : "modes_p0.1",
-                   to_real(artificial_modes(mutation, 1000, arguments.seed).samples), 16, 100, updates, trials,
-                   steps});
+                   to_real(artificial_modes(mutation, 1000, arguments.seed).samples), 16, 100, updates, trials, steps});
   if (!arguments.mnist.empty()) {
     const LabelledImages images = load_mnist(arguments.mnist, MnistPart::train);
     const MatrixD digits =
@@ -91,7 +89,8 @@ std::vector<Setting> settings(const AutocorrArguments& arguments, bool paper) {
     out.push_back({"mnist_10h", digits, 10, 100, updates, trials, steps});
     // 003 §4.3: 24 RBMs with 500 hidden units, 2000 updates; each sweep costs 50× more, so smoke runs one short one.
     out.push_back({"mnist_500h", digits, 500, 100, arguments.updates > 0 ? updates : (paper ? 2000 : 20),
-                   arguments.trials > 0 ? trials : (paper ? 24 : 1), arguments.steps > 0 ? steps : (paper ? steps : 2000)});
+                   arguments.trials > 0 ? trials : (paper ? 24 : 1),
+                   arguments.steps > 0 ? steps : (paper ? steps : 2000)});
   }
   for (std::size_t s = 0; s < out.size(); ++s) out[s].number = s;
   if (arguments.only.empty()) return out;
@@ -129,10 +128,10 @@ JobResult run_job(const Setting& setting, std::size_t setting_index, int trial, 
     OperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(covariance);
     const Eigen::Index lags = std::min(reported_lags, setting.steps - 1);
-    out.autocorrelation = covariance.mean_autocovariance[0] > 0.0
-                              ? VectorD(covariance.mean_autocovariance.head(lags + 1) /
-                                        covariance.mean_autocovariance[0])
-                              : VectorD::Constant(lags + 1, std::nan(""));
+    out.autocorrelation =
+        covariance.mean_autocovariance[0] > 0.0
+            ? VectorD(covariance.mean_autocovariance.head(lags + 1) / covariance.mean_autocovariance[0])
+            : VectorD::Constant(lags + 1, std::nan(""));
   }
   return result;
 }
@@ -171,8 +170,8 @@ void run_autocorr(const AutocorrArguments& arguments) {
   trials.write_csv(out / "autocorr_trials.csv");
 
   // Table 2: mean τ over the trials of each setting, per estimator, and the gain 1 − τ_T/τ_G.
-  Table summary({"setting", "hidden", "trials", "steps", "estimator", "tau_G", "tau_T", "gain_percent",
-                 "untrusted_G", "untrusted_T"});
+  Table summary({"setting", "hidden", "trials", "steps", "estimator", "tau_G", "tau_T", "gain_percent", "untrusted_G",
+                 "untrusted_T"});
   for (std::size_t s = 0; s < all.size(); ++s) {
     for (std::size_t e = 0; e < 3; ++e) {
       double sum_gibbs = 0.0, sum_flip = 0.0;
@@ -187,10 +186,9 @@ void run_autocorr(const AutocorrArguments& arguments) {
         untrusted_flip += result.flip.estimates[e].trusted ? 0 : 1;
         ++count;
       }
-      summary.add_row({all[s].name, static_cast<long long>(all[s].hidden), count,
-                       static_cast<long long>(all[s].steps), method, sum_gibbs / static_cast<double>(count),
-                       sum_flip / static_cast<double>(count), 100.0 * (1.0 - sum_flip / sum_gibbs), untrusted_gibbs,
-                       untrusted_flip});
+      summary.add_row({all[s].name, static_cast<long long>(all[s].hidden), count, static_cast<long long>(all[s].steps),
+                       method, sum_gibbs / static_cast<double>(count), sum_flip / static_cast<double>(count),
+                       100.0 * (1.0 - sum_flip / sum_gibbs), untrusted_gibbs, untrusted_flip});
     }
     // Fig. 4: the autocorrelation functions averaged over the trials.
     Table acf({"lag", "G", "T"});
@@ -212,18 +210,25 @@ void run_autocorr(const AutocorrArguments& arguments) {
     }
     acf.write_csv(out / ("autocorrelation_" + all[s].name + ".csv"));
     write_svg_plot(out / ("autocorrelation_" + all[s].name + ".svg"), {gibbs, flip},
-                   {"Energy autocorrelation, " + all[s].name + " (mean over trials)", "lag Δt (sweeps)", "R(Δt)",
-                    false, std::nullopt, std::nullopt, {{"", 0.0}}});
+                   {"Energy autocorrelation, " + all[s].name + " (mean over trials)",
+                    "lag Δt (sweeps)",
+                    "R(Δt)",
+                    false,
+                    std::nullopt,
+                    std::nullopt,
+                    {{"", 0.0}}});
   }
   summary.print(std::cout, 4);
   summary.write_csv(out / "autocorr.csv");
 
-  nlohmann::json configuration = {{"scale", arguments.scale},
-                                  {"training", "20-PT10 with Gibbs sweeps, base-rate visible bias, W ~ N(0, 0.01^2)"},
-                                  {"learning_rate", arguments.learning_rate},
-                                  {"mnist", arguments.mnist},
-                                  {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
-                                  {"job_seed", "seed + 1000 * setting number (bas4x4 0, modes_p0.01 1, modes_p0.1 2, mnist_10h 3, mnist_500h 4) + trial"}};
+  nlohmann::json configuration = {
+      {"scale", arguments.scale},
+      {"training", "20-PT10 with Gibbs sweeps, base-rate visible bias, W ~ N(0, 0.01^2)"},
+      {"learning_rate", arguments.learning_rate},
+      {"mnist", arguments.mnist},
+      {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
+      {"job_seed",
+       "seed + 1000 * setting number (bas4x4 0, modes_p0.01 1, modes_p0.1 2, mnist_10h 3, mnist_500h 4) + trial"}};
   nlohmann::json setting_json = nlohmann::json::array();
   for (const Setting& setting : all)
     setting_json.push_back({{"name", setting.name},
@@ -244,8 +249,8 @@ void run_autocorr(const AutocorrArguments& arguments) {
 
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<AutocorrArguments>();
-  CLI::App* command = parent.add_subcommand(
-      "autocorr", "003 Table 2: autocorrelation times of G and T on RBMs trained with 20-PT10");
+  CLI::App* command =
+      parent.add_subcommand("autocorr", "003 Table 2: autocorrelation times of G and T on RBMs trained with 20-PT10");
   command->add_option("--scale", arguments->scale, "smoke|paper")->capture_default_str();
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
@@ -254,7 +259,8 @@ void attach(CLI::App& parent) {
   command->add_option("--updates", arguments->updates, "training updates (default: paper 20000, smoke 500)");
   command->add_option("--steps", arguments->steps, "sampled sweeps per chain (default: paper 10^6, smoke 20000)");
   command->add_option("--lr", arguments->learning_rate, "learning rate")->capture_default_str();
-  command->add_option("--only", arguments->only, "settings to run: bas4x4, modes_p0.01, modes_p0.1, mnist_10h, mnist_500h")
+  command
+      ->add_option("--only", arguments->only, "settings to run: bas4x4, modes_p0.01, modes_p0.1, mnist_10h, mnist_500h")
       ->delimiter(',');
   command->callback([arguments] { run_autocorr(*arguments); });
 }

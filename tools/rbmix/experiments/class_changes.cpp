@@ -10,16 +10,16 @@
 // job has its own seeds (seed + 1000·setting + trial) and runs in parallel with OpenMP.
 // Writes class_changes.csv (Table 3), first_class_change.csv (Table 4), class_changes_trials.csv and
 // class_changes.json.
+#include "rbmix/analysis/class_changes.hpp"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
-#include "rbmix/analysis/class_changes.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
@@ -39,17 +39,17 @@ struct ClassChangesArguments {
   int trials = 0;
   std::int64_t updates = 0;
   double learning_rate = 0.05;
-  Eigen::Index sequence_steps = 10000;   // Table 3
-  Eigen::Index starts = 1000;            // Table 4
-  Eigen::Index first_change_cap = 0;     // Table 4: 0 means the scale's default
+  Eigen::Index sequence_steps = 10000;  // Table 3
+  Eigen::Index starts = 1000;           // Table 4
+  Eigen::Index first_change_cap = 0;    // Table 4: 0 means the scale's default
 };
 
 constexpr std::array<double, 2> mutation_probabilities{0.01, 0.1};
 constexpr Eigen::Index training_samples = 1000;
 
 struct OperatorCounts {
-  long long changes = 0;                     // Table 3
-  std::vector<long long> first_changes;      // Table 4, one per start; the cap when censored
+  long long changes = 0;                 // Table 3
+  std::vector<long long> first_changes;  // Table 4, one per start; the cap when censored
   long long censored = 0;
 };
 
@@ -88,7 +88,8 @@ void first_changes_from_data(const Rbm& rbm, const UnitRule& rule, const MatrixD
   chains.set_visible(start);
   std::vector<analysis::ClassChangeTracker> trackers(static_cast<std::size_t>(starts));
   std::vector<int> classes = analysis::nearest_mode_classes(chains.visible(), modes);
-  for (Eigen::Index row = 0; row < starts; ++row) trackers[static_cast<std::size_t>(row)].observe(classes[static_cast<std::size_t>(row)]);
+  for (Eigen::Index row = 0; row < starts; ++row)
+    trackers[static_cast<std::size_t>(row)].observe(classes[static_cast<std::size_t>(row)]);
   for (Eigen::Index step = 1; step <= cap; ++step) {
     chains.sweep(rbm, rule);
     classes = analysis::nearest_mode_classes(chains.visible(), modes);
