@@ -1,5 +1,6 @@
 #include "rbmix/analysis/ergodicity.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <numeric>

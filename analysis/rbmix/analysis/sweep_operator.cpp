@@ -72,7 +72,7 @@ void SweepOperator::perform_adjoint_op(const double* x, double* y) const {
 
 VectorD SweepOperator::diagonal() const {
   VectorD diagonal(rows());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (space_.size() >= kParallelStates)
   for (Eigen::Index x = 0; x < rows(); ++x) {
     const std::uint64_t v = space_.visible_part(static_cast<std::uint64_t>(x));
     const std::uint64_t h = space_.hidden_part(static_cast<std::uint64_t>(x));

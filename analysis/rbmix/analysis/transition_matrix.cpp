@@ -6,6 +6,9 @@
 namespace rbmix::analysis {
 namespace {
 
+// Below 2^10 states a dense sweep takes about a millisecond on one core: threads would cost more than they save.
+constexpr Eigen::Index kParallelStates = Eigen::Index{1} << 10;
+
 void require_dense(const JointStateSpace& space) {
   const int units = space.n_visible() + space.n_hidden();
   require(units <= max_dense_joint_units,
@@ -21,7 +24,7 @@ MatrixD sweep_transition_matrix(const JointStateSpace& space, const UnitTransiti
   require_dense(space);
   const auto size = static_cast<Eigen::Index>(space.size());
   MatrixD sweep(size, size);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (size >= kParallelStates)
   for (Eigen::Index x = 0; x < size; ++x) {
     const std::uint64_t v = space.visible_part(static_cast<std::uint64_t>(x));
     const std::uint64_t h = space.hidden_part(static_cast<std::uint64_t>(x));
