@@ -27,7 +27,9 @@ void append_segment(std::vector<double>& betas, double start, double stop, doubl
 template <typename Scalar>
 class AnnealedParticles {
  public:
-  AnnealedParticles(const Rbm& rbm, const VectorD& base_bias, Eigen::Index particles, std::uint64_t seed)
+  // Particles start at the rows of `start`, or drawn from p_A when it is empty.
+  AnnealedParticles(const Rbm& rbm, const VectorD& base_bias, const MatrixD& start, Eigen::Index particles,
+                    std::uint64_t seed)
       : rbm_(rbm.cast<Scalar>()),
         base_bias_(base_bias.cast<Scalar>()),
         visible_(particles, rbm.n_visible()),
@@ -38,10 +40,14 @@ class AnnealedParticles {
     streams_.reserve(static_cast<std::size_t>(particles));
     for (Eigen::Index p = 0; p < particles; ++p)
       streams_.emplace_back(seed, static_cast<std::uint64_t>(p), StreamDomain::chains);
-    // v ~ p_A: independent units with P(v_j = 1) = σ(b_Aj), i.e. the Gibbs rule at input b_A.
-    visible_inputs_.rowwise() = base_bias_.transpose();
-    visible_.setZero();
-    sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
+    if (start.rows() > 0) {
+      visible_ = start.cast<Scalar>();
+    } else {
+      // v ~ p_A: independent units with P(v_j = 1) = σ(b_Aj), i.e. the Gibbs rule at input b_A.
+      visible_inputs_.rowwise() = base_bias_.transpose();
+      visible_.setZero();
+      sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
+    }
     refresh_inputs();
   }
 
@@ -90,16 +96,63 @@ class AnnealedParticles {
   std::vector<RandomStream> streams_;
 };
 
+// One annealing run along `betas` (increasing for AIS, decreasing for reverse AIS): at each step the weight gains
+// log p*_{β_k}(v) − log p*_{β_{k−1}}(v), then (except after the last) v moves by a sweep that leaves p_{β_k}
+// invariant. Any invariant sweep keeps E[w] = Z_last / Z_first.
 template <typename Scalar>
 VectorD annealed_log_weights(const Rbm& rbm, const VectorD& base_bias, const std::vector<double>& betas,
-                             const AisOptions& options) {
-  AnnealedParticles<Scalar> particles(rbm, base_bias, options.particles, options.seed);
+                             const MatrixD& start, const AisOptions& options) {
+  AnnealedParticles<Scalar> particles(rbm, base_bias, start, options.particles, options.seed);
   VectorD log_weights = VectorD::Zero(options.particles);
   for (std::size_t k = 1; k < betas.size(); ++k) {
     particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);
     if (k + 1 < betas.size()) particles.transition(betas[k]);
   }
   return log_weights;
+}
+
+// The base bias b_A the options ask for, checked against the model.
+VectorD checked_base_bias(const Rbm& rbm, const AisOptions& options) {
+  std::string why;
+  require(options.is_valid(&why), why);
+  rbm.validate("AIS model");
+  const VectorD base_bias =
+      options.base_visible_bias.size() == 0 ? VectorD::Zero(rbm.n_visible()) : options.base_visible_bias;
+  require(base_bias.size() == rbm.n_visible(), "AIS base visible bias has " + std::to_string(base_bias.size()) +
+                                                   " entries but the model has " + std::to_string(rbm.n_visible()) +
+                                                   " visible units");
+  return base_bias;
+}
+
+// Runs the annealing and summarises the weights. Forward, mean w estimates Z/Z_A; reverse, it estimates Z_A/Z,
+// so log Z = log Z_A − log mean w and the band's ends swap.
+AisResult run_annealing(const Rbm& rbm, const VectorD& base_bias, const MatrixD& start, const AisOptions& options,
+                        bool reverse) {
+  std::vector<double> betas = ais_inverse_temperatures(options.schedule, options.distributions);
+  if (reverse) std::reverse(betas.begin(), betas.end());
+  AisResult result;
+  result.distributions = static_cast<Eigen::Index>(betas.size()) - 1;
+  result.log_weights = options.single_precision ? annealed_log_weights<float>(rbm, base_bias, betas, start, options)
+                                                : annealed_log_weights<double>(rbm, base_bias, betas, start, options);
+  result.base_log_partition =
+      softplus_array(base_bias.array()).sum() + static_cast<double>(rbm.n_hidden()) * std::log(2.0);
+
+  // Weights relative to the largest, so that the sums neither overflow nor underflow.
+  const double largest = result.log_weights.maxCoeff();
+  const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
+  const auto count = static_cast<double>(weights.size());
+  const double mean = weights.mean();
+  const double standard_error = std::sqrt((weights - mean).square().sum() / (count - 1.0) / count);
+  const double low = mean - band_standard_errors * standard_error;
+  const double log_mean = largest + std::log(mean);
+  const double log_high = largest + std::log(mean + band_standard_errors * standard_error);
+  const double log_low = low > 0.0 ? largest + std::log(low) : -std::numeric_limits<double>::infinity();
+  const double sign = reverse ? -1.0 : 1.0;
+  result.log_partition = result.base_log_partition + sign * log_mean;
+  result.log_partition_upper = result.base_log_partition + (reverse ? -log_low : log_high);
+  result.log_partition_lower = result.base_log_partition + (reverse ? -log_high : log_low);
+  result.effective_sample_size = weights.sum() * weights.sum() / weights.square().sum();
+  return result;
 }
 
 }  // namespace
@@ -146,36 +199,18 @@ VectorD base_rate_visible_bias(const MatrixD& data, double clip) {
 }
 
 AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options) {
-  std::string why;
-  require(options.is_valid(&why), why);
-  rbm.validate("AIS model");
-  const VectorD base_bias =
-      options.base_visible_bias.size() == 0 ? VectorD::Zero(rbm.n_visible()) : options.base_visible_bias;
-  require(base_bias.size() == rbm.n_visible(), "AIS base visible bias has " + std::to_string(base_bias.size()) +
-                                                   " entries but the model has " + std::to_string(rbm.n_visible()) +
-                                                   " visible units");
-  const std::vector<double> betas = ais_inverse_temperatures(options.schedule, options.distributions);
+  const VectorD base_bias = checked_base_bias(rbm, options);
+  return run_annealing(rbm, base_bias, MatrixD(0, rbm.n_visible()), options, false);
+}
 
-  AisResult result;
-  result.distributions = static_cast<Eigen::Index>(betas.size()) - 1;
-  result.log_weights = options.single_precision ? annealed_log_weights<float>(rbm, base_bias, betas, options)
-                                                : annealed_log_weights<double>(rbm, base_bias, betas, options);
-  result.base_log_partition =
-      softplus_array(base_bias.array()).sum() + static_cast<double>(rbm.n_hidden()) * std::log(2.0);
-
-  // Weights relative to the largest, so that the sums neither overflow nor underflow.
-  const double largest = result.log_weights.maxCoeff();
-  const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
-  const auto count = static_cast<double>(weights.size());
-  const double mean = weights.mean();
-  const double standard_error = std::sqrt((weights - mean).square().sum() / (count - 1.0) / count);
-  const double offset = result.base_log_partition + largest;
-  result.log_partition = offset + std::log(mean);
-  result.log_partition_upper = offset + std::log(mean + band_standard_errors * standard_error);
-  const double low = mean - band_standard_errors * standard_error;
-  result.log_partition_lower = low > 0.0 ? offset + std::log(low) : -std::numeric_limits<double>::infinity();
-  result.effective_sample_size = weights.sum() * weights.sum() / weights.square().sum();
-  return result;
+AisResult reverse_ais_log_partition(const Rbm& rbm, const MatrixD& start, const AisOptions& options) {
+  AisOptions reverse_options = options;
+  reverse_options.particles = start.rows();
+  const VectorD base_bias = checked_base_bias(rbm, reverse_options);
+  require(start.cols() == rbm.n_visible(), "reverse AIS: start states have " + std::to_string(start.cols()) +
+                                               " units but the model has " + std::to_string(rbm.n_visible()));
+  require(((start.array() == 0.0) || (start.array() == 1.0)).all(), "reverse AIS: start states must be 0/1");
+  return run_annealing(rbm, base_bias, start, reverse_options, true);
 }
 
 LogLikelihoodEstimate ais_average_log_likelihood(const Rbm& rbm, const MatrixD& data, const AisResult& ais) {

@@ -61,6 +61,13 @@ VectorD base_rate_visible_bias(const MatrixD& data, double clip = 1e-3);
 // Throws InputError for invalid options or a model that does not validate, or a b_A of the wrong length.
 AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options);
 
+// Reverse AIS (Burda, Grosse & Salakhutdinov 2015): the same annealing run from the model (β = 1) down to the
+// base, starting at the rows of `start` (one particle per row), so that mean w estimates Z_A/Z and
+// log Ẑ = log Z_A − log mean w. Started from exact samples of the model, E[w] = Z_A/Z exactly and, by Jensen,
+// log Ẑ over-estimates log Z on average: with forward AIS (which under-estimates) it brackets log Z. Started
+// from data rows it is an approximation (data are not model samples). options.particles is ignored.
+AisResult reverse_ais_log_partition(const Rbm& rbm, const MatrixD& start, const AisOptions& options);
+
 // The average log-likelihood of the rows of `data`, mean(−F(v)) − log Ẑ, with the band the log Z band implies
 // (a high log Z gives the low log-likelihood).
 struct LogLikelihoodEstimate {

@@ -25,13 +25,15 @@ Rbm random_model(Eigen::Index n_visible, Eigen::Index n_hidden, double scale, st
   return rbm;
 }
 
-// True when log Z lies within `multiple` standard errors of the mean weight, in the estimate's own terms.
-bool within_standard_errors(const AisResult& result, double log_partition, double multiple) {
+// True when the mean weight lies within `multiple` standard errors of its expectation: Z/Z_A for AIS, Z_A/Z for
+// reverse AIS.
+bool within_standard_errors(const AisResult& result, double log_partition, double multiple, bool reverse = false) {
   const double largest = result.log_weights.maxCoeff();
   const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
   const auto count = static_cast<double>(weights.size());
   const double standard_error = std::sqrt((weights - weights.mean()).square().sum() / (count - 1.0) / count);
-  const double target = std::exp(log_partition - result.base_log_partition - largest);
+  const double log_ratio = log_partition - result.base_log_partition;
+  const double target = std::exp((reverse ? -log_ratio : log_ratio) - largest);
   return std::abs(weights.mean() - target) <= multiple * standard_error;
 }
 
@@ -84,6 +86,51 @@ TEST(AisLogPartition, FindsTheExactValueOnEnumerableModels) {
       EXPECT_EQ(result.distributions, 500);
     }
   }
+}
+
+TEST(AisLogPartition, FindsTheExactValueOfAnMnistSizedModel) {
+  // 784 visible, 20 hidden: exact log Z enumerates the 2^20 hidden states (about 2 s on two cores).
+  RandomStream stream(21, 0, StreamDomain::experiment);
+  Rbm rbm(784, 20);
+  rbm.weights = MatrixD::NullaryExpr(20, 784, [&] { return 0.1 * stream.normal(); });
+  rbm.visible_bias = VectorD::NullaryExpr(784, [&] { return stream.normal() - 1.0; });
+  AisOptions options;
+  options.particles = 100;
+  options.distributions = 300;
+  options.base_visible_bias = rbm.visible_bias;
+  const AisResult result = ais_log_partition(rbm, options);
+  const double exact = exact_log_partition(rbm);
+  EXPECT_TRUE(within_standard_errors(result, exact, test_standard_errors))
+      << "log Ẑ " << result.log_partition << " exact " << exact;
+  EXPECT_GT(result.effective_sample_size, 1.0);
+}
+
+TEST(ReverseAisLogPartition, FromExactModelSamplesIsUnbiasedForTheInverseRatio) {
+  // Exact samples of p(v) by inverting the cumulative distribution over all 2^10 visible states.
+  const Rbm rbm = random_model(10, 8, 1.0, 31);
+  const double exact = exact_log_partition(rbm);
+  MatrixD states(1 << 10, 10);
+  for (Eigen::Index k = 0; k < states.rows(); ++k)
+    for (Eigen::Index j = 0; j < 10; ++j) states(k, j) = static_cast<double>((k >> j) & 1);
+  const VectorD probability = exact_log_probability(rbm, states, exact).array().exp();
+  RandomStream stream(4, 0, StreamDomain::experiment);
+  MatrixD start(100, 10);
+  for (Eigen::Index row = 0; row < start.rows(); ++row) {
+    double remaining = stream.uniform();
+    Eigen::Index state = 0;
+    while (state + 1 < states.rows() && remaining >= probability[state]) remaining -= probability[state++];
+    start.row(row) = states.row(state);
+  }
+  AisOptions options;
+  options.distributions = 500;
+  options.base_visible_bias = rbm.visible_bias;
+  const AisResult result = reverse_ais_log_partition(rbm, start, options);
+  EXPECT_EQ(result.log_weights.size(), 100);
+  EXPECT_TRUE(within_standard_errors(result, exact, test_standard_errors, true))
+      << "log Ẑ " << result.log_partition << " exact " << exact;
+  EXPECT_LE(result.log_partition_lower, result.log_partition);
+  EXPECT_GE(result.log_partition_upper, result.log_partition);
+  EXPECT_THROW(reverse_ais_log_partition(rbm, MatrixD::Constant(3, 10, 0.5), options), InputError);
 }
 
 TEST(AisLogPartition, ErrorShrinksWithMoreIntermediateDistributions) {
