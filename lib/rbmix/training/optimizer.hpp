@@ -22,6 +22,19 @@ class Optimizer {
       : momentum_(momentum), weight_decay_(weight_decay), velocity_(n_visible, n_hidden) {}
 
   void step(Rbm& parameters, const Rbm& gradient, double learning_rate) {
+    if (momentum_ == 0.0) {
+      // The same numbers as the momentum form with velocity 0, in one pass over W instead of three: the update is
+      // memory-bound on large models (a 784 × 500 W is 3 MB).
+      if (weight_decay_ == 0.0) {
+        parameters.weights.noalias() += learning_rate * gradient.weights;
+      } else {
+        parameters.weights.noalias() +=
+            learning_rate * gradient.weights - (learning_rate * weight_decay_) * parameters.weights;
+      }
+      parameters.visible_bias.noalias() += learning_rate * gradient.visible_bias;
+      parameters.hidden_bias.noalias() += learning_rate * gradient.hidden_bias;
+      return;
+    }
     velocity_.weights = momentum_ * velocity_.weights + learning_rate * gradient.weights;
     if (weight_decay_ != 0.0) velocity_.weights -= (learning_rate * weight_decay_) * parameters.weights;
     velocity_.visible_bias = momentum_ * velocity_.visible_bias + learning_rate * gradient.visible_bias;

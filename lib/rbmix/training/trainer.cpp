@@ -152,16 +152,18 @@ void Trainer::step() {
 
   for (int inner = 0; inner < options_.inner_steps; ++inner) {
     const Statistics negative = negative_phase_->statistics(model_to_sample());
-    Rbm gradient;
     if (options_.centered) {
       // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
       move_offsets(parameters_, positive.visible, positive.hidden, options_.offset_rate);
-      gradient = centered_gradient(positive, negative, parameters_);
+      gradient_ = centered_gradient(positive, negative, parameters_);
     } else {
-      gradient = statistics_difference(positive, negative);
+      // statistics_difference written into the kept workspace: no 3 MB allocation per update on MNIST.
+      gradient_.weights.noalias() = positive.hidden_visible - negative.hidden_visible;
+      gradient_.visible_bias.noalias() = positive.visible - negative.visible;
+      gradient_.hidden_bias.noalias() = positive.hidden - negative.hidden;
     }
-    optimizer_.step(parameters_.parameters, gradient, learning_rate);
-    negative_phase_->after_step(gradient);
+    optimizer_.step(parameters_.parameters, gradient_, learning_rate);
+    negative_phase_->after_step(gradient_);
   }
   ++updates_done_;
 }

@@ -121,6 +121,7 @@ class Trainer {
   MatrixD batch_;
   MatrixD hidden_inputs_;
   Rbm plain_;
+  Rbm gradient_;
 };
 
 }  // namespace rbmix
