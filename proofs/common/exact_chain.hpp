@@ -9,9 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include "exact_rational.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
-#include "exact_rational.hpp"
 
 namespace rbmix::proofs {
 
@@ -63,8 +63,8 @@ Number unit_step_probability(const UnitRule& rule, const Number& input_factor, i
   const Number one(1);
   const Number sign = input_factor > one ? one : (input_factor < one ? -one : Number(0));
   const Number decay = input_factor > one ? one / input_factor : input_factor;  // e^{−|x|}
-  const Number p_one = std::visit(
-      [&](const auto& concrete) { return concrete.probability_of_one(sign, Number(current), decay); }, rule);
+  const Number p_one =
+      std::visit([&](const auto& concrete) { return concrete.probability_of_one(sign, Number(current), decay); }, rule);
   return next == 1 ? p_one : one - p_one;
 }
 

@@ -1,16 +1,15 @@
 #pragma once
 // A small exact rational type for the proof checks: numerator/denominator in lowest terms, denominator > 0.
-// Integer is Int128 (GCC's __int128; every operation checked for overflow: an overflow throws, so a check can never pass on
-// wrapped arithmetic) or boost::multiprecision::cpp_int (unbounded). It converts exactly from any double that is
-// a dyadic rational (0.5, 0.25, 1, ...), so the library's unit rules — templates on their number type — run
+// Integer is Int128 (GCC's __int128; every operation checked for overflow: an overflow throws, so a check can never
+// pass on wrapped arithmetic) or boost::multiprecision::cpp_int (unbounded). It converts exactly from any double that
+// is a dyadic rational (0.5, 0.25, 1, ...), so the library's unit rules — templates on their number type — run
 // unchanged in exact arithmetic.
+#include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-
-#include <boost/multiprecision/cpp_int.hpp>
 
 namespace rbmix::proofs {
 

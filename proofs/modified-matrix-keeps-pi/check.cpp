@@ -124,8 +124,8 @@ int main() {
             << "G hidden layer; lambda = min diagonal and half of it) over all RBMs up to 2+2 units: "
             << (tally.failures == 0 ? "hold for all" : "FAIL") << '\n'
             << "characteristic polynomial identity (1-l)^N det(A'-nu I) = det(A-(l+(1-l)nu) I) at N+1 points: "
-            << tally.spectra << " matrices with N <= 8 states: " << (tally.spectrum_failures == 0 ? "holds for all" : "FAILS")
-            << '\n';
+            << tally.spectra
+            << " matrices with N <= 8 states: " << (tally.spectrum_failures == 0 ? "holds for all" : "FAILS") << '\n';
   const bool holds = tally.failures == 0 && tally.spectrum_failures == 0 && tally.matrices > 0 && tally.spectra > 0;
   std::cout << (holds ? "claim holds on the family\n" : "claim FAILS\n");
   return holds ? 0 : 1;

@@ -48,7 +48,9 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share) 
 
 ::testing::AssertionResult satisfies_operator_invariants(const ExactOperator& op) {
   const analysis::DenseOperator dense(op.sweep);
-  const auto failure = [&](const std::string& what) { return ::testing::AssertionFailure() << op.name << ": " << what; };
+  const auto failure = [&](const std::string& what) {
+    return ::testing::AssertionFailure() << op.name << ": " << what;
+  };
   if (op.sweep.minCoeff() < 0.0 || op.sweep.maxCoeff() > 1.0 + kStochasticTolerance)
     return failure("an entry lies outside [0, 1]");
   if (const double error = analysis::row_sum_error(dense); !(error < kStochasticTolerance))
@@ -62,8 +64,8 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share) 
   for (Eigen::Index x = 0; x < op.sweep.rows(); ++x)
     for (Eigen::Index y = 0; y < op.sweep.cols(); ++y)
       if (op.pattern(x, y) != (op.sweep(x, y) > 0.0))
-        return failure("entry (" + std::to_string(x) + ", " + std::to_string(y) + ") = " +
-                       std::to_string(op.sweep(x, y)) + " disagrees with the structural pattern");
+        return failure("entry (" + std::to_string(x) + ", " + std::to_string(y) +
+                       ") = " + std::to_string(op.sweep(x, y)) + " disagrees with the structural pattern");
   if (op.ergodic) {
     const analysis::ErgodicityReport report = analysis::analyse_ergodicity(analysis::PatternGraph(op.pattern));
     if (report.ergodic() != *op.ergodic)

@@ -4,11 +4,11 @@
 // π ∝ e^{−βE} is stationary, each layer operator satisfies detailed balance where claimed, the rule's structural
 // zeros are exact zeros (and structurally possible moves have positive probability), and the chain is ergodic
 // where claimed.
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "rbmix/analysis/transition_matrix.hpp"
 

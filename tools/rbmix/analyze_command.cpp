@@ -6,9 +6,8 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
@@ -71,14 +70,15 @@ void run_analyze(const AnalyzeArguments& arguments) {
   for (const auto& entry : report["operators"]) {
     std::cout << entry["operator"].get<std::string>() << ": " << entry["states"] << " joint states ("
               << entry["representation"].get<std::string>() << ")\n"
-              << "  ||pi K - pi||_1 = " << entry["stationarity_residual_l1"] << ", max |row sum - 1| = "
-              << entry["row_sum_error"];
+              << "  ||pi K - pi||_1 = " << entry["stationarity_residual_l1"]
+              << ", max |row sum - 1| = " << entry["row_sum_error"];
     if (entry.contains("layer_detailed_balance_error"))
       std::cout << ", detailed balance error (layers) = " << entry["layer_detailed_balance_error"];
     if (entry.contains("lambda")) std::cout << ", lambda = " << entry["lambda"];
     std::cout << "\n  irreducible: " << (entry["irreducible"].get<bool>() ? "yes" : "no") << " ("
-              << entry["communicating_classes"] << " classes), period " << entry["period"] << "\n  SLEM = "
-              << std::setprecision(12) << entry["slem"].get<double>() << " (" << entry["slem_method"].get<std::string>()
+              << entry["communicating_classes"] << " classes), period " << entry["period"]
+              << "\n  SLEM = " << std::setprecision(12) << entry["slem"].get<double>() << " ("
+              << entry["slem_method"].get<std::string>()
               << (entry["slem_converged"].get<bool>() ? "" : ", NOT converged") << ")";
     if (entry.contains("energy_autocorrelation_time"))
       std::cout << ", exact energy autocorrelation time = " << entry["energy_autocorrelation_time"].get<double>();
@@ -90,8 +90,7 @@ void attach_analyze(CLI::App& app) {
   auto arguments = std::make_shared<AnalyzeArguments>();
   CLI::App* command = app.add_subcommand("analyze", "Exact analysis of transition operators on a tiny model");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--operators", arguments->operators,
-                      "comma-separated: gibbs, flip, mix:A, naive, modified:RULE")
+  command->add_option("--operators", arguments->operators, "comma-separated: gibbs, flip, mix:A, naive, modified:RULE")
       ->capture_default_str();
   command->add_option("--beta", arguments->beta, "inverse temperature")->capture_default_str();
   command->add_flag("--json", arguments->json, "print JSON");

@@ -147,7 +147,8 @@ bool StagedSweepGraph::next_successor(std::uint64_t node, std::uint64_t& cursor,
 
 ErgodicityReport analyse_ergodicity(const TransitionGraph& graph) {
   const std::vector<std::uint32_t> component = strongly_connected_components(graph);
-  std::vector<std::uint32_t> classes(component.begin(), component.begin() + static_cast<std::ptrdiff_t>(graph.state_count()));
+  std::vector<std::uint32_t> classes(component.begin(),
+                                     component.begin() + static_cast<std::ptrdiff_t>(graph.state_count()));
   std::sort(classes.begin(), classes.end());
   ErgodicityReport report;
   report.communicating_classes =

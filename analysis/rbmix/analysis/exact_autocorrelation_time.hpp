@@ -25,8 +25,7 @@ struct AutocorrelationSeriesResult {
 // lag, stopping when |ρ(t)| < tolerance (the tail is then about tolerance·SLEM/(1 − SLEM)). Needs only O(N) memory.
 template <typename Operator>
 AutocorrelationSeriesResult integrated_autocorrelation_time_by_series(const Operator& op, const VectorD& stationary,
-                                                                      const VectorD& function,
-                                                                      double tolerance = 1e-13,
+                                                                      const VectorD& function, double tolerance = 1e-13,
                                                                       int max_terms = 100000) {
   require(stationary.size() == op.rows() && function.size() == op.rows(),
           "autocorrelation series: π and f must have one entry per state");

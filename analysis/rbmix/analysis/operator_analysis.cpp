@@ -29,9 +29,9 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
     sweep = modified_matrix(sweep, lambda);
     out.lambda = lambda;
   } else {
-    out.layer_detailed_balance_error =
-        std::max(detailed_balance_error(layer_transition_matrix(rbm, specification.rule, Layer::hidden, beta), stationary),
-                 detailed_balance_error(layer_transition_matrix(rbm, specification.rule, Layer::visible, beta), stationary));
+    out.layer_detailed_balance_error = std::max(
+        detailed_balance_error(layer_transition_matrix(rbm, specification.rule, Layer::hidden, beta), stationary),
+        detailed_balance_error(layer_transition_matrix(rbm, specification.rule, Layer::visible, beta), stationary));
   }
   const DenseOperator op(sweep);
   out.representation = "dense";
@@ -45,8 +45,10 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
 
 void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specification, double beta,
                          const VectorD& stationary, OperatorAnalysis& out) {
-  require(!specification.modified, "operator '" + to_string(specification) + "': modified matrices are analysed densely, "
-                                   "for at most 2^" + std::to_string(max_dense_analysis_units) + " joint states");
+  require(!specification.modified, "operator '" + to_string(specification) +
+                                       "': modified matrices are analysed densely, "
+                                       "for at most 2^" +
+                                       std::to_string(max_dense_analysis_units) + " joint states");
   const SweepOperator op(rbm, specification.rule, beta);
   out.representation = "matrix-free";
   out.stationarity_residual = stationarity_residual(op, stationary);

@@ -31,7 +31,7 @@ struct OperatorAnalysis {
   double stationarity_residual = 0.0;
   double row_sum_error = 0.0;
   std::optional<double> layer_detailed_balance_error;  // dense unit-rule operators: max over K_h and K_v
-  std::optional<double> lambda;                         // modified operators
+  std::optional<double> lambda;                        // modified operators
   ErgodicityReport ergodicity;
   SlemResult slem;  // 1 whenever the chain is not ergodic
   // ergodic operators: dense solve, or the matrix-free lag series when it converges

@@ -9,9 +9,9 @@
 //  - matrix-free: Spectra's GenEigsSolver on the deflated operator y = K x − 1 (πᵀ x). If K u = μ u with μ ≠ 1
 //    then πᵀ u = 0 (π is a left eigenvector for 1), so the deflated operator keeps every such eigenpair and sends
 //    the Perron root to 0: its largest modulus is the SLEM.
-#include <string>
-
 #include <Spectra/GenEigsSolver.h>
+
+#include <string>
 
 #include "rbmix/analysis/transition_operator.hpp"
 
@@ -19,8 +19,8 @@ namespace rbmix::analysis {
 
 struct SlemResult {
   double slem = 1.0;
-  std::string method;      // "dense" or "matrix-free"
-  bool converged = true;   // false if the iterative solver stopped before its tolerance
+  std::string method;     // "dense" or "matrix-free"
+  bool converged = true;  // false if the iterative solver stopped before its tolerance
   Eigen::Index iterations = 0;
   Eigen::Index operator_applications = 0;
 };
@@ -60,9 +60,9 @@ class DeflatedOperator {
 template <typename Operator>
 SlemResult matrix_free_slem(const Operator& op, const VectorD& stationary, const SlemOptions& options = {}) {
   options.validate();
-  require(op.rows() > options.krylov_dimension,
-          "matrix-free SLEM: " + std::to_string(op.rows()) + " states are too few for a Krylov space of dimension " +
-              std::to_string(options.krylov_dimension) + "; use the dense SLEM");
+  require(op.rows() > options.krylov_dimension, "matrix-free SLEM: " + std::to_string(op.rows()) +
+                                                    " states are too few for a Krylov space of dimension " +
+                                                    std::to_string(options.krylov_dimension) + "; use the dense SLEM");
   DeflatedOperator<Operator> deflated(op, stationary);
   Spectra::GenEigsSolver<DeflatedOperator<Operator>> solver(deflated, options.requested_eigenvalues,
                                                             options.krylov_dimension);

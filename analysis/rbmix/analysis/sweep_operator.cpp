@@ -15,9 +15,11 @@ SweepOperator::SweepOperator(const Rbm& rbm, const UnitRule& rule, double invers
 
 SweepOperator::SweepOperator(const JointStateSpace& space, UnitTransitionTable hidden, UnitTransitionTable visible)
     : space_(space), hidden_(std::move(hidden)), visible_(std::move(visible)) {
-  require(hidden_.units() == space.n_hidden() && hidden_.from_zero.rows() == static_cast<Eigen::Index>(space.visible_states()),
+  require(hidden_.units() == space.n_hidden() &&
+              hidden_.from_zero.rows() == static_cast<Eigen::Index>(space.visible_states()),
           "sweep operator: the hidden table does not fit the state space");
-  require(visible_.units() == space.n_visible() && visible_.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
+  require(visible_.units() == space.n_visible() &&
+              visible_.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
           "sweep operator: the visible table does not fit the state space");
 }
 

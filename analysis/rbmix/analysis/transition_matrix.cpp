@@ -11,10 +11,10 @@ constexpr Eigen::Index kParallelStates = Eigen::Index{1} << 10;
 
 void require_dense(const JointStateSpace& space) {
   const int units = space.n_visible() + space.n_hidden();
-  require(units <= max_dense_joint_units,
-          "dense transition matrix: " + std::to_string(units) + " units give 2^" + std::to_string(units) +
-              " joint states; dense matrices stop at 2^" + std::to_string(max_dense_joint_units) +
-              " (use the matrix-free sweep operator)");
+  require(units <= max_dense_joint_units, "dense transition matrix: " + std::to_string(units) + " units give 2^" +
+                                              std::to_string(units) + " joint states; dense matrices stop at 2^" +
+                                              std::to_string(max_dense_joint_units) +
+                                              " (use the matrix-free sweep operator)");
 }
 
 }  // namespace
@@ -62,8 +62,9 @@ MatrixD layer_transition_matrix(const Rbm& rbm, const UnitRule& rule, Layer laye
 }
 
 MatrixD sweep_transition_matrix(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
-  return sweep_transition_matrix(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
-                           unit_transition_table(rbm, rule, Layer::visible, inverse_temperature));
+  return sweep_transition_matrix(JointStateSpace(rbm),
+                                 unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
+                                 unit_transition_table(rbm, rule, Layer::visible, inverse_temperature));
 }
 
 TransitionPattern sweep_transition_pattern(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {

@@ -1,8 +1,8 @@
 #pragma once
 // The transition-operator concept every exact analysis routine works on (after Spectra's matrix "op"):
 //   Eigen::Index rows() const, cols() const;            // the number of joint states N
-//   void perform_op(const double* x, double* y) const;   // y = K x      (x a function of the state: y(s) = E[x(next) | s])
-//   void perform_adjoint_op(const double* x, double* y) const;  // y = Kᵀ x  (x a distribution: y = one step of x)
+//   void perform_op(const double* x, double* y) const;   // y = K x      (x a function of the state: y(s) = E[x(next) |
+//   s]) void perform_adjoint_op(const double* x, double* y) const;  // y = Kᵀ x  (x a distribution: y = one step of x)
 //   VectorD diagonal() const;                            // K(x, x) for every x
 // using Scalar = double. An operator promises K is row-stochastic. Dense matrices (DenseOperator), the matrix-free
 // sweep (SweepOperator) and the modified matrix of either (ModifiedOperator) all model it, so stationarity checks,

@@ -27,7 +27,8 @@ void structural_probabilities(const UnitRule& rule, const MatrixD& inputs, const
         for (Eigen::Index row = 0; row < inputs.rows(); ++row)
           for (Eigen::Index unit = 0; unit < inputs.cols(); ++unit) {
             const double x = inputs(row, unit);
-            probabilities(row, unit) = concrete.probability_of_one(x, state(row, unit), x == 0.0 ? 1.0 : kInteriorDecay);
+            probabilities(row, unit) =
+                concrete.probability_of_one(x, state(row, unit), x == 0.0 ? 1.0 : kInteriorDecay);
           }
       },
       rule);
@@ -49,14 +50,13 @@ double UnitTransitionTable::layer_probability(std::uint64_t other_layer_state, s
   return product;
 }
 
-UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer,
-                                          double inverse_temperature, Evaluation evaluation) {
+UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer, double inverse_temperature,
+                                          Evaluation evaluation) {
   rbm.validate();
   validate_inverse_temperature(inverse_temperature);
   // The same input arithmetic as BatchedChains: bias + weighted input, then times β unless β = 1.
-  MatrixD inputs = layer == Layer::hidden
-                       ? rbm.hidden_inputs(all_layer_states(static_cast<int>(rbm.n_visible())))
-                       : rbm.visible_inputs(all_layer_states(static_cast<int>(rbm.n_hidden())));
+  MatrixD inputs = layer == Layer::hidden ? rbm.hidden_inputs(all_layer_states(static_cast<int>(rbm.n_visible())))
+                                          : rbm.visible_inputs(all_layer_states(static_cast<int>(rbm.n_hidden())));
   if (inverse_temperature != 1.0) inputs *= inverse_temperature;
   const MatrixD zeros = MatrixD::Zero(inputs.rows(), inputs.cols());
   const MatrixD ones = MatrixD::Ones(inputs.rows(), inputs.cols());

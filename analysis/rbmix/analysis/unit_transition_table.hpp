@@ -40,8 +40,7 @@ struct UnitTransitionTable {
 
 // The table of `layer` for the RBM under `rule` at inverse temperature β ≥ 0.
 UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer,
-                                          double inverse_temperature = 1.0,
-                                          Evaluation evaluation = Evaluation::exact);
+                                          double inverse_temperature = 1.0, Evaluation evaluation = Evaluation::exact);
 
 // Throws InputError unless β is finite and ≥ 0.
 void validate_inverse_temperature(double inverse_temperature);

@@ -3,9 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <limits>
-
 #include <Eigen/Eigenvalues>
+#include <limits>
 
 #include "rbmix/analysis/sweep_operator.hpp"
 #include "support/generators.hpp"
@@ -96,7 +95,8 @@ RC_GTEST_PROP(ModifiedMatrix, MapsEveryEigenvalue, ()) {
     const std::complex<double> image = (before[k] - lambda) / (1.0 - lambda);
     Eigen::Index best = -1;
     for (Eigen::Index j = 0; j < after.size(); ++j)
-      if (!used[static_cast<std::size_t>(j)] && (best < 0 || std::abs(after[j] - image) < std::abs(after[best] - image)))
+      if (!used[static_cast<std::size_t>(j)] &&
+          (best < 0 || std::abs(after[j] - image) < std::abs(after[best] - image)))
         best = j;
     RC_ASSERT(std::abs(after[best] - image) < kZeroEigenvalueTolerance);
     used[static_cast<std::size_t>(best)] = true;

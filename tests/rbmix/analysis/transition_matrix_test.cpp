@@ -31,8 +31,8 @@ RC_GTEST_PROP(TransitionMatrix, SweepIsTheProductOfTheLayerOperators, ()) {
   const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
   for (const char* name : {"gibbs", "flip", "mix:0.4", "naive"}) {
     const UnitRule rule = parse_unit_rule(name);
-    const MatrixD product =
-        layer_transition_matrix(rbm, rule, Layer::hidden, 0.7) * layer_transition_matrix(rbm, rule, Layer::visible, 0.7);
+    const MatrixD product = layer_transition_matrix(rbm, rule, Layer::hidden, 0.7) *
+                            layer_transition_matrix(rbm, rule, Layer::visible, 0.7);
     RC_ASSERT((product - sweep_transition_matrix(rbm, rule, 0.7)).cwiseAbs().maxCoeff() < kAssemblyTolerance);
   }
 }
@@ -65,9 +65,9 @@ TEST(TransitionMatrix, FlipTheStateOnAHandCheckedModel) {
   const double down = std::exp(-1.0);
   // States x = v + 2h: (v, h) = (0,0), (1,0), (0,1), (1,1).
   MatrixD expected(4, 4);
-  expected << 0, 0.5, 0, 0.5,               //
+  expected << 0, 0.5, 0, 0.5,                                      //
       0.5 * down, 0.5 * (1 - down), 0.5 * down, 0.5 * (1 - down),  //
-      0, 0.5, 0, 0.5,                        //
+      0, 0.5, 0, 0.5,                                              //
       0.5 * down, 0.5 * (1 - down), 0.5 * down, 0.5 * (1 - down);
   EXPECT_LT((sweep - expected).cwiseAbs().maxCoeff(), kGibbsFormulaTolerance);
   const TransitionPattern pattern = sweep_transition_pattern(rbm, FlipTheStateRule{});

@@ -1,10 +1,10 @@
 #include "rbmix/sampling/batched_chains.hpp"
 
-#include <algorithm>
-#include <numeric>
-
-#include <boost/math/distributions/chi_squared.hpp>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <numeric>
 
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
@@ -92,7 +92,7 @@ struct OperatorCase {
   std::string rule;
   double beta;
 };
-const std::vector<OperatorCase> kOperators{{"gibbs", 1.0}, {"flip", 1.0}, {"mix:0.5", 1.0},
+const std::vector<OperatorCase> kOperators{{"gibbs", 1.0}, {"flip", 1.0},  {"mix:0.5", 1.0},
                                            {"naive", 1.0}, {"gibbs", 0.5}, {"flip", 0.5}};
 
 // The sampler's counts for every operator, drawn once (fixed seed, disjoint streams per operator).
@@ -113,8 +113,8 @@ double smallest_p_value(const std::function<std::string(const OperatorCase&)>& e
   const Rbm rbm = test_rbm();
   double smallest = 1.0;
   for (std::size_t k = 0; k < kOperators.size(); ++k) {
-    const MatrixD exact = analysis::sweep_transition_matrix(rbm, parse_unit_rule(expected_rule(kOperators[k])),
-                                                            kOperators[k].beta);
+    const MatrixD exact =
+        analysis::sweep_transition_matrix(rbm, parse_unit_rule(expected_rule(kOperators[k])), kOperators[k].beta);
     for (Eigen::Index start = 0; start < exact.rows(); ++start)
       smallest = std::min(smallest, chi_squared_p_value(sampled_counts()[k][static_cast<std::size_t>(start)],
                                                         exact.row(start).transpose()));

@@ -42,7 +42,8 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
     // The stream of RBM (size, c, index): a key no other RBM shares.
     RandomStream stream(options.seed,
                         (static_cast<std::uint64_t>(job.size) << 48) |
-                            (static_cast<std::uint64_t>(job.weight_bound) << 32) | static_cast<std::uint64_t>(job.index),
+                            (static_cast<std::uint64_t>(job.weight_bound) << 32) |
+                            static_cast<std::uint64_t>(job.index),
                         StreamDomain::experiment);
     Rbm rbm(job.size, job.size);
     for (Eigen::Index i = 0; i < rbm.weights.rows(); ++i)
