@@ -47,7 +47,7 @@ void attach_make(CLI::App& data) {
   };
   auto bas = std::make_shared<BarsAndStripes>();
   CLI::App* bas_command = make->add_subcommand("bas", "Bars & Stripes D×D: 2^(D+1) rows (all-0 and all-1 twice)");
-  bas_command->add_option("--size", bas->size, "side D")->required()->check(CLI::Range(1, 12));
+  bas_command->add_option("--size", bas->size, "side D")->required()->check(CLI::Range(1, 10));
   bas_command->add_flag("--unique", bas->unique, "drop the duplicated all-0 and all-1 images");
   bas_command->add_option("--out", bas->out, "output .npy file")->required();
   bas_command->callback([bas] { save_and_report(bas->out, bars_and_stripes(bas->size, bas->unique)); });

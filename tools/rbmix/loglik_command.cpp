@@ -3,6 +3,7 @@
 // in one option group; a new one adds a flag there and a branch in estimate().
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -120,10 +121,15 @@ void attach_loglik(CLI::App& app) {
   command->add_option("--layer", arguments->layer, "--exact: layer to enumerate (auto|visible|hidden)")
       ->check(CLI::IsMember({"auto", "visible", "hidden"}))
       ->capture_default_str();
-  command->add_option("--particles", arguments->ais_options.particles, "--ais: particles")->capture_default_str();
+  // At least 2 particles: the band needs a standard error.
+  command->add_option("--particles", arguments->ais_options.particles, "--ais: particles")
+      ->check(CLI::Range(Eigen::Index{2}, std::numeric_limits<Eigen::Index>::max()))
+      ->capture_default_str();
   command->add_option("--distributions", arguments->ais_options.distributions, "--ais: intermediate distributions K")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command->add_option("--schedule", arguments->schedule, "--ais: linear|sm (Salakhutdinov & Murray)")
+      ->check(CLI::IsMember({"linear", "sm"}))
       ->capture_default_str();
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");

@@ -35,6 +35,11 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& error) {
+    // CLI11 checks "a subcommand is required" before leftover arguments, so `rbmix frobnicate` would not name the
+    // unknown word; name it when there is one.
+    const auto leftover = app.remaining(true);
+    return leftover.empty() ? app.exit(error) : app.exit(CLI::ExtrasError(leftover));
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
   } catch (const rbmix::InputError& error) {

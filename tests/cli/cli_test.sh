@@ -1,0 +1,513 @@
+#!/usr/bin/env bash
+# End-to-end tests of the rbmix command-line program: cli_test.sh <path to rbmix> <case>.
+# Each case runs in a fresh temporary directory and checks exit statuses AND the content of what the program
+# prints or writes: exact answers that follow from closed forms (Bars & Stripes entropy, log Z of the all-zero
+# model), and, for bad input, a non-zero exit with a message that names the input and no crash.
+# Needs bash, awk and python3 (standard library only: json, struct, zipfile).
+set -u
+
+readonly RBMIX=$1
+readonly CASE=$2
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+
+failures=0
+fail() {
+  echo "FAIL [$CASE]: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Output and status of the last command run through `run`.
+OUTPUT=""
+STATUS=0
+
+# run ARGS...: runs rbmix ARGS with stdout and stderr together in $OUTPUT and the exit status in $STATUS.
+run() {
+  OUTPUT=$("$RBMIX" "$@" 2>&1)
+  STATUS=$?
+  FLAT_JSON=""
+  if [[ "$OUTPUT" == "{"* ]]; then flatten_json; fi
+}
+
+describe() { printf 'rbmix %s' "$*"; }
+
+# A crash is a signal (status ≥ 128) or the C++ runtime's last words, whatever the status.
+check_no_crash() {
+  local what=$1
+  if ((STATUS >= 128)); then fail "$what: killed by a signal (status $STATUS): $OUTPUT"; fi
+  if grep -qE 'Segmentation fault|terminate called|Aborted|core dumped|AddressSanitizer|runtime error:' \
+    <<<"$OUTPUT"; then
+    fail "$what: crashed: $OUTPUT"
+  fi
+}
+
+# succeeds ARGS...: rbmix ARGS must exit 0.
+succeeds() {
+  run "$@"
+  check_no_crash "$(describe "$@")"
+  if ((STATUS != 0)); then fail "$(describe "$@") exited $STATUS: $OUTPUT"; fi
+}
+
+# rejects NEEDLE ARGS...: rbmix ARGS must exit non-zero, without crashing, with NEEDLE (the bad input's name,
+# a fixed string) somewhere in its message.
+rejects() {
+  local needle=$1
+  shift
+  run "$@"
+  check_no_crash "$(describe "$@")"
+  if ((STATUS == 0)); then
+    fail "$(describe "$@") accepted bad input (status 0): $OUTPUT"
+  elif ! grep -qF -- "$needle" <<<"$OUTPUT"; then
+    fail "$(describe "$@") (status $STATUS) does not name '$needle' in its message: $OUTPUT"
+  fi
+}
+
+# expect_output_contains TEXT: the last command's output contains TEXT (fixed string).
+expect_output_contains() {
+  if ! grep -qF -- "$1" <<<"$OUTPUT"; then fail "output lacks '$1': $OUTPUT"; fi
+}
+
+# The Python interpreter itself: a version-manager shim in front of it can take a second per start.
+# It is looked up once, in this shell: an assignment inside $(...) would be lost.
+PYTHON=""
+find_python() {
+  [[ -n "$PYTHON" ]] || PYTHON=$(python3 -c 'import sys; print(sys.executable)')
+}
+python() {
+  find_python
+  "$PYTHON" -I "$@"
+}
+
+# flatten_json: the JSON the last command printed as "path<TAB>value" lines in $FLAT_JSON, where a path joins keys
+# and list indices with '.'. Done once per command, in this shell (not in a $(...) subshell, where it would be lost).
+FLAT_JSON=""
+flatten_json() {
+  find_python
+  FLAT_JSON=$(python -c '
+import json, sys
+def walk(path, value):
+    if isinstance(value, (dict, list)):
+        print(path + "\t" + json.dumps(value))
+        for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
+            walk(f"{path}.{key}" if path else str(key), item)
+    elif isinstance(value, bool) or value is None:
+        print(path + "\t" + json.dumps(value))
+    else:
+        print(f"{path}\t{value}")
+walk("", json.loads(sys.stdin.read()))
+' <<<"$OUTPUT") || fail "the output is not JSON: $OUTPUT"
+}
+
+# json_value PATH: the value at PATH in the JSON the last command printed.
+json_value() {
+  awk -F '\t' -v path="$1" '$1 == path { sub(/^[^\t]*\t/, ""); print; found = 1; exit } END { exit !found }' \
+    <<<"$FLAT_JSON" || fail "no JSON value at '$1' in: $OUTPUT"
+}
+
+# expect_near NAME ACTUAL EXPECTED TOLERANCE: |ACTUAL − EXPECTED| ≤ TOLERANCE.
+expect_near() {
+  local name=$1 actual=$2 expected=$3 tolerance=$4
+  if ! awk -v a="$actual" -v e="$expected" -v t="$tolerance" \
+    'BEGIN { if (a !~ /^[-+0-9.eE]+$/) exit 1; d = a - e; if (d < 0) d = -d; exit !(d <= t) }'; then
+    fail "$name = $actual, expected $expected ± $tolerance"
+  fi
+}
+
+# expect_equal NAME ACTUAL EXPECTED (as strings).
+expect_equal() {
+  if [[ "$2" != "$3" ]]; then fail "$1 = '$2', expected '$3'"; fi
+}
+
+# Closed forms used below.
+readonly LN2=0.69314718055994531
+ln() { awk -v x="$1" 'BEGIN { printf "%.12f", log(x) }'; }
+times() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.12f", a * b }'; }
+
+# A zero model (W = 0, b = 0, c = 0) with m visible and n hidden units: p(v, h) uniform over 2^(m+n) states, so
+# log Z = (m + n) ln 2 and every v has log p(v) = −m ln 2.
+make_zero_model() {
+  local file=$1 visible=$2 hidden=$3
+  succeeds model random --visible "$visible" --hidden "$hidden" --weight-range 0 --seed 1 --out "$file"
+}
+
+# set_weights_nan MODEL: rewrites the archive with the first weight replaced by a NaN. The payload of W.npy is
+# edited with struct and the archive rebuilt with zipfile, so that its CRCs stay valid and only the NaN is wrong.
+set_weights_nan() {
+  python - "$1" <<'PY'
+import struct, sys, zipfile
+path = sys.argv[1]
+with zipfile.ZipFile(path) as archive:
+    members = [(info, archive.read(info.filename)) for info in archive.infolist()]
+with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+    for info, payload in members:
+        if info.filename == "W.npy":
+            header_length = struct.unpack("<H", payload[8:10])[0]
+            start = 10 + header_length
+            payload = payload[:start] + struct.pack("<d", float("nan")) + payload[start + 8:]
+        archive.writestr(info.filename, payload)
+PY
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cases.
+
+case_version() {
+  succeeds --version
+  if ! grep -qE '^rbmix [0-9]+\.[0-9]+\.[0-9]+' <<<"$OUTPUT"; then fail "--version printed '$OUTPUT'"; fi
+}
+
+# The subcommand names listed in the Subcommands section of a help text.
+subcommands_in_help() {
+  awk '/^[A-Za-z]+:/ { listing = (tolower($0) ~ /^subcommands:/); next } listing && /^  [a-z]/ { print $1 }'
+}
+
+# Every command path reachable from `rbmix --help`, found by walking the Subcommands sections: new commands are
+# covered without editing this file.
+case_help() {
+  succeeds --help
+  grep -qi '^subcommands:' <<<"$OUTPUT" || fail "rbmix --help lists no subcommands: $OUTPUT"
+  local -a pending=("") visited=()
+  while ((${#pending[@]} > 0)); do
+    local path=${pending[0]}
+    pending=("${pending[@]:1}")
+    visited+=("$path")
+    # shellcheck disable=SC2086  # the path is words
+    succeeds $path --help
+    if [[ -n "$path" ]] && ! grep -qF -- "${path##* }" <<<"$OUTPUT"; then fail "help of '$path' does not name it"; fi
+    local child
+    while read -r child; do
+      [[ -n "$child" ]] && pending+=("${path:+$path }$child")
+    done < <(subcommands_in_help <<<"$OUTPUT")
+  done
+  # The walk must have found the commands the program is known to have.
+  local expected
+  for expected in "data" "data make" "data make bas" "data make shifting-bar" "data make modes" "data info" \
+    "model" "model random" "model info" "loglik" "experiment"; do
+    if ! printf '%s\n' "${visited[@]}" | grep -qxF -- "$expected"; then fail "help walk missed '$expected'"; fi
+  done
+  echo "help checked for ${#visited[@]} commands"
+}
+
+case_data_bas() {
+  succeeds data make bas --size 3 --out bas.npy
+  expect_output_contains "bas.npy (16 × 9)"
+  succeeds data info bas.npy --json
+  expect_equal samples "$(json_value samples)" 16
+  expect_equal features "$(json_value features)" 9
+  expect_equal distinct_rows "$(json_value distinct_rows)" 14
+  # 12 rows with probability 1/16 and the all-0, all-1 rows with 2/16: −(12/16 ln 16 + 2/8 ln 8) = −2.5993.
+  expect_near best_average_log_likelihood "$(json_value best_average_log_likelihood)" -2.599301927 1e-8
+  succeeds data info bas.npy
+  expect_output_contains "16 × 9"
+  expect_output_contains "-2.5993"
+  succeeds data make bas --size 3 --unique --out unique.npy
+  expect_output_contains "(14 × 9)"
+  succeeds data info unique.npy --json
+  expect_near "best ATLL, unique" "$(json_value best_average_log_likelihood)" "-$(ln 14)" 1e-8
+}
+
+case_data_shifting_bar() {
+  succeeds data make shifting-bar --length 9 --bar 1 --out bar.npy
+  succeeds data info bar.npy --json
+  expect_equal samples "$(json_value samples)" 9
+  expect_equal features "$(json_value features)" 9
+  expect_near ones_fraction "$(json_value ones_fraction)" "$(awk 'BEGIN { printf "%.12f", 1 / 9 }')" 1e-12
+  expect_near best_average_log_likelihood "$(json_value best_average_log_likelihood)" -2.197224577 1e-8
+}
+
+case_data_modes() {
+  succeeds data make modes --p-mut 0 --size 40 --seed 3 --out modes.npy --labels labels.npy
+  succeeds data info modes.npy --json
+  expect_equal samples "$(json_value samples)" 40
+  expect_equal features "$(json_value features)" 16
+  # Without mutations every sample is one of the four basic modes.
+  local distinct
+  distinct=$(json_value distinct_rows)
+  if ((distinct < 1 || distinct > 4)); then fail "p_mut 0 gave $distinct distinct rows, expected at most 4"; fi
+  # Same seed, same bytes.
+  succeeds data make modes --p-mut 0.1 --size 40 --seed 3 --out a.npy
+  succeeds data make modes --p-mut 0.1 --size 40 --seed 3 --out b.npy
+  cmp -s a.npy b.npy || fail "data make modes is not reproducible for a fixed seed"
+}
+
+case_model_info() {
+  succeeds model random --visible 5 --hidden 3 --weight-range 0.5 --bias-range 0.25 --seed 7 --out m.npz
+  expect_output_contains "5 visible, 3 hidden"
+  succeeds model info m.npz --json
+  expect_equal n_visible "$(json_value n_visible)" 5
+  expect_equal n_hidden "$(json_value n_hidden)" 3
+  expect_equal seed "$(json_value provenance.seed)" 7
+  local bound
+  for bound in weights.max visible_bias.max hidden_bias.max; do
+    local limit=0.5
+    [[ $bound == weights.max ]] || limit=0.25
+    awk -v v="$(json_value "$bound")" -v l="$limit" 'BEGIN { exit !(v <= l && v > -l) }' ||
+      fail "$bound = $(json_value "$bound") outside its range ±$limit"
+  done
+  succeeds model random --visible 5 --hidden 3 --weight-range 0.5 --bias-range 0.25 --seed 7 --out again.npz
+  succeeds model info again.npz --json
+  cmp -s m.npz again.npz || fail "model random is not reproducible for a fixed seed"
+}
+
+case_loglik_exact() {
+  make_zero_model zero.npz 9 4
+  succeeds data make bas --size 3 --out bas.npy
+  local layer
+  for layer in auto visible hidden; do
+    succeeds loglik --model zero.npz --data bas.npy --exact --layer "$layer" --json
+    expect_equal method "$(json_value method)" exact
+    expect_near "log Z ($layer)" "$(json_value log_partition)" "$(times 13 $LN2)" 1e-9
+    expect_near "average LL ($layer)" "$(json_value average_log_likelihood)" "$(times -9 $LN2)" 1e-9
+  done
+  succeeds loglik --model zero.npz --data bas.npy --exact
+  expect_output_contains "9.01091"
+  expect_output_contains "-6.23832"
+}
+
+case_loglik_ais() {
+  make_zero_model zero.npz 9 4
+  # The Shifting Bar's base rates (1/9) make the AIS base model differ from the uniform zero model, so the
+  # annealing has work to do (with data of mean 1/2 the base would already be the target).
+  succeeds data make shifting-bar --length 9 --bar 1 --out bar.npy
+  succeeds loglik --model zero.npz --data bar.npy --ais --particles 50 --distributions 200 --seed 5 --json
+  expect_equal method "$(json_value method)" ais
+  local log_partition lower upper exact
+  exact=$(times 13 $LN2)
+  log_partition=$(json_value log_partition)
+  lower=$(json_value log_partition_band.0)
+  upper=$(json_value log_partition_band.1)
+  # 1e-9: the closed form above has 12 decimals.
+  if ! awk -v e="$exact" -v l="$lower" -v u="$upper" 'BEGIN { exit !(l - 1e-9 <= e && e <= u + 1e-9) }'; then
+    fail "exact log Z $exact outside the AIS band [$lower, $upper]"
+  fi
+  if ! awk -v l="$lower" -v u="$upper" 'BEGIN { exit !(u > l) }'; then
+    fail "AIS band [$lower, $upper] is empty: the base model was not different from the target"
+  fi
+  # 0.1: with 50 particles and 200 distributions AIS on this 9-unit model is far closer than that.
+  expect_near "AIS log Z" "$log_partition" "$exact" 0.1
+  expect_near "AIS average LL" "$(json_value average_log_likelihood)" "$(times -9 $LN2)" 0.1
+  # The same seed gives the same number.
+  succeeds loglik --model zero.npz --data bar.npy --ais --particles 50 --distributions 200 --seed 5 --json
+  expect_equal "AIS log Z, same seed" "$(json_value log_partition)" "$log_partition"
+}
+
+case_analyze_zero() {
+  make_zero_model zero.npz 2 2
+  succeeds analyze --model zero.npz --operators gibbs,naive,flip --json
+  expect_equal "gibbs operator" "$(json_value operators.0.operator)" gibbs
+  expect_equal "gibbs irreducible" "$(json_value operators.0.irreducible)" true
+  expect_equal "gibbs period" "$(json_value operators.0.period)" 1
+  # With W = 0, b = c = 0 one Gibbs sweep draws an independent uniform state: every other eigenvalue is 0.
+  expect_near "gibbs SLEM" "$(json_value operators.0.slem)" 0 1e-9
+  # The naive flip always flips a unit whose conditional probability is 1/2 (003 §3): every sweep flips all
+  # units, so the chain alternates between x and its complement: not ergodic (period 2, SLEM 1).
+  local naive_irreducible naive_period
+  naive_irreducible=$(json_value operators.1.irreducible)
+  naive_period=$(json_value operators.1.period)
+  if [[ "$naive_irreducible" == true && "$naive_period" == 1 ]]; then
+    fail "naive flip on the zero model reported ergodic (irreducible, period 1)"
+  fi
+  expect_equal "naive period" "$naive_period" 2
+  expect_near "naive SLEM" "$(json_value operators.1.slem)" 1 1e-9
+  expect_near "stationarity residual (gibbs)" "$(json_value operators.0.stationarity_residual_l1)" 0 1e-12
+  succeeds analyze --model zero.npz --operators gibbs,naive
+  expect_output_contains "period 2"
+}
+
+case_mixing_zero() {
+  make_zero_model zero.npz 4 3
+  succeeds mixing --model zero.npz --operator flip --steps 2000 --burn-in 10 --seed 3 --out run --json
+  expect_equal "operator" "$(json_value configuration.operator)" flip
+  [[ -s run/mixing.json ]] || fail "mixing --out did not write run/mixing.json"
+  python -c 'import json,sys; r = json.load(open("run/mixing.json")); sys.exit(r["seed"] != 3)' ||
+    fail "run/mixing.json does not record seed 3"
+}
+
+case_bad_missing_file() {
+  make_zero_model zero.npz 9 4
+  succeeds data make bas --size 3 --out bas.npy
+  rejects "absent.npy" data info absent.npy
+  rejects "absent.npz" model info absent.npz
+  rejects "absent.npz" loglik --model absent.npz --data bas.npy --exact
+  rejects "absent.npy" loglik --model zero.npz --data absent.npy --exact
+  rejects "absent.npz" analyze --model absent.npz
+  rejects "absent.npz" mixing --model absent.npz --steps 10
+  rejects "absent.npy" train --data absent.npy --hidden 2 --updates 1 --out train-out
+  mkdir a-directory
+  rejects "a-directory" data info a-directory
+  rejects "a-directory" model info a-directory
+}
+
+case_bad_truncated_npy() {
+  succeeds data make bas --size 3 --out bas.npy
+  head -c 100 bas.npy >truncated.npy
+  rejects "truncated.npy" data info truncated.npy
+  head -c 5 bas.npy >stub.npy
+  rejects "stub.npy" data info stub.npy
+  : >empty.npy
+  rejects "empty.npy" data info empty.npy
+  make_zero_model zero.npz 9 4
+  rejects "truncated.npy" loglik --model zero.npz --data truncated.npy --exact
+  # A float data set with a value that is not 0 or 1.
+  python - <<'PY'
+import struct
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }"
+header += " " * (63 - len(header) % 64) + "\n"
+payload = struct.pack("<4d", 0.0, 1.0, 0.5, 1.0)
+open("half.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + payload)
+PY
+  rejects "half.npy" data info half.npy
+  # A data set with no rows.
+  python - <<'PY'
+import struct
+header = "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 9), }"
+header += " " * (63 - len(header) % 64) + "\n"
+open("no-rows.npy", "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+PY
+  rejects "no-rows.npy" loglik --model zero.npz --data no-rows.npy --exact
+  run data info no-rows.npy
+  check_no_crash "data info no-rows.npy"
+}
+
+case_bad_model_file() {
+  succeeds data make bas --size 3 --out bas.npy
+  echo "this is not a model" >text.npz
+  rejects "text.npz" model info text.npz
+  rejects "text.npz" loglik --model text.npz --data bas.npy --exact
+  rejects "text.npz" analyze --model text.npz
+  rejects "text.npz" mixing --model text.npz --steps 10
+  # A data file passed as a model, and a model passed as data.
+  rejects "bas.npy" model info bas.npy
+  make_zero_model zero.npz 9 4
+  rejects "zero.npz" data info zero.npz
+  # A model whose bytes are damaged in place: the archive's CRC no longer matches.
+  cp zero.npz damaged.npz
+  python - <<'PY'
+data = bytearray(open("damaged.npz", "rb").read())
+position = data.find(b"NUMPY") + 200
+data[position:position + 8] = b"\xff" * 8
+open("damaged.npz", "wb").write(bytes(data))
+PY
+  rejects "damaged.npz" model info damaged.npz
+  head -c 300 zero.npz >cut.npz
+  rejects "cut.npz" model info cut.npz
+}
+
+case_bad_nan_model() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model nan.npz 9 4
+  set_weights_nan nan.npz
+  rejects "nan.npz" model info nan.npz
+  expect_output_contains "NaN"
+  rejects "nan.npz" loglik --model nan.npz --data bas.npy --exact
+  rejects "nan.npz" loglik --model nan.npz --data bas.npy --ais --particles 4 --distributions 10
+  rejects "nan.npz" analyze --model nan.npz
+  rejects "nan.npz" mixing --model nan.npz --steps 10
+}
+
+case_bad_width() {
+  make_zero_model zero.npz 9 4
+  succeeds data make shifting-bar --length 8 --bar 2 --out eight.npy
+  rejects "eight.npy" loglik --model zero.npz --data eight.npy --exact
+  expect_output_contains "zero.npz"
+  rejects "eight.npy" loglik --model zero.npz --data eight.npy --ais --particles 4 --distributions 10
+}
+
+case_bad_sizes() {
+  rejects "--size" data make bas --size 0 --out x.npy
+  rejects "--size" data make bas --size -3 --out x.npy
+  rejects "--size" data make bas --size 11 --out x.npy
+  rejects "--length" data make shifting-bar --length 0 --bar 1 --out x.npy
+  rejects "--bar" data make shifting-bar --length 9 --bar 0 --out x.npy
+  rejects "bar" data make shifting-bar --length 3 --bar 5 --out x.npy
+  rejects "--size" data make modes --p-mut 0.1 --size 0 --seed 1 --out x.npy
+  rejects "--p-mut" data make modes --p-mut 1.5 --size 10 --seed 1 --out x.npy
+  rejects "--hidden" model random --visible 9 --hidden 0 --weight-range 0 --seed 1 --out x.npz
+  rejects "--visible" model random --visible 0 --hidden 4 --weight-range 0 --seed 1 --out x.npz
+  rejects "--weight-range" model random --visible 9 --hidden 4 --weight-range -1 --seed 1 --out x.npz
+  rejects "--hidden" model random --visible 9 --hidden abc --weight-range 0 --seed 1 --out x.npz
+  [[ ! -e x.npy && ! -e x.npz ]] || fail "a rejected command left an output file"
+  make_zero_model zero.npz 9 4
+  succeeds data make bas --size 3 --out bas.npy
+  rejects "--particles" loglik --model zero.npz --data bas.npy --ais --particles 0 --distributions 10
+  rejects "--distributions" loglik --model zero.npz --data bas.npy --ais --particles 4 --distributions 0
+  rejects "--particles" loglik --model zero.npz --data bas.npy --ais --particles -5 --distributions 10
+  rejects "--schedule" loglik --model zero.npz --data bas.npy --ais --schedule foo
+  rejects "--layer" loglik --model zero.npz --data bas.npy --exact --layer foo
+  rejects "--exact" loglik --model zero.npz --data bas.npy --exact --ais
+  rejects "--exact" loglik --model zero.npz --data bas.npy
+  rejects "--hidden" train --data bas.npy --hidden 0 --updates 1 --out t
+  rejects "--steps" mixing --model zero.npz --steps 0
+  rejects "--chains" mixing --model zero.npz --steps 10 --chains 0
+  rejects "--burn-in" mixing --model zero.npz --steps 10 --burn-in -1
+}
+
+case_bad_operator() {
+  make_zero_model zero.npz 3 2
+  succeeds data make bas --size 2 --out bas.npy
+  rejects "foo" mixing --model zero.npz --operator foo --steps 10
+  rejects "foo" train --data bas.npy --hidden 2 --operator foo --updates 1 --out t1
+  rejects "foo" analyze --model zero.npz --operators foo
+  rejects "--operators" analyze --model zero.npz --operators ""
+  rejects "foo" train --data bas.npy --hidden 2 --algo foo --updates 1 --out t2
+}
+
+case_bad_mixture_weight() {
+  make_zero_model zero.npz 3 2
+  succeeds data make bas --size 2 --out bas.npy
+  local weight
+  for weight in mix:1.5 mix:-0.1 mix:abc mix: mix:nan mix:0.5x; do
+    rejects "$weight" mixing --model zero.npz --operator "$weight" --steps 10
+    rejects "$weight" analyze --model zero.npz --operators "$weight"
+    rejects "$weight" train --data bas.npy --hidden 2 --operator "$weight" --updates 1 --out "t-$weight"
+  done
+  succeeds mixing --model zero.npz --operator mix:0.5 --steps 20 --burn-in 0
+}
+
+case_bad_output_path() {
+  echo "a plain file" >occupied
+  make_zero_model zero.npz 3 2
+  succeeds data make bas --size 2 --out bas.npy
+  rejects "occupied" train --data bas.npy --hidden 2 --updates 1 --out occupied
+  rejects "occupied" mixing --model zero.npz --steps 10 --burn-in 0 --out occupied
+  rejects "occupied" data convert-mnist --dir . --out-dir occupied
+  rejects "occupied" data mnist-patches --dir . --out-dir occupied --count 1
+  rejects "occupied" experiment slem-sweep --scale smoke --out occupied
+  # A file inside a path whose parent is a plain file, or a directory that does not exist.
+  rejects "occupied/x.npy" data make bas --size 2 --out occupied/x.npy
+  rejects "no-such-directory/x.npz" model random --visible 3 --hidden 2 --weight-range 0 --seed 1 \
+    --out no-such-directory/x.npz
+  mkdir a-directory
+  rejects "a-directory" data make bas --size 2 --out a-directory
+  expect_equal "occupied untouched" "$(cat occupied)" "a plain file"
+}
+
+case_bad_command_line() {
+  rejects "frobnicate" frobnicate
+  rejects "frobnicate" data frobnicate
+  rejects "frobnicate" experiment frobnicate
+  rejects "--no-such-flag" data make bas --size 3 --out x.npy --no-such-flag
+  rejects "--out" data make bas --size 3
+  run
+  check_no_crash "rbmix (no arguments)"
+  ((STATUS != 0)) || fail "rbmix with no arguments exited 0"
+  run data
+  check_no_crash "rbmix data"
+  ((STATUS != 0)) || fail "rbmix data with no subcommand exited 0"
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+
+function_name="case_${CASE//-/_}"
+if ! declare -F "$function_name" >/dev/null; then
+  echo "unknown case '$CASE'" >&2
+  exit 2
+fi
+"$function_name"
+if ((failures > 0)); then
+  echo "$CASE: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "$CASE: passed"
