@@ -5,9 +5,9 @@
 // negative E[h|v] inputs and ⟨h vᵀ⟩. The counter update_over_products is the update's time over the time of these
 // six products alone: what the element-wise work (exp, random numbers, comparisons, bias additions) and the
 // bookkeeping add. The aim is at most 1.3, and T costing at most 5 % more than G.
-#include <chrono>
-
 #include <benchmark/benchmark.h>
+
+#include <chrono>
 
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/training/trainer.hpp"

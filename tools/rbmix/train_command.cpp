@@ -68,10 +68,11 @@ Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
 
 nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
   if (!point) return nullptr;
-  return {{"update", point->update},
-          {"epoch", point->epoch},
-          {"train_log_likelihood", point->train_log_likelihood ? nlohmann::json(*point->train_log_likelihood) : nullptr},
-          {"test_log_likelihood", point->test_log_likelihood ? nlohmann::json(*point->test_log_likelihood) : nullptr}};
+  return {
+      {"update", point->update},
+      {"epoch", point->epoch},
+      {"train_log_likelihood", point->train_log_likelihood ? nlohmann::json(*point->train_log_likelihood) : nullptr},
+      {"test_log_likelihood", point->test_log_likelihood ? nlohmann::json(*point->test_log_likelihood) : nullptr}};
 }
 
 void run_train(const TrainArguments& arguments) {
@@ -157,9 +158,8 @@ void run_train(const TrainArguments& arguments) {
   std::cout << summary.message << '\n';
   if (summary.final && summary.final->train_log_likelihood)
     std::cout << "final average log-likelihood: train " << *summary.final->train_log_likelihood
-              << (summary.final->test_log_likelihood
-                      ? ", test " + std::to_string(*summary.final->test_log_likelihood)
-                      : std::string())
+              << (summary.final->test_log_likelihood ? ", test " + std::to_string(*summary.final->test_log_likelihood)
+                                                     : std::string())
               << '\n';
   std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
@@ -168,7 +168,8 @@ void run_train(const TrainArguments& arguments) {
 
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<TrainArguments>();
-  CLI::App* command = parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
+  CLI::App* command =
+      parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
   command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
   command->add_option("--test", arguments->test, "test data (.npy)");
   command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);

@@ -71,8 +71,8 @@ DcpSmallResult run_dcp_small(const DcpSmallConfig& config) {
     DcpCurve& curve = result.curves[curve_index];
     curve.mean_log_likelihood.assign(points, 0.0);
     for (int trial = 0; trial < config.trials; ++trial) {
-      const TrainingSummary& summary = summaries[curve_index * static_cast<std::size_t>(config.trials) +
-                                                 static_cast<std::size_t>(trial)];
+      const TrainingSummary& summary =
+          summaries[curve_index * static_cast<std::size_t>(config.trials) + static_cast<std::size_t>(trial)];
       std::vector<double> values = train_log_likelihoods(summary);
       if (summary.termination == Termination::diverged) ++curve.diverged_trials;
       // A diverged run keeps its last value (its parameters stop changing), so the mean stays defined.

@@ -26,9 +26,9 @@ struct DcpSmallConfig {
   std::vector<double> learning_rates{0.3, 0.5};
   UnitRule rule = GibbsRule{};
   int hidden = 4;
-  int sweeps = 12;        // K of CD/PCD/CG
-  int inner_steps = 3;    // d of S-DCP / CS-DCP
-  int inner_sweeps = 4;   // K'
+  int sweeps = 12;       // K of CD/PCD/CG
+  int inner_steps = 3;   // d of S-DCP / CS-DCP
+  int inner_sweeps = 4;  // K'
   int trials = 25;
   std::int64_t epochs = 10000;
   std::int64_t evaluation_interval = 50;

@@ -13,10 +13,14 @@ namespace rbmix::experiments {
 std::string FlipTrainingSetting::name() const {
   const std::string k = std::to_string(sampling_steps);
   switch (algorithm) {
-    case Algorithm::cd: return "CD_" + k;
-    case Algorithm::pcd: return "PCD_" + k;
-    case Algorithm::pt: return std::to_string(replicas) + "-PT_" + k;
-    default: return to_string(algorithm) + "_" + k;
+    case Algorithm::cd:
+      return "CD_" + k;
+    case Algorithm::pcd:
+      return "PCD_" + k;
+    case Algorithm::pt:
+      return std::to_string(replicas) + "-PT_" + k;
+    default:
+      return to_string(algorithm) + "_" + k;
   }
 }
 
@@ -91,7 +95,8 @@ FlipTrainingResult run_flip_training(const FlipTrainingConfig& config) {
     for (const auto& run : result.runs)
       if (run.setting == setting) (run.flip ? flip : gibbs).push_back(run.maximum_log_likelihood);
     const auto test = analysis::wilcoxon_signed_rank(flip, gibbs);
-    result.rows.push_back({config.settings[setting], median(gibbs), median(flip), test.positive_rank_sum, test.p_value});
+    result.rows.push_back(
+        {config.settings[setting], median(gibbs), median(flip), test.positive_rank_sum, test.p_value});
   }
   return result;
 }

@@ -20,7 +20,7 @@ struct FlipTrainingSetting {
   int sampling_steps = 1;               // k
   int replicas = 1;                     // t (pt only)
   double learning_rate = 0.1;
-  std::string name() const;             // "CD_1", "PCD_10", "10-PT_1"
+  std::string name() const;  // "CD_1", "PCD_10", "10-PT_1"
 };
 
 struct FlipTrainingConfig {

@@ -1,9 +1,9 @@
 #include "rbmix/experiments/training_trials.hpp"
 
+#include <omp.h>
+
 #include <exception>
 #include <limits>
-
-#include <omp.h>
 
 namespace rbmix::experiments {
 

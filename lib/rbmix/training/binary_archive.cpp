@@ -9,9 +9,7 @@ namespace rbmix {
 
 static_assert(std::endian::native == std::endian::little, "checkpoints are written on little-endian machines");
 
-void BinaryWriter::append(const void* data, std::size_t size) {
-  bytes_.append(static_cast<const char*>(data), size);
-}
+void BinaryWriter::append(const void* data, std::size_t size) { bytes_.append(static_cast<const char*>(data), size); }
 
 void BinaryWriter::write_u64(std::uint64_t value) { append(&value, sizeof value); }
 void BinaryWriter::write_f64(double value) { append(&value, sizeof value); }

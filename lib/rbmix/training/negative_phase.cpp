@@ -166,10 +166,9 @@ class ChainNegativePhase final : public NegativePhase {
       RandomStream& stream = swap_streams_[static_cast<std::size_t>(chain)];
       for (std::size_t lower = 0; lower + 1 < replicas; ++lower) {
         const std::size_t upper = lower + 1;
-        const double probability =
-            replica_swap_probability(inverse_temperatures_[lower], inverse_temperatures_[upper],
-                                     static_cast<double>(energies_[lower][chain]),
-                                     static_cast<double>(energies_[upper][chain]));
+        const double probability = replica_swap_probability(inverse_temperatures_[lower], inverse_temperatures_[upper],
+                                                            static_cast<double>(energies_[lower][chain]),
+                                                            static_cast<double>(energies_[upper][chain]));
         if (stream.uniform() < probability) {
           replicas_[lower].visible().row(chain).swap(replicas_[upper].visible().row(chain));
           replicas_[lower].hidden().row(chain).swap(replicas_[upper].hidden().row(chain));
@@ -207,9 +206,12 @@ std::unique_ptr<NegativePhase> make_negative_phase(const TrainingOptions& option
   require(n_visible > 0 && n_hidden > 0, "make_negative_phase: the RBM needs at least one unit in each layer");
   require(batch_size > 0, "make_negative_phase: the batch size must be positive");
   switch (options.negative_phase) {
-    case NegativePhaseKind::exact: return std::make_unique<ExactNegativePhase>();
-    case NegativePhaseKind::mean_field: return std::make_unique<MeanFieldNegativePhase>();
-    default: break;
+    case NegativePhaseKind::exact:
+      return std::make_unique<ExactNegativePhase>();
+    case NegativePhaseKind::mean_field:
+      return std::make_unique<MeanFieldNegativePhase>();
+    default:
+      break;
   }
   if (options.sample_in_float)
     return std::make_unique<ChainNegativePhase<float>>(options, n_visible, n_hidden, batch_size);

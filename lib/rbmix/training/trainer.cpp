@@ -68,9 +68,12 @@ std::optional<double> read_optional(BinaryReader& reader) {
 
 std::string to_string(Termination termination) {
   switch (termination) {
-    case Termination::completed: return "completed";
-    case Termination::diverged: return "diverged";
-    case Termination::interrupted: return "interrupted";
+    case Termination::completed:
+      return "completed";
+    case Termination::diverged:
+      return "diverged";
+    case Termination::interrupted:
+      return "interrupted";
   }
   return "unknown";
 }
@@ -87,8 +90,7 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
   require_binary(train_, "training data");
   if (test_.size() > 0) {
     require(test_.cols() == train_.cols(), "test data: " + std::to_string(test_.cols()) +
-                                               " columns, but the training data have " +
-                                               std::to_string(train_.cols()));
+                                               " columns, but the training data have " + std::to_string(train_.cols()));
     require_binary(test_, "test data");
   }
   batch_size_ = options_.batch_size == 0 ? train_.rows() : options_.batch_size;
@@ -98,7 +100,8 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
 
   const Rbm initial = initial_model(options_, train_, n_hidden);
   if (options_.centered) {
-    parameters_ = center(initial, train_.colwise().mean().transpose(), VectorD::Constant(n_hidden, initial_hidden_offset));
+    parameters_ =
+        center(initial, train_.colwise().mean().transpose(), VectorD::Constant(n_hidden, initial_hidden_offset));
   } else {
     parameters_ = CenteredRbm{initial, VectorD::Zero(train_.cols()), VectorD::Zero(n_hidden)};
   }
@@ -170,12 +173,12 @@ void Trainer::step() {
 
 std::optional<std::string> Trainer::divergence() const {
   const Rbm& parameters = parameters_.parameters;
-  const bool finite = parameters.weights.allFinite() && parameters.visible_bias.allFinite() &&
-                      parameters.hidden_bias.allFinite();
+  const bool finite =
+      parameters.weights.allFinite() && parameters.visible_bias.allFinite() && parameters.hidden_bias.allFinite();
   if (!finite) return std::string("a parameter became NaN or infinite");
-  const double largest = std::max({parameters.weights.cwiseAbs().maxCoeff(),
-                                   parameters.visible_bias.cwiseAbs().maxCoeff(),
-                                   parameters.hidden_bias.cwiseAbs().maxCoeff()});
+  const double largest =
+      std::max({parameters.weights.cwiseAbs().maxCoeff(), parameters.visible_bias.cwiseAbs().maxCoeff(),
+                parameters.hidden_bias.cwiseAbs().maxCoeff()});
   if (largest > options_.divergence_bound)
     return "a parameter reached |θ| = " + std::to_string(largest) + " > bound " +
            std::to_string(options_.divergence_bound);
@@ -217,8 +220,8 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
       summary.termination = Termination::diverged;
       summary.message = "training diverged at update " + std::to_string(updates_done_) + ": " + *problem +
                         "; the parameters of update " + std::to_string(last_good_update_) + " were kept" +
-                        (checkpoint_update_ ? " and the last checkpoint (" + options_.checkpoint_path +
-                                                  ", update " + std::to_string(*checkpoint_update_) + ") is intact"
+                        (checkpoint_update_ ? " and the last checkpoint (" + options_.checkpoint_path + ", update " +
+                                                  std::to_string(*checkpoint_update_) + ") is intact"
                                             : "");
       parameters_ = last_good_;
       break;
@@ -240,8 +243,7 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
   }
   if (summary.termination == Termination::completed) {
     summary.message = "training completed " + std::to_string(updates_done_) + " updates";
-    if (evaluating && (learning_curve_.empty() || learning_curve_.back().update != updates_done_))
-      record_evaluation();
+    if (evaluating && (learning_curve_.empty() || learning_curve_.back().update != updates_done_)) record_evaluation();
   }
   if (checkpoints && summary.termination != Termination::diverged) {
     save_checkpoint(options_.checkpoint_path);

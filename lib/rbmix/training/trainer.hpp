@@ -64,10 +64,10 @@ struct TrainingSummary {
 using LikelihoodEstimator = std::function<double(const Rbm& rbm, const MatrixD& data)>;
 
 struct TrainingHooks {
-  LikelihoodEstimator estimate_log_likelihood;                 // optional
-  std::function<void(const EvaluationPoint&)> on_evaluation;   // optional
-  std::function<void(std::int64_t update)> on_update;          // optional, after every update
-  std::function<bool()> interrupt_requested;                   // optional, polled after every update
+  LikelihoodEstimator estimate_log_likelihood;                // optional
+  std::function<void(const EvaluationPoint&)> on_evaluation;  // optional
+  std::function<void(std::int64_t update)> on_update;         // optional, after every update
+  std::function<bool()> interrupt_requested;                  // optional, polled after every update
 };
 
 class Trainer {

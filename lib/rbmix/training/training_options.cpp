@@ -34,13 +34,16 @@ bool TrainingOptions::is_valid(std::string* why) const {
     return fail(why, "the number of sampling steps k must be at least 1, got " + std::to_string(sampling_steps));
   if (negative_phase == NegativePhaseKind::parallel_tempering && replicas < 2)
     return fail(why, "parallel tempering needs at least 2 replicas, got " + std::to_string(replicas));
-  if (inner_steps < 1) return fail(why, "the number of inner steps d must be at least 1, got " + std::to_string(inner_steps));
+  if (inner_steps < 1)
+    return fail(why, "the number of inner steps d must be at least 1, got " + std::to_string(inner_steps));
   if (!(offset_rate > 0.0 && offset_rate <= 1.0))
     return fail(why, "the offset sliding factor must lie in (0, 1], got " + std::to_string(offset_rate));
   if (!(learning_rate > 0.0 && std::isfinite(learning_rate)))
     return fail(why, "the learning rate must be positive and finite, got " + std::to_string(learning_rate));
-  if (batch_size < 0) return fail(why, "the batch size must be positive (or 0 for full batch), got " + std::to_string(batch_size));
-  if (!(momentum >= 0.0 && momentum < 1.0)) return fail(why, "momentum must lie in [0, 1), got " + std::to_string(momentum));
+  if (batch_size < 0)
+    return fail(why, "the batch size must be positive (or 0 for full batch), got " + std::to_string(batch_size));
+  if (!(momentum >= 0.0 && momentum < 1.0))
+    return fail(why, "momentum must lie in [0, 1), got " + std::to_string(momentum));
   if (!(weight_decay >= 0.0 && std::isfinite(weight_decay)))
     return fail(why, "weight decay must be non-negative, got " + std::to_string(weight_decay));
   if (fast_learning_rate && !(*fast_learning_rate >= 0.0 && std::isfinite(*fast_learning_rate)))
@@ -76,12 +79,24 @@ void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_st
     case Algorithm::cd:
     case Algorithm::cg:
     case Algorithm::sdcp:
-    case Algorithm::csdcp: options.negative_phase = NegativePhaseKind::contrastive_divergence; break;
-    case Algorithm::pcd: options.negative_phase = NegativePhaseKind::persistent; break;
-    case Algorithm::mfcd: options.negative_phase = NegativePhaseKind::mean_field; break;
-    case Algorithm::fpcd: options.negative_phase = NegativePhaseKind::fast_persistent; break;
-    case Algorithm::pt: options.negative_phase = NegativePhaseKind::parallel_tempering; break;
-    case Algorithm::exact: options.negative_phase = NegativePhaseKind::exact; break;
+    case Algorithm::csdcp:
+      options.negative_phase = NegativePhaseKind::contrastive_divergence;
+      break;
+    case Algorithm::pcd:
+      options.negative_phase = NegativePhaseKind::persistent;
+      break;
+    case Algorithm::mfcd:
+      options.negative_phase = NegativePhaseKind::mean_field;
+      break;
+    case Algorithm::fpcd:
+      options.negative_phase = NegativePhaseKind::fast_persistent;
+      break;
+    case Algorithm::pt:
+      options.negative_phase = NegativePhaseKind::parallel_tempering;
+      break;
+    case Algorithm::exact:
+      options.negative_phase = NegativePhaseKind::exact;
+      break;
   }
 }
 
@@ -100,12 +115,18 @@ std::string to_string(Algorithm algorithm) {
 
 std::string to_string(NegativePhaseKind kind) {
   switch (kind) {
-    case NegativePhaseKind::exact: return "exact";
-    case NegativePhaseKind::contrastive_divergence: return "contrastive_divergence";
-    case NegativePhaseKind::persistent: return "persistent";
-    case NegativePhaseKind::mean_field: return "mean_field";
-    case NegativePhaseKind::fast_persistent: return "fast_persistent";
-    case NegativePhaseKind::parallel_tempering: return "parallel_tempering";
+    case NegativePhaseKind::exact:
+      return "exact";
+    case NegativePhaseKind::contrastive_divergence:
+      return "contrastive_divergence";
+    case NegativePhaseKind::persistent:
+      return "persistent";
+    case NegativePhaseKind::mean_field:
+      return "mean_field";
+    case NegativePhaseKind::fast_persistent:
+      return "fast_persistent";
+    case NegativePhaseKind::parallel_tempering:
+      return "parallel_tempering";
   }
   return "unknown";
 }

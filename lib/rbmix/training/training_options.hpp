@@ -9,23 +9,22 @@
 // csdcp = centered S-DCP.
 // Options validate themselves (is_valid, Ceres style) before a trainer touches them.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix {
 
 enum class NegativePhaseKind {
-  exact,                    // model statistics by enumeration (tiny models)
-  contrastive_divergence,   // CD-k: chains start at the batch
-  persistent,               // PCD-k / SML (000): one persistent chain per batch row, never reset
-  mean_field,               // MF-CD (000 §4.5): deterministic, negative statistics from (v¹, h¹)
-  fast_persistent,          // FPCD (001 §2): persistent chains sampling with θ + θ_F
-  parallel_tempering,       // t-PT k (003 §4.2): persistent replicas at β uniform in [0, 1]
+  exact,                   // model statistics by enumeration (tiny models)
+  contrastive_divergence,  // CD-k: chains start at the batch
+  persistent,              // PCD-k / SML (000): one persistent chain per batch row, never reset
+  mean_field,              // MF-CD (000 §4.5): deterministic, negative statistics from (v¹, h¹)
+  fast_persistent,         // FPCD (001 §2): persistent chains sampling with θ + θ_F
+  parallel_tempering,      // t-PT k (003 §4.2): persistent replicas at β uniform in [0, 1]
 };
 
 enum class LearningRateSchedule { constant, linear_decay };
@@ -35,37 +34,37 @@ enum class Algorithm { cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp, csdcp };
 
 struct TrainingOptions {
   NegativePhaseKind negative_phase = NegativePhaseKind::contrastive_divergence;
-  UnitRule rule = GibbsRule{};    // the operator every sampling negative phase uses
-  int sampling_steps = 1;         // k sweeps per negative phase (K' for S-DCP)
-  int replicas = 10;              // t, parallel tempering only
-  int inner_steps = 1;            // d of S-DCP (002 Alg. 3); 1 for every other algorithm
-  bool centered = false;          // centered gradient (Melchior et al. 2016; 002 Alg. 4)
-  double offset_rate = 0.01;      // ν_μ = ν_λ, sliding factor of the centering offsets (002 §4)
+  UnitRule rule = GibbsRule{};  // the operator every sampling negative phase uses
+  int sampling_steps = 1;       // k sweeps per negative phase (K' for S-DCP)
+  int replicas = 10;            // t, parallel tempering only
+  int inner_steps = 1;          // d of S-DCP (002 Alg. 3); 1 for every other algorithm
+  bool centered = false;        // centered gradient (Melchior et al. 2016; 002 Alg. 4)
+  double offset_rate = 0.01;    // ν_μ = ν_λ, sliding factor of the centering offsets (002 §4)
 
   double learning_rate = 0.01;
   LearningRateSchedule schedule = LearningRateSchedule::constant;
-  int batch_size = 0;             // 0 = full batch
+  int batch_size = 0;  // 0 = full batch
   double momentum = 0.0;
-  double weight_decay = 0.0;      // L2 on W only
+  double weight_decay = 0.0;                 // L2 on W only
   std::optional<double> fast_learning_rate;  // ε_F of FPCD; the learning rate when absent
   double fast_weight_decay = 0.95;           // α of FPCD: θ_F ← α θ_F + ε_F g (001 §2)
 
-  std::int64_t updates = 1000;               // parameter updates (mini-batches; one S-DCP outer step counts once)
-  std::int64_t evaluation_interval = 100;    // evaluate every this many updates (and at 0 and at the end); 0: never
-  int max_enumerated_units = 25;             // exact log-likelihood when the smaller layer is at most this
+  std::int64_t updates = 1000;             // parameter updates (mini-batches; one S-DCP outer step counts once)
+  std::int64_t evaluation_interval = 100;  // evaluate every this many updates (and at 0 and at the end); 0: never
+  int max_enumerated_units = 25;           // exact log-likelihood when the smaller layer is at most this
 
-  double initial_weight_scale = 0.01;        // W ~ N(0, scale²)
-  bool base_rate_visible_bias = true;        // b = logit(clipped data mean), else 0
+  double initial_weight_scale = 0.01;  // W ~ N(0, scale²)
+  bool base_rate_visible_bias = true;  // b = logit(clipped data mean), else 0
   // Sampling chains in float (the parameters and the positive phase stay double). Measured with
   // tools/bench/pcd_update_bench on the MNIST shape (784 × 500, batch 100, PCD-1): float chains make the update
   // about 1.3× faster (products 1.8× faster, the element-wise work about the same). Double stays the default:
   // tiny models gain nothing and their tests compare with exact enumeration; ask for float on large models.
   bool sample_in_float = false;
-  double divergence_bound = 1e4;             // |parameter| above this (or NaN/Inf) stops the run as diverged
+  double divergence_bound = 1e4;  // |parameter| above this (or NaN/Inf) stops the run as diverged
   std::uint64_t seed = 1;
 
-  std::int64_t checkpoint_interval = 0;      // write a checkpoint every this many updates; 0: only when stopping
-  std::string checkpoint_path;               // empty: no checkpoints
+  std::int64_t checkpoint_interval = 0;  // write a checkpoint every this many updates; 0: only when stopping
+  std::string checkpoint_path;           // empty: no checkpoints
 
   // True when the options describe a runnable training; otherwise *why (if given) says what is wrong.
   bool is_valid(std::string* why) const;

@@ -53,9 +53,7 @@ TEST(WilcoxonSignedRank, UsesTheNormalApproximationForLargeSamples) {
   EXPECT_LT(result.p_value, 1e-40);
 }
 
-TEST(WilcoxonSignedRank, RejectsUnpairedSamples) {
-  EXPECT_THROW(wilcoxon_signed_rank({1.0, 2.0}, {1.0}), InputError);
-}
+TEST(WilcoxonSignedRank, RejectsUnpairedSamples) { EXPECT_THROW(wilcoxon_signed_rank({1.0, 2.0}, {1.0}), InputError); }
 
 }  // namespace
 }  // namespace rbmix::analysis

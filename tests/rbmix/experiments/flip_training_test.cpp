@@ -1,8 +1,8 @@
 #include "rbmix/experiments/flip_training.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace rbmix::experiments {
 namespace {

@@ -94,8 +94,10 @@ TEST(CenteredParameters, GradientMatchesItsDefinition) {
 TEST(CenteredParameters, ZeroOffsetsGiveThePlainGradientExactly) {
   const Rbm plain = testing::random_rbm(6, 5, 2.0, 41);
   const CenteredRbm uncentered = center(plain, VectorD::Zero(6), VectorD::Zero(5));
-  const Statistics positive = batch_statistics(testing::random_binary_rows(9, 6, 4), testing::random_binary_rows(9, 5, 5));
-  const Statistics negative = batch_statistics(testing::random_binary_rows(9, 6, 6), testing::random_binary_rows(9, 5, 7));
+  const Statistics positive =
+      batch_statistics(testing::random_binary_rows(9, 6, 4), testing::random_binary_rows(9, 5, 5));
+  const Statistics negative =
+      batch_statistics(testing::random_binary_rows(9, 6, 6), testing::random_binary_rows(9, 5, 7));
   const Rbm centered = centered_gradient(positive, negative, uncentered);
   const Rbm ordinary = statistics_difference(positive, negative);
   EXPECT_EQ(centered.weights, ordinary.weights);

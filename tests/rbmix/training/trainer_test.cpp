@@ -1,9 +1,9 @@
 #include "rbmix/training/trainer.hpp"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"

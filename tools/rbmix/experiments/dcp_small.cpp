@@ -2,12 +2,13 @@
 // K' = 4) on Bars & Stripes 3×3 and Shifting Bar 9/1 with 4 hidden units. The core is
 // rbmix::experiments::run_dcp_small; this file writes dcp_small.csv (summary), dcp_small_curves.csv (mean ATLL
 // against epochs), one SVG per data set and learning rate, and run.json.
+#include "rbmix/experiments/dcp_small.hpp"
+
 #include <chrono>
 #include <iostream>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/dcp_small.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
@@ -27,12 +28,18 @@ struct DcpSmallArguments {
 
 std::string algorithm_label(Algorithm algorithm) {
   switch (algorithm) {
-    case Algorithm::cd: return "CD-12";
-    case Algorithm::pcd: return "PCD-12";
-    case Algorithm::cg: return "CG";
-    case Algorithm::sdcp: return "S-DCP";
-    case Algorithm::csdcp: return "CS-DCP";
-    default: return to_string(algorithm);
+    case Algorithm::cd:
+      return "CD-12";
+    case Algorithm::pcd:
+      return "PCD-12";
+    case Algorithm::cg:
+      return "CG";
+    case Algorithm::sdcp:
+      return "S-DCP";
+    case Algorithm::csdcp:
+      return "CS-DCP";
+    default:
+      return to_string(algorithm);
   }
 }
 

@@ -1,12 +1,13 @@
 // rbmix experiment flip-training: 003 Table 1 (ALGORITHMS.md §8, T1), G against T in CD_k, PCD_k and t-PT_k
 // training on Bars & Stripes 4×4. The core is rbmix::experiments::run_flip_training; this file reads the options
 // and writes flip_training.csv (the table), flip_training_runs.csv (every run), learning_curves.svg and run.json.
+#include "rbmix/experiments/flip_training.hpp"
+
 #include <chrono>
 #include <iostream>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/flip_training.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
@@ -63,7 +64,9 @@ void run(const FlipTrainingArguments& arguments) {
     flip_significantly_better += difference > 0 && significant;
     table.add_row({row.setting.name(), row.setting.learning_rate, row.median_maximum_gibbs, row.median_maximum_flip,
                    difference, row.positive_rank_sum, row.p_value, std::string(significant ? "*" : ""),
-                   std::string(difference > 0 ? "T" : difference < 0 ? "G" : "=")});
+                   std::string(difference > 0   ? "T"
+                               : difference < 0 ? "G"
+                                                : "=")});
   }
   table.write_csv(out / "flip_training.csv");
   table.print(std::cout, 5);
@@ -118,7 +121,8 @@ void run(const FlipTrainingArguments& arguments) {
                                {"evaluation_interval", config.evaluation_interval},
                                {"tempering", "t replicas at beta = 1 - i/(t-1)"},
                                {"significance_level", significance_level}};
-  for (const auto& setting : config.settings) configuration["settings"].push_back(setting.name() + " eta " + std::to_string(setting.learning_rate));
+  for (const auto& setting : config.settings)
+    configuration["settings"].push_back(setting.name() + " eta " + std::to_string(setting.learning_rate));
   nlohmann::json record = make_run_record("experiment flip-training", configuration, config.seed);
   record["seconds"] = seconds;
   write_json_file(out / "run.json", record);
