@@ -157,6 +157,8 @@ void Trainer::step() {
     const Statistics negative = negative_phase_->statistics(model_to_sample());
     if (options_.centered) {
       // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
+      // Alg. 4 keeps the positive part of ∇W at the offsets of the first inner step; rbmix centers both parts at
+      // the current offsets (the exact centered gradient of the same surrogate); with ν = 0.01 they differ by O(ν).
       move_offsets(parameters_, positive.visible, positive.hidden, options_.offset_rate);
       gradient_ = centered_gradient(positive, negative, parameters_);
     } else {
