@@ -6,7 +6,12 @@
 # Needs bash, awk and python3 (standard library only: json, struct, zipfile).
 set -u
 
-readonly RBMIX=$1
+RBMIX=$(readlink -f -- "$1")  # absolute: each case runs in its own directory
+readonly RBMIX
+if [[ ! -x "$RBMIX" ]]; then
+  echo "cli_test.sh: '$1' is not an executable rbmix program" >&2
+  exit 2
+fi
 readonly CASE=$2
 
 WORK=$(mktemp -d)
@@ -62,6 +67,13 @@ rejects() {
   elif ! grep -qF -- "$needle" <<<"$OUTPUT"; then
     fail "$(describe "$@") (status $STATUS) does not name '$needle' in its message: $OUTPUT"
   fi
+}
+
+# rejects_clearly NEEDLE ARGS...: as rejects, and the message does not print the largest double as a bound
+# (CLI11's PositiveNumber / NonNegativeNumber do: "Value 0 not in range 0.000000 to 17976931348623157...").
+rejects_clearly() {
+  rejects "$@"
+  if grep -qF "179769313486" <<<"$OUTPUT"; then fail "$(describe "${@:2}"): unclear message: $OUTPUT"; fi
 }
 
 # expect_output_contains TEXT: the last command's output contains TEXT (fixed string).
@@ -230,6 +242,54 @@ case_data_modes() {
   succeeds data make modes --p-mut 0.1 --size 40 --seed 3 --out a.npy
   succeeds data make modes --p-mut 0.1 --size 40 --seed 3 --out b.npy
   cmp -s a.npy b.npy || fail "data make modes is not reproducible for a fixed seed"
+}
+
+# make_mnist_directory DIR: MNIST-style IDX files of 4×4 images, 6 for training (plain) and 2 for testing (gzip);
+# image k has its first k pixels at 255 and the others at 0, its label is k.
+make_mnist_directory() {
+  python - "$1" <<'PY'
+import gzip, os, struct, sys
+directory = sys.argv[1]
+os.makedirs(directory, exist_ok=True)
+def write(name, count, compress):
+    images = b"".join(bytes([255] * k + [0] * (16 - k)) for k in range(count))
+    opener = gzip.open if compress else open
+    suffix = ".gz" if compress else ""
+    with opener(os.path.join(directory, name + "-images-idx3-ubyte" + suffix), "wb") as out:
+        out.write(struct.pack(">IIII", 0x803, count, 4, 4) + images)
+    with opener(os.path.join(directory, name + "-labels-idx1-ubyte" + suffix), "wb") as out:
+        out.write(struct.pack(">II", 0x801, count) + bytes(range(count)))
+write("train", 6, False)
+write("t10k", 2, True)
+PY
+}
+
+case_data_mnist() {
+  make_mnist_directory mnist
+  succeeds data convert-mnist --dir mnist --out-dir converted --binarize threshold --validation 2
+  local part rows
+  for part in train:4 validation:2 test:2; do
+    succeeds data info "converted/${part%%:*}.npy" --json
+    expect_equal "${part%%:*} rows" "$(json_value samples)" "${part##*:}"
+    expect_equal "${part%%:*} columns" "$(json_value features)" 16
+  done
+  # Test images 0 and 1 (threshold 1/2): 0 + 1 ones of 32 pixels.
+  expect_near "test ones fraction" "$(json_value ones_fraction)" "$(awk 'BEGIN { printf "%.12f", 1 / 32 }')" 1e-12
+  succeeds data info converted/train.npy --json
+  # Training images 0..3: 0 + 1 + 2 + 3 = 6 ones of 64 pixels, four distinct rows.
+  expect_near "train ones fraction" "$(json_value ones_fraction)" "$(awk 'BEGIN { printf "%.12f", 6 / 64 }')" 1e-12
+  expect_near "train best ATLL" "$(json_value best_average_log_likelihood)" "-$(ln 4)" 1e-9
+  [[ -s converted/conversion.json ]] || fail "convert-mnist wrote no conversion.json"
+  succeeds data mnist-patches --dir mnist --out-dir patches --size 2 --count 10 --seed 4
+  expect_output_contains "patches/train.npy (6 × 4)"
+  expect_output_contains "patches/test.npy (2 × 4)"
+  rejects_clearly "--validation" data convert-mnist --dir mnist --out-dir bad1 --validation 7
+  rejects_clearly "--validation" data convert-mnist --dir mnist --out-dir bad2 --validation -1
+  rejects_clearly "size 5" data mnist-patches --dir mnist --out-dir bad3 --size 5 --count 3
+  rejects_clearly "--size" data mnist-patches --dir mnist --out-dir bad4 --size 0 --count 3
+  rejects_clearly "absent" data convert-mnist --dir absent --out-dir bad5
+  head -c 30 mnist/train-images-idx3-ubyte >short && mv short mnist/train-images-idx3-ubyte
+  rejects_clearly "train-images-idx3-ubyte" data convert-mnist --dir mnist --out-dir bad6
 }
 
 case_model_info() {
@@ -407,6 +467,14 @@ case_bad_nan_model() {
   rejects "nan.npz" mixing --model nan.npz --steps 10
 }
 
+# Weights near the largest double are valid parameters, but log Z overflows: an error, not "log Z: null".
+case_bad_overflow() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds model random --visible 9 --hidden 4 --weight-range 1e308 --seed 1 --out huge.npz
+  rejects "huge.npz" loglik --model huge.npz --data bas.npy --exact --json
+  rejects "huge.npz" loglik --model huge.npz --data bas.npy --ais --particles 4 --distributions 3 --json
+}
+
 case_bad_width() {
   make_zero_model zero.npz 9 4
   succeeds data make shifting-bar --length 8 --bar 2 --out eight.npy
@@ -416,26 +484,33 @@ case_bad_width() {
 }
 
 case_bad_sizes() {
-  rejects "--size" data make bas --size 0 --out x.npy
-  rejects "--size" data make bas --size -3 --out x.npy
-  rejects "--size" data make bas --size 11 --out x.npy
-  rejects "--length" data make shifting-bar --length 0 --bar 1 --out x.npy
-  rejects "--bar" data make shifting-bar --length 9 --bar 0 --out x.npy
-  rejects "bar" data make shifting-bar --length 3 --bar 5 --out x.npy
-  rejects "--size" data make modes --p-mut 0.1 --size 0 --seed 1 --out x.npy
-  rejects "--p-mut" data make modes --p-mut 1.5 --size 10 --seed 1 --out x.npy
-  rejects "--hidden" model random --visible 9 --hidden 0 --weight-range 0 --seed 1 --out x.npz
-  rejects "--visible" model random --visible 0 --hidden 4 --weight-range 0 --seed 1 --out x.npz
-  rejects "--weight-range" model random --visible 9 --hidden 4 --weight-range -1 --seed 1 --out x.npz
-  rejects "--hidden" model random --visible 9 --hidden abc --weight-range 0 --seed 1 --out x.npz
+  rejects_clearly "--size" data make bas --size 0 --out x.npy
+  rejects_clearly "--size" data make bas --size -3 --out x.npy
+  rejects_clearly "--size" data make bas --size 11 --out x.npy
+  rejects_clearly "--length" data make shifting-bar --length 0 --bar 1 --out x.npy
+  rejects_clearly "--bar" data make shifting-bar --length 9 --bar 0 --out x.npy
+  rejects_clearly "bar" data make shifting-bar --length 3 --bar 5 --out x.npy
+  rejects_clearly "--size" data make modes --p-mut 0.1 --size 0 --seed 1 --out x.npy
+  rejects_clearly "--p-mut" data make modes --p-mut 1.5 --size 10 --seed 1 --out x.npy
+  rejects_clearly "--hidden" model random --visible 9 --hidden 0 --weight-range 0 --seed 1 --out x.npz
+  rejects_clearly "--visible" model random --visible 0 --hidden 4 --weight-range 0 --seed 1 --out x.npz
+  rejects_clearly "--weight-range" model random --visible 9 --hidden 4 --weight-range -1 --seed 1 --out x.npz
+  rejects_clearly "--weight-range" model random --visible 9 --hidden 4 --weight-range inf --seed 1 --out x.npz
+  rejects_clearly "--weight-range" model random --visible 9 --hidden 4 --weight-range nan --seed 1 --out x.npz
+  rejects_clearly "--bias-range" model random --visible 9 --hidden 4 --weight-range 0 --bias-range nan --seed 1 \
+    --out x.npz
+  # Sizes that need more memory than any machine has: a message, not an uncaught std::bad_alloc.
+  rejects "out of memory" model random --visible 100000000 --hidden 100000000 --weight-range 0 --seed 1 --out x.npz
+  rejects_clearly "--hidden" model random --visible 9 --hidden abc --weight-range 0 --seed 1 --out x.npz
   [[ ! -e x.npy && ! -e x.npz ]] || fail "a rejected command left an output file"
   make_zero_model zero.npz 9 4
   succeeds data make bas --size 3 --out bas.npy
-  rejects "--particles" loglik --model zero.npz --data bas.npy --ais --particles 0 --distributions 10
-  rejects "--distributions" loglik --model zero.npz --data bas.npy --ais --particles 4 --distributions 0
-  rejects "--particles" loglik --model zero.npz --data bas.npy --ais --particles -5 --distributions 10
-  rejects "--schedule" loglik --model zero.npz --data bas.npy --ais --schedule foo
-  rejects "--layer" loglik --model zero.npz --data bas.npy --exact --layer foo
+  rejects_clearly "--particles" loglik --model zero.npz --data bas.npy --ais --particles 0 --distributions 10
+  rejects_clearly "--particles" loglik --model zero.npz --data bas.npy --ais --particles 1 --distributions 10
+  rejects_clearly "--distributions" loglik --model zero.npz --data bas.npy --ais --particles 4 --distributions 0
+  rejects_clearly "--particles" loglik --model zero.npz --data bas.npy --ais --particles -5 --distributions 10
+  rejects_clearly "--schedule" loglik --model zero.npz --data bas.npy --ais --schedule foo
+  rejects_clearly "--layer" loglik --model zero.npz --data bas.npy --exact --layer foo
   rejects "--exact" loglik --model zero.npz --data bas.npy --exact --ais
   rejects "--exact" loglik --model zero.npz --data bas.npy
   rejects "--hidden" train --data bas.npy --hidden 0 --updates 1 --out t

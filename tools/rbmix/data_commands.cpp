@@ -5,6 +5,7 @@
 // the installed program (<prefix>/share/rbmix/scripts) and then in the source tree this program was built from.
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -22,6 +23,12 @@
 
 namespace rbmix::cli {
 namespace {
+
+// Explicit ranges: CLI11's PositiveNumber and NonNegativeNumber name the largest double in their messages
+// ("Value 0 not in range 0.000000 to 1797...").
+const CLI::Range positive_int(1, std::numeric_limits<int>::max());
+const CLI::Range positive_count(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max());
+const CLI::Range non_negative_count(Eigen::Index{0}, std::numeric_limits<Eigen::Index>::max());
 
 // Saves `data` and says so.
 void save_and_report(const std::string& file, const BinaryMatrix& data) {
@@ -59,8 +66,8 @@ void attach_make(CLI::App& data) {
   };
   auto bar = std::make_shared<ShiftingBar>();
   CLI::App* bar_command = make->add_subcommand("shifting-bar", "Shifting Bar: the N cyclic shifts of B ones in N bits");
-  bar_command->add_option("--length", bar->length, "N")->required()->check(CLI::PositiveNumber);
-  bar_command->add_option("--bar", bar->bar, "B")->required()->check(CLI::PositiveNumber);
+  bar_command->add_option("--length", bar->length, "N")->required()->check(positive_int);
+  bar_command->add_option("--bar", bar->bar, "B")->required()->check(positive_int);
   bar_command->add_option("--out", bar->out, "output .npy file")->required();
   bar_command->callback([bar] { save_and_report(bar->out, shifting_bar(bar->length, bar->bar)); });
 
@@ -76,7 +83,7 @@ void attach_make(CLI::App& data) {
   modes_command->add_option("--p-mut", modes->mutation_probability, "probability of flipping each pixel")
       ->required()
       ->check(CLI::Range(0.0, 1.0));
-  modes_command->add_option("--size", modes->size, "number of samples")->required()->check(CLI::PositiveNumber);
+  modes_command->add_option("--size", modes->size, "number of samples")->required()->check(positive_int);
   modes_command->add_option("--seed", modes->seed, "random seed")->required();
   modes_command->add_option("--out", modes->out, "output .npy file")->required();
   modes_command->add_option("--labels", modes->labels, "also write the mode of each sample (uint8 .npy)");
@@ -206,7 +213,7 @@ void attach_convert_mnist(CLI::App& data) {
       ->capture_default_str();
   command->add_option("--seed", convert->seed, "seed of the stochastic binarisation")->capture_default_str();
   command->add_option("--validation", convert->validation, "training images kept for validation (taken from the end)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_count)
       ->capture_default_str();
   command->callback([convert] {
     const auto out = prepare_output_directory(convert->out);
@@ -256,9 +263,9 @@ void attach_patches(CLI::App& data) {
       "N patches at random images and positions.");
   command->add_option("--dir", patches->directory, "directory with the MNIST IDX files")->capture_default_str();
   command->add_option("--out-dir", patches->out, "output directory")->required();
-  command->add_option("--size", patches->size, "patch side")->check(CLI::PositiveNumber)->capture_default_str();
+  command->add_option("--size", patches->size, "patch side")->check(positive_count)->capture_default_str();
   command->add_option("--count", patches->count, "number of random patches (0: every position)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_count)
       ->capture_default_str();
   command->add_option("--seed", patches->seed, "seed of the patch positions and the shuffle")->capture_default_str();
   command->callback([patches] {

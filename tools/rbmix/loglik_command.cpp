@@ -2,6 +2,7 @@
 // one layer, ALGORITHMS.md §5) or estimated by AIS (Salakhutdinov & Murray 2008). The estimators are alternatives
 // in one option group; a new one adds a flag there and a branch in estimate().
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -81,6 +82,10 @@ void run_loglik(const LoglikArguments& arguments) {
 
   const auto start = std::chrono::steady_clock::now();
   nlohmann::json report = estimate(arguments, loaded.rbm, data);
+  // JSON has no Inf or NaN (they print as null): a log Z that overflows double is an error, not a number.
+  require(report["log_partition"].is_number() && std::isfinite(report["log_partition"].get<double>()) &&
+              report["average_log_likelihood"].is_number(),
+          arguments.model + ": log Z is not finite in double precision (parameters too large?)");
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report["model"] = arguments.model;
   report["data"] = arguments.data;
@@ -126,7 +131,7 @@ void attach_loglik(CLI::App& app) {
       ->check(CLI::Range(Eigen::Index{2}, std::numeric_limits<Eigen::Index>::max()))
       ->capture_default_str();
   command->add_option("--distributions", arguments->ais_options.distributions, "--ais: intermediate distributions K")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()))
       ->capture_default_str();
   command->add_option("--schedule", arguments->schedule, "--ais: linear|sm (Salakhutdinov & Murray)")
       ->check(CLI::IsMember({"linear", "sm"}))

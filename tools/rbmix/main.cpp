@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
   } catch (const rbmix::InputError& error) {
     std::cerr << "rbmix: error: " << error.what() << '\n';
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Sizes from the command line (units, particles, steps) can ask for more memory than there is.
+    std::cerr << "rbmix: failed: out of memory (are the sizes on the command line too large?)\n";
+    return 1;
   } catch (const std::exception& error) {
     std::cerr << "rbmix: failed: " << error.what() << '\n';
     return 1;

@@ -1,5 +1,7 @@
 // rbmix model ...: make a random model (003 §4.1: weights uniform in [−C, C]) and describe a model file.
+#include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -23,6 +25,17 @@ Rbm uniform_random_rbm(Eigen::Index n_visible, Eigen::Index n_hidden, double wei
   return rbm;
 }
 
+// CLI11's NonNegativeNumber lets NaN and infinity through and prints the largest double in its message.
+const CLI::Validator finite_non_negative(
+    [](std::string& input) {
+      double value = 0.0;
+      if (CLI::detail::lexical_cast(input, value) && std::isfinite(value) && value >= 0.0) return std::string();
+      return "must be a finite number >= 0, got " + input;
+    },
+    "FINITE >= 0");
+
+const CLI::Range positive_count(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max());
+
 void attach_random(CLI::App& model) {
   struct Random {
     Eigen::Index visible = 0;
@@ -35,10 +48,10 @@ void attach_random(CLI::App& model) {
   auto random = std::make_shared<Random>();
   CLI::App* command = model.add_subcommand(
       "random", "A model with weights uniform in [−C, C] and biases uniform in [−B, B] (003 §4.1 uses B = 0)");
-  command->add_option("--visible", random->visible, "visible units m")->required()->check(CLI::PositiveNumber);
-  command->add_option("--hidden", random->hidden, "hidden units n")->required()->check(CLI::PositiveNumber);
-  command->add_option("--weight-range", random->weight_range, "C")->required()->check(CLI::NonNegativeNumber);
-  command->add_option("--bias-range", random->bias_range, "B")->check(CLI::NonNegativeNumber)->capture_default_str();
+  command->add_option("--visible", random->visible, "visible units m")->required()->check(positive_count);
+  command->add_option("--hidden", random->hidden, "hidden units n")->required()->check(positive_count);
+  command->add_option("--weight-range", random->weight_range, "C")->required()->check(finite_non_negative);
+  command->add_option("--bias-range", random->bias_range, "B")->check(finite_non_negative)->capture_default_str();
   command->add_option("--seed", random->seed, "random seed")->required();
   command->add_option("--out", random->out, "output model file (.npz)")->required();
   command->callback([random] {
