@@ -48,9 +48,7 @@ struct NaiveFlipRule {
   static constexpr std::string_view name = "naive";
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
-    if (x > T(0)) return s == T(0) ? T(1) : T(1) - decay;
-    if (x < T(0)) return s == T(0) ? decay : T(0);
-    return T(1) - s;
+    return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);
   }
 };
 
