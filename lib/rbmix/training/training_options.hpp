@@ -57,7 +57,7 @@ struct TrainingOptions {
   bool base_rate_visible_bias = true;  // b = logit(clipped data mean), else 0
   // Sampling chains in float (the parameters and the positive phase stay double). Measured with
   // tools/bench/pcd_update_bench on the MNIST shape (784 × 500, batch 100, PCD-1): float chains make the update
-  // about 1.3× faster (products 1.8× faster, the element-wise work about the same). Double stays the default:
+  // 1.3–1.6× faster (its products 1.4–2× faster, the element-wise work about the same). Double stays the default:
   // tiny models gain nothing and their tests compare with exact enumeration; ask for float on large models.
   bool sample_in_float = false;
   double divergence_bound = 1e4;  // |parameter| above this (or NaN/Inf) stops the run as diverged
