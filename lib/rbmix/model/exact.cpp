@@ -76,8 +76,12 @@ std::vector<Accumulator> enumerate_blocks(const EnumerationView& view, const Acc
   const std::uint64_t blocks = std::min(states, max_blocks);
   const std::uint64_t block_size = states / blocks;  // both are powers of two
   std::vector<Accumulator> accumulators(blocks, initial);
+  // Below about a million unit evaluations the work is done before a thread team pays for itself, and on a busy
+  // machine waiting for a team can cost far more than the work (seen: 40× slower on 2 loaded cores).
+  constexpr std::uint64_t min_parallel_work = std::uint64_t{1} << 20;
+  const bool parallel = states * static_cast<std::uint64_t>(view.other_bias.size()) >= min_parallel_work;
 
-#pragma omp parallel
+#pragma omp parallel if (parallel)
   {
     Eigen::ArrayXd input(view.other_bias.size());
     Eigen::ArrayXd factors(view.other_bias.size());

@@ -161,7 +161,7 @@ class ChainNegativePhase final : public NegativePhase {
     for (std::size_t replica = 0; replica < replicas; ++replica)
       energies_[replica] = replicas_[replica].energies(sampling_model);
     const auto chains = static_cast<Eigen::Index>(swap_streams_.size());
-#pragma omp parallel for schedule(static)
+    // A few comparisons per chain: serial, since a thread team would cost more than the work.
     for (Eigen::Index chain = 0; chain < chains; ++chain) {
       RandomStream& stream = swap_streams_[static_cast<std::size_t>(chain)];
       for (std::size_t lower = 0; lower + 1 < replicas; ++lower) {
