@@ -574,6 +574,16 @@ case_bad_command_line() {
   ((STATUS != 0)) || fail "rbmix data with no subcommand exited 0"
 }
 
+# Weights near the largest double make E(v, h) infinite: analyze and mixing name the model file, not the routine
+# (a Schur decomposition, an autocovariance) that the non-finite numbers would otherwise reach.
+case_bad_infinite_energies() {
+  succeeds model random --visible 9 --hidden 4 --weight-range 1e308 --seed 1 --out e308.npz
+  rejects "e308.npz" analyze --model e308.npz
+  expect_output_contains "not all finite"
+  rejects "e308.npz" mixing --model e308.npz --steps 10 --burn-in 0
+  expect_output_contains "not all finite"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"

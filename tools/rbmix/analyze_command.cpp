@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "rbmix/analysis/operator_analysis.hpp"
+#include "rbmix/analysis/unit_transition_table.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
@@ -54,10 +55,18 @@ nlohmann::json to_json(const analysis::OperatorAnalysis& result, double seconds)
 
 void run_analyze(const AnalyzeArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
+  analysis::validate_inverse_temperature(arguments.beta);
   nlohmann::json report{{"model", arguments.model}, {"beta", arguments.beta}, {"operators", nlohmann::json::array()}};
   for (const auto& specification : parse_operators(arguments.operators)) {
     const auto start = std::chrono::steady_clock::now();
-    const analysis::OperatorAnalysis result = analysis::analyse_operator(loaded.rbm, specification, arguments.beta);
+    const analysis::OperatorAnalysis result = [&] {
+      // The analysis knows the model only as numbers (e.g. energies too large for a double): name the file.
+      try {
+        return analysis::analyse_operator(loaded.rbm, specification, arguments.beta);
+      } catch (const InputError& error) {
+        throw InputError(arguments.model + ": " + error.what());
+      }
+    }();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report["operators"].push_back(to_json(result, seconds));
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include "rbmix/analysis/autocorrelation.hpp"
@@ -82,13 +83,30 @@ struct MixingArguments {
   bool single_precision = false;
 };
 
+// The file can be written: it is not a directory and its directory exists. Checked before sampling, so that a bad
+// location fails at once and never after other outputs were written.
+void require_writable_file_location(const std::filesystem::path& file, const std::string& option) {
+  std::error_code error;
+  require(!std::filesystem::is_directory(file, error), option + " " + file.string() + ": is a directory, not a file");
+  const std::filesystem::path directory = file.parent_path();
+  require(directory.empty() || std::filesystem::is_directory(directory, error),
+          option + " " + file.string() + ": the directory " + directory.string() + " does not exist");
+}
+
 void run_mixing(const MixingArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
   EnergyTraceRequest request{
       parse_unit_rule(arguments.rule), arguments.steps, arguments.chains, arguments.burn_in, arguments.seed,
       arguments.single_precision};
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+  if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
+  const std::filesystem::path out =
+      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+
   const MatrixD traces = sample_energy_traces(loaded.rbm, request);
+  require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
+                                  (request.single_precision ? "float" : "double") +
+                                  " precision (parameters too large)");
   if (!arguments.trace_out.empty()) write_npy(arguments.trace_out, matrix_to_npy(traces));
 
   const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
@@ -111,7 +129,6 @@ void run_mixing(const MixingArguments& arguments) {
   record["energy_mean"] = traces.mean();
 
   if (!arguments.out.empty()) {
-    const auto out = prepare_output_directory(arguments.out);
     write_json_file(out / "mixing.json", record);
     if (!constant) {
       const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];

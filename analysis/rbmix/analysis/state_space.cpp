@@ -38,6 +38,11 @@ VectorD JointStateSpace::energies(const Rbm& rbm) const {
 
 VectorD JointStateSpace::stationary_distribution(const Rbm& rbm) const {
   const VectorD log_weights = -energies(rbm);
+  // An infinite or NaN energy (parameters near the largest double) leaves π undefined, and every analysis built
+  // on it would fail far from the cause.
+  require(log_weights.allFinite(),
+          "the energies E(v, h) are not all finite in double precision (parameters too large), so the stationary "
+          "distribution is undefined");
   const double max = log_weights.maxCoeff();
   VectorD weights = (log_weights.array() - max).exp().matrix();
   return weights / weights.sum();
