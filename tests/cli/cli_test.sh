@@ -584,6 +584,18 @@ case_bad_infinite_energies() {
   expect_output_contains "not all finite"
 }
 
+# Every output location is checked before any work, so a bad one leaves nothing half written.
+case_bad_output_before_work() {
+  echo "a plain file" >occupied
+  make_zero_model zero.npz 3 2
+  rejects "occupied" mixing --model zero.npz --steps 10 --burn-in 0 --out occupied --trace-out t.npy
+  [[ ! -e t.npy ]] || fail "mixing wrote t.npy although --out occupied was rejected"
+  rejects "no-such-directory/t.npy" mixing --model zero.npz --steps 10 --burn-in 0 --out results \
+    --trace-out no-such-directory/t.npy
+  [[ ! -e results ]] || fail "mixing made results/ although --trace-out was rejected"
+  expect_equal "occupied untouched" "$(cat occupied)" "a plain file"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"
