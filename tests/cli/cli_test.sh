@@ -596,6 +596,22 @@ case_bad_output_before_work() {
   expect_equal "occupied untouched" "$(cat occupied)" "a plain file"
 }
 
+# Counts below 1 are errors, not a silent fall-back to the scale's default.
+case_bad_experiment_counts() {
+  local option
+  for option in --trials --updates --steps; do
+    rejects_clearly "$option" experiment autocorr --scale smoke --out a "$option" 0
+    rejects_clearly "$option" experiment autocorr --scale smoke --out a "$option" -3
+  done
+  for option in --trials --updates --steps --starts --cap; do
+    rejects_clearly "$option" experiment class-changes --scale smoke --out c "$option" 0
+    rejects_clearly "$option" experiment class-changes --scale smoke --out c "$option" -1
+  done
+  rejects_clearly "--count" experiment slem-sweep --scale smoke --out s --count 0
+  rejects_clearly "--count" experiment slem-sweep --scale smoke --out s --count -2
+  [[ ! -e a && ! -e c && ! -e s ]] || fail "a rejected experiment made its output directory"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"

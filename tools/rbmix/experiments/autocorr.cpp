@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -34,7 +35,8 @@ struct AutocorrArguments {
   std::uint64_t seed = 1;
   std::string out;
   std::string mnist;
-  int trials = 0;  // 0: the scale's default
+  // 0: the scale's default (the options accept only positive values).
+  int trials = 0;
   std::int64_t updates = 0;
   Eigen::Index steps = 0;
   double learning_rate = 0.05;
@@ -255,9 +257,12 @@ void attach(CLI::App& parent) {
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_option("--mnist", arguments->mnist, "MNIST directory (IDX files); MNIST settings run only with it");
-  command->add_option("--trials", arguments->trials, "RBMs per setting (default: paper 25, smoke 2)");
-  command->add_option("--updates", arguments->updates, "training updates (default: paper 20000, smoke 500)");
-  command->add_option("--steps", arguments->steps, "sampled sweeps per chain (default: paper 10^6, smoke 20000)");
+  command->add_option("--trials", arguments->trials, "RBMs per setting (default: paper 25, smoke 2)")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  command->add_option("--updates", arguments->updates, "training updates (default: paper 20000, smoke 500)")
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  command->add_option("--steps", arguments->steps, "sampled sweeps per chain (default: paper 10^6, smoke 20000)")
+      ->check(CLI::Range(Eigen::Index{2}, std::numeric_limits<Eigen::Index>::max()));
   command->add_option("--lr", arguments->learning_rate, "learning rate")->capture_default_str();
   command
       ->add_option("--only", arguments->only, "settings to run: bas4x4, modes_p0.01, modes_p0.1, mnist_10h, mnist_500h")

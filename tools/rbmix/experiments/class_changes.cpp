@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,7 @@ struct ClassChangesArguments {
   std::string scale = "smoke";
   std::uint64_t seed = 1;
   std::string out;
+  // 0: the scale's default (the options accept only positive values).
   int trials = 0;
   std::int64_t updates = 0;
   double learning_rate = 0.05;
@@ -232,13 +234,21 @@ void attach(CLI::App& parent) {
   command->add_option("--scale", arguments->scale, "smoke|paper")->capture_default_str();
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
-  command->add_option("--trials", arguments->trials, "RBMs per p_mut (default: paper 25, smoke 3)");
-  command->add_option("--updates", arguments->updates, "training updates (default: paper 20000, smoke 1000)");
+  command->add_option("--trials", arguments->trials, "RBMs per p_mut (default: paper 25, smoke 3)")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  command->add_option("--updates", arguments->updates, "training updates (default: paper 20000, smoke 1000)")
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
   command->add_option("--lr", arguments->learning_rate, "learning rate")->capture_default_str();
-  command->add_option("--steps", arguments->sequence_steps, "Table 3: sweeps from all ones")->capture_default_str();
-  command->add_option("--starts", arguments->starts, "Table 4: chains per RBM")->capture_default_str();
-  command->add_option("--cap", arguments->first_change_cap,
-                      "Table 4: most sweeps waited for a change (default: paper 10^5, smoke 10^4)");
+  command->add_option("--steps", arguments->sequence_steps, "Table 3: sweeps from all ones")
+      ->capture_default_str()
+      ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()));
+  command->add_option("--starts", arguments->starts, "Table 4: chains per RBM")
+      ->capture_default_str()
+      ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()));
+  command
+      ->add_option("--cap", arguments->first_change_cap,
+                   "Table 4: most sweeps waited for a change (default: paper 10^5, smoke 10^4)")
+      ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()));
   command->callback([arguments] { run_class_changes(*arguments); });
 }
 

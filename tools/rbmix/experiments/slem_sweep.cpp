@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -98,10 +99,12 @@ struct SlemSweepArguments {
 
 std::vector<int> parse_integers(const std::string& text, const std::string& option) {
   std::vector<int> out;
+  bool empty_range = false;
   const auto colon = text.find(':');
   try {
     if (colon != std::string::npos) {
       const int first = std::stoi(text.substr(0, colon)), last = std::stoi(text.substr(colon + 1));
+      if (first > last) empty_range = true;
       for (int k = first; k <= last; ++k) out.push_back(k);
     } else {
       std::stringstream stream(text);
@@ -111,6 +114,7 @@ std::vector<int> parse_integers(const std::string& text, const std::string& opti
   } catch (const std::exception&) {
     throw InputError(option + " '" + text + "': expected integers as A:B or A,B,C");
   }
+  require(!empty_range, option + " '" + text + "': the range A:B needs A <= B");
   require(!out.empty(), option + " '" + text + "': no values");
   return out;
 }
@@ -171,7 +175,8 @@ void attach_slem_sweep(CLI::App& app) {
   CLI::App* command = app.add_subcommand("slem-sweep", "003 Fig. 3: share of random RBMs where SLEM(T) < SLEM(G)");
   command->add_option("--sizes", arguments->sizes, "m = n values, e.g. 2,3,4 (default: paper 2,3,4; smoke 2,3)");
   command->add_option("--c", arguments->bounds, "weight bounds, A:B or A,B,C")->capture_default_str();
-  command->add_option("--count", arguments->count, "RBMs per (size, c) (default: paper 100; smoke 10)");
+  command->add_option("--count", arguments->count, "RBMs per (size, c) (default: paper 100; smoke 10)")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_option("--scale", arguments->scale, "smoke|paper")->capture_default_str();
