@@ -612,6 +612,14 @@ case_bad_experiment_counts() {
   [[ ! -e a && ! -e c && ! -e s ]] || fail "a rejected experiment made its output directory"
 }
 
+# An empty range A:B with A > B says so.
+case_bad_slem_range() {
+  rejects "--c '5:1'" experiment slem-sweep --scale smoke --out s --c 5:1
+  expect_output_contains "A <= B"
+  rejects "--sizes '4:2'" experiment slem-sweep --scale smoke --out s --sizes 4:2
+  expect_output_contains "A <= B"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"
