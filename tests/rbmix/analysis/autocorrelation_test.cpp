@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "autoregressive_series.hpp"
 #include "rbmix/core/error.hpp"
+#include "support/autoregressive_series.hpp"
 
 namespace rbmix::analysis {
 namespace {

@@ -4,12 +4,13 @@
 
 #include <cmath>
 
-#include "autoregressive_series.hpp"
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/sampling/energy_trace.hpp"
+#include "support/autoregressive_series.hpp"
+#include "support/test_names.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -40,7 +41,8 @@ TEST_P(Ar1Series, EveryEstimatorFindsTheExactTime) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Coefficients, Ar1Series, ::testing::Values(0.5, 0.9, 0.99));
+INSTANTIATE_TEST_SUITE_P(Coefficients, Ar1Series, ::testing::Values(0.5, 0.9, 0.99),
+                         [](const auto& info) { return testing::test_name("phi_" + std::to_string(info.param)); });
 
 // A 3×3 RBM with two modes (all units off; all on, lower in energy) separated by a barrier, so that mode
 // switches show in the energy: exact τ is 7.1 sweeps for Gibbs and 5.2 for flip-the-state.
@@ -79,7 +81,8 @@ TEST_P(EnergyOfATinyRbm, EveryEstimatorFindsTheExactTimeOfTheSweep) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Operators, EnergyOfATinyRbm, ::testing::Values("gibbs", "flip"));
+INSTANTIATE_TEST_SUITE_P(Operators, EnergyOfATinyRbm, ::testing::Values("gibbs", "flip"),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST(AutoregressiveIntegratedTime, FindsOrderOneAndABandOfTheAsymptoticWidth) {
   // For AR(1) the delta method gives sd(τ̂)/τ = 2/sqrt((1−φ²)N); the computed band must have that half width
