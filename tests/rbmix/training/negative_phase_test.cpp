@@ -4,6 +4,7 @@
 
 #include "rbmix/model/exact.hpp"
 #include "rbmix/training/test_models.hpp"
+#include "support/test_names.hpp"
 
 namespace rbmix {
 namespace {
@@ -56,7 +57,11 @@ INSTANTIATE_TEST_SUITE_P(
                       SamplingCase{Algorithm::pcd, "gibbs", false}, SamplingCase{Algorithm::pcd, "flip", false},
                       SamplingCase{Algorithm::pcd, "mix:0.5", false}, SamplingCase{Algorithm::pcd, "flip", true},
                       SamplingCase{Algorithm::fpcd, "gibbs", false}, SamplingCase{Algorithm::pt, "gibbs", false},
-                      SamplingCase{Algorithm::pt, "flip", false}, SamplingCase{Algorithm::pt, "gibbs", true}));
+                      SamplingCase{Algorithm::pt, "flip", false}, SamplingCase{Algorithm::pt, "gibbs", true}),
+    [](const auto& info) {
+      return testing::test_name(to_string(info.param.algorithm) + "_" + info.param.rule +
+                                (info.param.in_float ? "_float" : ""));
+    });
 
 // A strongly coupled model whose Gibbs chains barely move between its modes: parallel tempering still
 // reproduces the exact statistics (the β = 0 replica feeds fresh states down the ladder).

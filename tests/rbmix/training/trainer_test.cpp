@@ -9,6 +9,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/model/exact.hpp"
+#include "support/test_names.hpp"
 
 namespace rbmix {
 namespace {
@@ -135,7 +136,10 @@ TEST_P(ResumedRun, EndsBitIdenticalToAnUninterruptedRun) {
 INSTANTIATE_TEST_SUITE_P(EveryStatefulAlgorithm, ResumedRun,
                          ::testing::Values(std::pair{Algorithm::cd, "flip"}, std::pair{Algorithm::pcd, "flip"},
                                            std::pair{Algorithm::fpcd, "gibbs"}, std::pair{Algorithm::pt, "mix:0.5"},
-                                           std::pair{Algorithm::csdcp, "gibbs"}));
+                                           std::pair{Algorithm::csdcp, "gibbs"}),
+                         [](const auto& info) {
+                           return testing::test_name(to_string(info.param.first) + "_" + info.param.second);
+                         });
 
 TEST(Trainer, FloatSamplingResumesBitIdenticallyToo) {
   TrainingOptions options = small_options(Algorithm::pcd, "flip");
