@@ -5,8 +5,11 @@
 
 #include "rbmix/analysis/wilcoxon_signed_rank.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/data/binarize.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/training_trials.hpp"
+#include "rbmix/random/random_stream.hpp"
 
 namespace rbmix::experiments {
 
@@ -46,6 +49,49 @@ FlipTrainingConfig flip_training_config(const std::string& scale, std::uint64_t 
   return config;
 }
 
+namespace {
+
+// `count` distinct rows of `data` chosen uniformly with `seed` (partial Fisher–Yates), in their original order.
+BinaryMatrix random_rows(const BinaryMatrix& data, Eigen::Index count, std::uint64_t seed) {
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(data.rows()));
+  for (Eigen::Index row = 0; row < data.rows(); ++row) order[static_cast<std::size_t>(row)] = row;
+  RandomStream stream(seed, 0, StreamDomain::data);
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const auto pick = k + static_cast<Eigen::Index>(stream.below(static_cast<std::uint64_t>(data.rows() - k)));
+    std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(pick)]);
+  }
+  order.resize(static_cast<std::size_t>(count));
+  std::sort(order.begin(), order.end());
+  BinaryMatrix rows(count, data.cols());
+  for (Eigen::Index k = 0; k < count; ++k) rows.row(k) = data.row(order[static_cast<std::size_t>(k)]);
+  return rows;
+}
+
+}  // namespace
+
+FlipTrainingConfig flip_training_mnist_config(const std::string& scale, std::uint64_t seed,
+                                              const std::filesystem::path& directory) {
+  FlipTrainingConfig config = flip_training_config(scale, seed);
+  const LabelledImages train = load_mnist(directory, MnistPart::train);
+  const Eigen::Index rows =
+      scale == "paper" ? train.images.pixels.rows() : std::min(mnist_smoke_rows, train.images.pixels.rows());
+  config.data = threshold_binarize(train.images.pixels.topRows(rows));
+  config.data_name = scale == "paper" ? "mnist" : "mnist-first-" + std::to_string(rows);
+  config.hidden = 10;
+  config.batch_size = 100;
+  if (scale != "paper") {
+    config.updates = mnist_smoke_updates;
+    config.evaluation_interval = mnist_smoke_updates / 2;
+  }
+  require(rows >= config.batch_size, directory.string() + ": MNIST training set has " + std::to_string(rows) +
+                                         " images, fewer than a mini-batch of " + std::to_string(config.batch_size));
+  if (rows > mnist_evaluation_rows) {
+    config.evaluation_data = random_rows(config.data, mnist_evaluation_rows, seed);
+    config.evaluation_name = std::to_string(mnist_evaluation_rows) + " training rows drawn with the seed";
+  }
+  return config;
+}
+
 double median(std::vector<double> values) {
   require(!values.empty(), "median of no values");
   std::sort(values.begin(), values.end());
@@ -56,6 +102,7 @@ double median(std::vector<double> values) {
 FlipTrainingResult run_flip_training(const FlipTrainingConfig& config) {
   require(config.trials > 0, "flip-training: the number of trials must be positive");
   const MatrixD data = to_real(config.data);
+  const MatrixD evaluation_data = to_real(config.evaluation_data);
   std::vector<TrainingJob> jobs;
   FlipTrainingResult result;
   for (std::size_t setting = 0; setting < config.settings.size(); ++setting) {
@@ -72,7 +119,7 @@ FlipTrainingResult run_flip_training(const FlipTrainingConfig& config) {
         options.updates = config.updates;
         options.evaluation_interval = config.evaluation_interval;
         options.seed = trial_seed(config.seed, trial);
-        jobs.push_back({options, &data, config.hidden});
+        jobs.push_back({options, &data, config.hidden, config.evaluation_data.size() > 0 ? &evaluation_data : nullptr});
         result.runs.push_back({setting, flip, trial, 0.0, 0.0, false, {}});
       }
     }

@@ -5,6 +5,8 @@
 #include <exception>
 #include <limits>
 
+#include "rbmix/model/exact.hpp"
+
 namespace rbmix::experiments {
 
 std::uint64_t trial_seed(std::uint64_t seed, int trial) {
@@ -24,7 +26,12 @@ std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& j
       omp_set_num_threads(1);
       const TrainingJob& job = jobs[static_cast<std::size_t>(index)];
       Trainer trainer(job.options, *job.data, MatrixD(), job.n_hidden);
-      summaries[static_cast<std::size_t>(index)] = trainer.run();
+      TrainingHooks hooks;
+      if (job.evaluation_data != nullptr)
+        hooks.estimate_log_likelihood = [&job](const Rbm& rbm, const MatrixD&) {
+          return exact_average_log_likelihood(rbm, *job.evaluation_data, exact_log_partition(rbm));
+        };
+      summaries[static_cast<std::size_t>(index)] = trainer.run(hooks);
     } catch (...) {
 #pragma omp critical(rbmix_training_jobs_failure)
       if (!failure) failure = std::current_exception();

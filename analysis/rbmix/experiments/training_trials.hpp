@@ -10,8 +10,11 @@ namespace rbmix::experiments {
 
 struct TrainingJob {
   TrainingOptions options;
-  const MatrixD* data = nullptr;  // training data; also the data the learning curve is evaluated on
+  const MatrixD* data = nullptr;  // training data
   Eigen::Index n_hidden = 0;
+  // The rows the learning curve's exact log-likelihood averages over; null: the training data. A fixed subset keeps
+  // evaluation affordable on large training sets (exact LL costs 2^hidden × rows × visible).
+  const MatrixD* evaluation_data = nullptr;
 };
 
 // The seed of trial `trial` of an experiment seeded with `seed`: the same for every setting and operator, so that
