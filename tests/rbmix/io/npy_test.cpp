@@ -18,8 +18,10 @@ using ::testing::HasSubstr;
 
 template <typename Scalar>
 bool bit_identical(const Matrix<Scalar>& a, const Matrix<Scalar>& b) {
+  // memcmp must not see the null data pointer of an empty matrix, even with size 0.
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(Scalar) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 ||
+          std::memcmp(a.data(), b.data(), sizeof(Scalar) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 // The message of the InputError that decoding `bytes` throws (empty if it does not throw).
