@@ -620,6 +620,138 @@ case_bad_slem_range() {
   expect_output_contains "A <= B"
 }
 
+# write_bits_npy FILE ROW...: a uint8 .npy array with one row per argument, each a string of 0s and 1s.
+write_bits_npy() {
+  python - "$@" <<'PY'
+import sys
+path, rows = sys.argv[1], sys.argv[2:]
+header = "{'descr': '|u1', 'fortran_order': False, 'shape': (%d, %d), }" % (len(rows), len(rows[0]))
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(path, "wb") as out:
+    out.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+    out.write(bytes(int(bit) for row in rows for bit in row))
+PY
+}
+
+# npy_summary FILE: "dtype rows cols min max" of a 2-D .npy array (uint8 or float32).
+npy_summary() {
+  python - "$1" <<'PY'
+import ast, struct, sys
+data = open(sys.argv[1], "rb").read()
+length = struct.unpack("<H", data[8:10])[0]
+header = ast.literal_eval(data[10:10 + length].decode())
+payload = data[10 + length:]
+values = list(payload) if header["descr"] == "|u1" else list(struct.unpack("<%df" % (len(payload) // 4), payload))
+print(header["descr"], header["shape"][0], header["shape"][1], min(values), max(values))
+PY
+}
+
+# The zero model draws every unit with probability ½ whatever the sampler's state, so Gibbs samples are binary,
+# the grey levels E[x | E[h | x]] are exactly ½, and a 16-unit model is pictured as 4×4 tiles.
+case_sample_gibbs() {
+  make_zero_model zero.npz 16 3
+  succeeds sample --model zero.npz --sampler gibbs --samples 50 --chains 2 --k 2 --seed 3 --out s
+  expect_equal "samples.npy" "$(npy_summary s/samples.npy)" "|u1 100 16 0 1"
+  expect_equal "grey.npy" "$(npy_summary s/grey.npy)" "<f4 100 16 0.5 0.5"
+  # 100 tiles of 4×4 in rows of 10, a one-pixel border around each: 51 × 51 pixels.
+  python -c 'import struct,sys; d = open("s/samples.png","rb").read(); sys.exit(d[:8] != b"\x89PNG\r\n\x1a\n" or struct.unpack(">II", d[16:24]) != (51, 51))' ||
+    fail "s/samples.png is not a 51×51 PNG"
+  python -c 'import json,sys; r = json.load(open("s/run.json")); sys.exit(r["seed"] != 3 or r["configuration"]["sampler"] != "gibbs")' ||
+    fail "s/run.json does not record seed 3 and sampler gibbs"
+  succeeds sample --model zero.npz --sampler gibbs --samples 50 --chains 2 --k 2 --seed 3 --out again
+  cmp -s s/samples.npy again/samples.npy || fail "sample is not reproducible for a fixed seed"
+  # 15 units are not a square: no picture unless a shape is given.
+  make_zero_model fifteen.npz 15 2
+  succeeds sample --model fifteen.npz --sampler gibbs --samples 5 --out f
+  [[ ! -e f/samples.png ]] || fail "a 15-unit model was pictured without --image-shape"
+  succeeds sample --model fifteen.npz --sampler gibbs --samples 5 --image-shape 3x5 --out g
+  [[ -s g/samples.png ]] || fail "--image-shape 3x5 drew no picture"
+}
+
+# Every sampler of 001 runs on Bars & Stripes 3×3; the herding samplers report their fixed-point searches.
+case_sample_rates() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds model random --visible 9 --hidden 6 --weight-range 1 --seed 2 --out m.npz
+  succeeds sample --model m.npz --sampler rates-fpcd --rates-data bas.npy --fast-lr 0.01 --operator flip \
+    --samples 30 --chains 3 --out fpcd
+  expect_equal "rates-fpcd samples" "$(npy_summary fpcd/samples.npy | cut -d' ' -f1-3)" "|u1 90 9"
+  local sampler
+  for sampler in rates-herding herding; do
+    local extra=()
+    [[ $sampler == herding ]] || extra=(--fast-lr 0.5)
+    succeeds sample --model m.npz --sampler "$sampler" --rates-data bas.npy "${extra[@]}" --samples 40 --out "$sampler"
+    python -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r["fixed_point_searches"] != 40 or r["fixed_point_cap_hits"] != 0)' \
+      "$sampler/run.json" || fail "$sampler/run.json does not report 40 fixed-point searches and no cap hit"
+  done
+  succeeds sample --model m.npz --sampler herding --rates-data bas.npy --fixed-point-cap 1 --samples 40 --out capped
+  expect_output_contains "stopped at the cap"
+  succeeds sample --model m.npz --sampler sp --fast-lr 0.1 --fast-decay 0.9 --samples 20 --out sp
+  succeeds sample --model m.npz --sampler sp --fast-lr 0.1 --samples 20 --out sp-drift
+  expect_output_contains "drift to the uniform"
+}
+
+case_bad_sample_options() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds data make bas --size 2 --out bas2.npy
+  succeeds model random --visible 9 --hidden 4 --seed 2 --out m.npz
+  local base=(sample --model m.npz --samples 5 --out s)
+  rejects "--fast-lr" "${base[@]}" --sampler gibbs --fast-lr 0.1
+  rejects "--fast-decay" "${base[@]}" --sampler gibbs --fast-decay 0.9
+  rejects "--rates-data" "${base[@]}" --sampler gibbs --rates-data bas.npy
+  rejects "--rates-data" "${base[@]}" --sampler rates-fpcd --fast-lr 0.1
+  rejects "--fast-lr" "${base[@]}" --sampler rates-fpcd --rates-data bas.npy
+  rejects "--fast-lr" "${base[@]}" --sampler herding --rates-data bas.npy --fast-lr 0.5
+  rejects "--k" "${base[@]}" --sampler herding --rates-data bas.npy --k 3
+  rejects "--operator" "${base[@]}" --sampler rates-herding --rates-data bas.npy --fast-lr 0.1 --operator flip
+  rejects "--fixed-point-cap" "${base[@]}" --sampler gibbs --fixed-point-cap 5
+  rejects "--rates-data" "${base[@]}" --sampler sp --fast-lr 0.1 --rates-data bas.npy
+  rejects_clearly "--fast-decay" "${base[@]}" --sampler sp --fast-lr 0.1 --fast-decay 1.5
+  rejects_clearly "--fast-lr" "${base[@]}" --sampler sp --fast-lr nan
+  rejects_clearly "--fast-lr" "${base[@]}" --sampler sp --fast-lr -1
+  rejects_clearly "--k" "${base[@]}" --sampler gibbs --k 0
+  rejects_clearly "--chains" "${base[@]}" --sampler gibbs --chains 0
+  rejects_clearly "--samples" sample --model m.npz --out s --sampler gibbs --samples 0
+  rejects "metropolis" "${base[@]}" --sampler metropolis
+  rejects "bogus" "${base[@]}" --sampler gibbs --operator bogus
+  rejects "bas2.npy" "${base[@]}" --sampler rates-fpcd --fast-lr 0.1 --rates-data bas2.npy
+  rejects "--image-shape" "${base[@]}" --sampler gibbs --image-shape 3x4
+  rejects "--image-shape" "${base[@]}" --sampler gibbs --image-shape three
+  # Grey levels are not rates data.
+  succeeds sample --model m.npz --sampler gibbs --samples 5 --out grey
+  rejects "grey/grey.npy" "${base[@]}" --sampler rates-fpcd --fast-lr 0.1 --rates-data grey/grey.npy
+  [[ ! -e s ]] || fail "a rejected sample command made its output directory"
+}
+
+# One sample at Hamming distance 2 from the only validation and test row (m = 8): β = 1 − 2/8 maximises
+# 6 log β + 2 log(1 − β), and the ISL is that maximum: 6 ln(3/4) + 2 ln(1/4).
+case_isl_closed_form() {
+  write_bits_npy sample.npy 10110010
+  write_bits_npy row.npy 10011010
+  succeeds isl --samples sample.npy --valid row.npy --test row.npy --json
+  expect_equal "N" "$(json_value curve.0.samples)" 1
+  expect_near "beta" "$(json_value curve.0.beta)" 0.75 1e-6
+  expect_near "ISL" "$(json_value curve.0.isl)" "$(awk 'BEGIN { printf "%.12f", 6 * log(0.75) + 2 * log(0.25) }')" 1e-9
+  # The training set as its own sample set: every test row is a sample, so more samples cannot hide it.
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16 --out isl
+  expect_output_contains "samples"
+  [[ -s isl/isl.csv && -s isl/run.json ]] || fail "isl --out did not write isl.csv and run.json"
+}
+
+case_bad_isl_input() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds data make bas --size 2 --out bas2.npy
+  succeeds model random --visible 9 --hidden 4 --seed 2 --out m.npz
+  succeeds sample --model m.npz --sampler gibbs --samples 5 --out s
+  rejects "bas2.npy" isl --samples bas.npy --valid bas2.npy --test bas.npy
+  rejects "bas2.npy" isl --samples bas.npy --valid bas.npy --test bas2.npy
+  rejects "s/grey.npy" isl --samples s/grey.npy --valid bas.npy --test bas.npy
+  rejects "absent.npy" isl --samples absent.npy --valid bas.npy --test bas.npy
+  rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 0
+  rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 17
+  rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 8,4
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"

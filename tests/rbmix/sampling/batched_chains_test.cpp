@@ -3,56 +3,23 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <boost/math/distributions/chi_squared.hpp>
 #include <numeric>
 
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
+#include "support/chi_squared.hpp"
 
 namespace rbmix {
 namespace {
+
+using testing::chi_squared_p_value;
 
 // The loop DESIGN.md promises: the batched sampler's empirical one-step transitions from a state must match the
 // exact row of K built from the same unit rule. One χ² test per (operator, start state); the whole family is
 // Bonferroni-corrected so that a correct sampler fails it with probability ≤ kFalseFailureRate.
 constexpr double kFalseFailureRate = 1e-6;
-// Pearson's χ² approximation needs expected counts of about 5 or more per bin (Cochran's rule).
-constexpr double kMinimumExpectedCount = 5.0;
 constexpr Eigen::Index kChainsPerRow = 20000;
 constexpr std::uint64_t kSeed = 20240611;
-
-// Pearson χ² test of `counts` against `probabilities`: bins with expected count < 5 are merged (smallest first)
-// into one bin; an observation in a bin of probability exactly 0 is impossible and gives p = 0.
-double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const VectorD& probabilities) {
-  const double total = static_cast<double>(std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}));
-  std::vector<std::pair<double, double>> bins;  // (expected, observed)
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    const double expected = total * probabilities[static_cast<Eigen::Index>(k)];
-    if (expected == 0.0 && counts[k] > 0) return 0.0;
-    if (expected > 0.0) bins.emplace_back(expected, static_cast<double>(counts[k]));
-  }
-  std::sort(bins.begin(), bins.end());
-  std::vector<std::pair<double, double>> merged;
-  std::pair<double, double> pending{0.0, 0.0};
-  for (const auto& bin : bins) {
-    pending.first += bin.first;
-    pending.second += bin.second;
-    if (pending.first >= kMinimumExpectedCount) {
-      merged.push_back(pending);
-      pending = {0.0, 0.0};
-    }
-  }
-  if (pending.first > 0.0) {
-    if (merged.empty()) return 1.0;
-    merged.back().first += pending.first;
-    merged.back().second += pending.second;
-  }
-  if (merged.size() < 2) return 1.0;  // one bin: the counts must match exactly, nothing to test
-  double statistic = 0.0;
-  for (const auto& [expected, observed] : merged) statistic += (observed - expected) * (observed - expected) / expected;
-  const boost::math::chi_squared distribution(static_cast<double>(merged.size() - 1));
-  return boost::math::cdf(boost::math::complement(distribution, statistic));
-}
 
 // Counts of next joint states after one sweep, per start state: kChainsPerRow chains start at each joint state
 // (visible and hidden set), all in one batch, each chain with its own stream.

@@ -1,0 +1,237 @@
+// rbmix sample: draws a sequence of samples from a trained model with one of 001's sampling processes (gibbs,
+// rates-fpcd, rates-herding, herding, sp; docs/algorithms.md §4). Writes to --out DIR: samples.npy (binary, uint8),
+// grey.npy (grey levels, float32), both in emission order (row t·C + c is chain c's t-th sample), for image data
+// samples.png (the first --picture-samples grey samples in a grid), and run.json.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/binary_data_file.hpp"
+#include "rbmix/io/model_file.hpp"
+#include "rbmix/io/npy.hpp"
+#include "rbmix/report/png_image.hpp"
+#include "rbmix/report/run_record.hpp"
+#include "rbmix/sampling/rates.hpp"
+#include "rbmix/sampling/sampling_process.hpp"
+
+namespace rbmix::cli {
+namespace {
+
+struct SampleArguments {
+  std::string model;
+  std::string sampler;
+  std::string rule = "gibbs";
+  std::string rates_data;
+  Eigen::Index samples = 1000;
+  Eigen::Index sweeps = 1;
+  double fast_learning_rate = 0.0;
+  double fast_decay = 1.0;
+  Eigen::Index fixed_point_cap = 1000;
+  Eigen::Index chains = 1;
+  std::uint64_t seed = 1;
+  std::string out;
+  std::string image_shape;
+  Eigen::Index picture_samples = 100;
+  Eigen::Index picture_columns = 10;
+};
+
+// Which options the user gave, to refuse those the chosen sampler does not use.
+struct GivenOptions {
+  bool rule = false;
+  bool rates_data = false;
+  bool sweeps = false;
+  bool fast_learning_rate = false;
+  bool fast_decay = false;
+  bool fixed_point_cap = false;
+};
+
+void refuse_unused(bool given, const std::string& option, const std::string& sampler, const std::string& why) {
+  require(!given, option + " does not apply to --sampler " + sampler + " (" + why + ")");
+}
+
+SamplerSettings settings_from(const SampleArguments& arguments, const GivenOptions& given) {
+  SamplerSettings settings;
+  settings.kind = parse_sampler_kind(arguments.sampler);
+  const std::string name = arguments.sampler;
+  require(arguments.sweeps >= 1, "--k must be at least 1");
+  require(arguments.fixed_point_cap >= 1, "--fixed-point-cap must be at least 1");
+  require(std::isfinite(arguments.fast_learning_rate) && arguments.fast_learning_rate >= 0.0,
+          "--fast-lr must be a finite number ≥ 0");
+  require(arguments.fast_decay >= 0.0 && arguments.fast_decay <= 1.0, "--fast-decay must lie in [0, 1]");
+  if (is_zero_temperature(settings.kind)) {
+    refuse_unused(given.rule, "--operator", name, "its sweeps are the deterministic zero-temperature map");
+    refuse_unused(given.sweeps, "--k", name, "it iterates the map to a fixed point; see --fixed-point-cap");
+  } else {
+    refuse_unused(given.fixed_point_cap, "--fixed-point-cap", name, "only the herding samplers search fixed points");
+  }
+  switch (settings.kind) {
+    case SamplerKind::gibbs:
+      refuse_unused(given.fast_learning_rate, "--fast-lr", name, "gibbs has no fast parameters");
+      refuse_unused(given.fast_decay, "--fast-decay", name, "gibbs has no fast parameters");
+      refuse_unused(given.rates_data, "--rates-data", name, "gibbs uses no rates");
+      break;
+    case SamplerKind::herding:
+      refuse_unused(given.fast_learning_rate, "--fast-lr", name, "herding's step is fixed at 1; use rates-herding");
+      refuse_unused(given.fast_decay, "--fast-decay", name, "herding's decay is fixed at 1; use rates-herding");
+      settings.fast_learning_rate = kHerdingLearningRate;
+      settings.fast_decay = kHerdingDecay;
+      break;
+    case SamplerKind::sample_penalization:
+      refuse_unused(given.rates_data, "--rates-data", name, "SP uses R = 0");
+      [[fallthrough]];
+    default:
+      require(given.fast_learning_rate, "--sampler " + name + " needs --fast-lr (the fast step ε_F)");
+      settings.fast_learning_rate = arguments.fast_learning_rate;
+      settings.fast_decay = arguments.fast_decay;
+  }
+  if (needs_rates(settings.kind))
+    require(given.rates_data, "--sampler " + name + " needs --rates-data (the training set that gives the rates R)");
+  settings.rule = parse_unit_rule(arguments.rule);
+  settings.sweeps_per_sample = arguments.sweeps;
+  settings.fixed_point_cap = arguments.fixed_point_cap;
+  validate(settings);
+  return settings;
+}
+
+// "HxW", or the square root of m when m is a perfect square; nullopt when the samples are not pictures.
+std::optional<std::pair<Eigen::Index, Eigen::Index>> image_shape(const std::string& text, Eigen::Index units) {
+  if (text.empty()) {
+    const auto side = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(units))));
+    if (side * side == units) return std::make_pair(side, side);
+    return std::nullopt;
+  }
+  const std::size_t cross = text.find('x');
+  std::size_t used_height = 0, used_width = 0;
+  long long height = 0, width = 0;
+  try {
+    require(cross != std::string::npos, "");
+    height = std::stoll(text.substr(0, cross), &used_height);
+    width = std::stoll(text.substr(cross + 1), &used_width);
+  } catch (const std::exception&) {
+    throw InputError("--image-shape '" + text + "': expected HxW, e.g. 28x28");
+  }
+  require(used_height == cross && used_width == text.size() - cross - 1 && height >= 1 && width >= 1,
+          "--image-shape '" + text + "': expected HxW with positive integers, e.g. 28x28");
+  require(height * width == units, "--image-shape " + text + " has " + std::to_string(height * width) +
+                                       " pixels but the model has " + std::to_string(units) + " visible units");
+  return std::make_pair(static_cast<Eigen::Index>(height), static_cast<Eigen::Index>(width));
+}
+
+void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
+  const SamplerSettings settings = settings_from(arguments, given);
+  require(arguments.samples >= 1, "--samples must be at least 1");
+  require(arguments.chains >= 1, "--chains must be at least 1");
+  require(arguments.picture_samples >= 0, "--picture-samples must not be negative");
+  require(arguments.picture_columns >= 1, "--picture-columns must be at least 1");
+  if (settings.kind == SamplerKind::sample_penalization && settings.fast_decay == 1.0)
+    std::cerr << "rbmix: warning: sp with --fast-decay 1 accumulates every penalty: the samples drift to the uniform "
+                 "distribution (001 §4); choose α < 1\n";
+
+  const LoadedRbm loaded = load_rbm(arguments.model);
+  const auto shape = image_shape(arguments.image_shape, loaded.rbm.n_visible());
+  std::optional<SufficientStatistics> rates;
+  if (needs_rates(settings.kind))
+    rates = compute_rates(loaded.rbm, load_binary_matrix(arguments.rates_data), arguments.rates_data);
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
+
+  SamplingProcess process(loaded.rbm, settings, std::move(rates), arguments.chains, arguments.seed);
+  const auto start = std::chrono::steady_clock::now();
+  const EmittedSamples samples = process.run(arguments.samples);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  save_binary_matrix(out / "samples.npy", samples.binary);
+  write_npy(out / "grey.npy", matrix_to_npy(samples.grey));
+  const Eigen::Index pictured = std::min(arguments.picture_samples, samples.grey.rows());
+  if (shape && pictured > 0)
+    write_png(out / "samples.png",
+              tile_images(samples.grey.topRows(pictured), shape->first, shape->second, arguments.picture_columns));
+
+  nlohmann::json configuration = {{"model", arguments.model},
+                                  {"sampler", to_string(settings.kind)},
+                                  {"samples_per_chain", arguments.samples},
+                                  {"chains", arguments.chains},
+                                  {"start", "visible units uniform at random"},
+                                  {"order", "row t*chains + c is chain c's t-th sample"}};
+  if (!is_zero_temperature(settings.kind)) {
+    configuration["operator"] = to_string(settings.rule);
+    configuration["k"] = settings.sweeps_per_sample;
+  } else {
+    configuration["fixed_point_cap"] = settings.fixed_point_cap;
+  }
+  if (has_fast_parameters(settings.kind)) {
+    configuration["fast_lr"] = settings.fast_learning_rate;
+    configuration["fast_decay"] = settings.fast_decay;
+    configuration["fast_parameters"] = "one θ_F per chain";
+  }
+  if (needs_rates(settings.kind)) configuration["rates_data"] = arguments.rates_data;
+  if (shape) configuration["image_shape"] = {shape->first, shape->second};
+  nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
+  record["seconds"] = seconds;
+  record["samples_per_second"] = static_cast<double>(samples.binary.rows()) / seconds;
+  record["mean_of_samples"] = samples.binary.cast<double>().mean();
+  if (is_zero_temperature(settings.kind)) {
+    const FixedPointStatistics fixed_points = process.fixed_points();
+    record["fixed_point_searches"] = fixed_points.searches;
+    record["fixed_point_cap_hits"] = fixed_points.cap_hits;
+    record["fixed_point_mean_iterations"] =
+        static_cast<double>(fixed_points.iterations) / static_cast<double>(fixed_points.searches);
+    if (fixed_points.cap_hits > 0)
+      std::cerr << "rbmix: warning: " << fixed_points.cap_hits << " of " << fixed_points.searches
+                << " fixed-point searches stopped at the cap of " << settings.fixed_point_cap << " iterations\n";
+  }
+  write_json_file(out / "run.json", record);
+  std::cout << to_string(settings.kind) << ": " << samples.binary.rows() << " samples (" << arguments.chains
+            << " chain(s) × " << arguments.samples << ") in " << seconds << " s\n"
+            << "wrote " << arguments.out << "/samples.npy, grey.npy" << (shape && pictured > 0 ? ", samples.png" : "")
+            << ", run.json\n";
+}
+
+void attach(CLI::App& parent) {
+  auto arguments = std::make_shared<SampleArguments>();
+  auto given = std::make_shared<GivenOptions>();
+  CLI::App* command = parent.add_subcommand("sample", "Draw samples from a model with 001's samplers");
+  command->add_option("--model", arguments->model, "model file (.npz)")->required();
+  command->add_option("--sampler", arguments->sampler, "gibbs|rates-fpcd|rates-herding|herding|sp")->required();
+  auto* rule =
+      command->add_option("--operator", arguments->rule, "unit rule of the stochastic samplers: gibbs|flip|mix:A|naive")
+          ->capture_default_str();
+  auto* rates =
+      command->add_option("--rates-data", arguments->rates_data,
+                          "binary training set (.npy) giving the rates R (rates-fpcd, rates-herding, herding)");
+  command->add_option("--samples", arguments->samples, "samples per chain")->capture_default_str();
+  auto* sweeps = command->add_option("--k", arguments->sweeps, "sweeps between samples (stochastic samplers)")
+                     ->capture_default_str();
+  auto* fast_lr = command->add_option("--fast-lr", arguments->fast_learning_rate, "fast step ε_F");
+  auto* fast_decay =
+      command->add_option("--fast-decay", arguments->fast_decay, "fast decay α in [0, 1]")->capture_default_str();
+  auto* cap = command
+                  ->add_option("--fixed-point-cap", arguments->fixed_point_cap,
+                               "iteration cap of the herding samplers' fixed-point search")
+                  ->capture_default_str();
+  command->add_option("--chains", arguments->chains, "independent chains, each with its own fast parameters")
+      ->capture_default_str();
+  command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
+  command->add_option("--out", arguments->out, "output directory")->required();
+  command->add_option("--image-shape", arguments->image_shape, "HxW of the picture (default: square when m is)");
+  command->add_option("--picture-samples", arguments->picture_samples, "samples drawn in samples.png")
+      ->capture_default_str();
+  command->add_option("--picture-columns", arguments->picture_columns, "tiles per row of samples.png")
+      ->capture_default_str();
+  command->callback([=] {
+    *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,
+              fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0};
+    run_sample(*arguments, *given);
+  });
+}
+
+}  // namespace
+}  // namespace rbmix::cli
+
+RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
