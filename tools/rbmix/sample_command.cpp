@@ -131,8 +131,8 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   require(arguments.picture_samples >= 0, "--picture-samples must not be negative");
   require(arguments.picture_columns >= 1, "--picture-columns must be at least 1");
   if (settings.kind == SamplerKind::sample_penalization && settings.fast_decay == 1.0)
-    std::cerr << "rbmix: warning: sp with --fast-decay 1 accumulates every penalty: the samples drift to the uniform "
-                 "distribution (001 §4); choose α < 1\n";
+    std::cerr << "rbmix: warning: sp with --fast-decay 1 never forgets a penalty: the samples leave the model and "
+                 "collapse onto the all-off state; choose α < 1\n";
 
   const LoadedRbm loaded = load_rbm(arguments.model);
   const auto shape = image_shape(arguments.image_shape, loaded.rbm.n_visible());

@@ -7,6 +7,9 @@
 namespace rbmix {
 namespace {
 
+// Multiply-adds per emitted sample over all chains below which the chains advance on one thread (about 100 µs).
+constexpr Eigen::Index kParallelWork = Eigen::Index{1} << 18;
+
 struct SamplerName {
   SamplerKind kind;
   std::string_view name;
@@ -154,8 +157,11 @@ void SamplingProcess::emit_into(EmittedSamples& out, Eigen::Index first_row) {
   require(out.binary.cols() == rbm_.n_visible() && out.grey.cols() == rbm_.n_visible() &&
               out.binary.rows() == out.grey.rows() && first_row >= 0 && first_row + chains() <= out.binary.rows(),
           "sampling process: the output has no room for the next samples");
-  // Chains are independent and each draws only from its own stream: any schedule gives the same numbers.
-#pragma omp parallel for schedule(dynamic)
+  // Chains are independent and each draws only from its own stream: any schedule gives the same numbers. Small
+  // work runs on one thread, where starting a thread team per sample would cost more than the sample.
+  const Eigen::Index steps = is_zero_temperature(settings_.kind) ? 2 : settings_.sweeps_per_sample + 1;
+  const Eigen::Index work = chains() * steps * rbm_.n_visible() * rbm_.n_hidden();
+#pragma omp parallel for schedule(dynamic) if (work >= kParallelWork)
   for (Eigen::Index chain = 0; chain < chains(); ++chain)
     advance(chains_[static_cast<std::size_t>(chain)], first_row + chain, out);
 }

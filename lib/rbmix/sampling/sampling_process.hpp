@@ -9,7 +9,8 @@
 //                  fixed point's binary h, as in herding's own statistics (Welling 2009), R = the rates.
 //   herding        rates-herding with ε_F = 1 and α = 1 (Welling 2009).
 //   sp             rates-fpcd with R = 0: sample penalization (001 §4). Needs α < 1: with α = 1 the penalties
-//                  pile up and the samples drift to the uniform distribution.
+//                  pile up on the units that were on, so the samples leave the model; on 0/1 units they collapse
+//                  onto the all-off state, whose s is zero (001 §4 says they become uniform; they do not).
 // Grey levels: E[x | h⁻; θ⁻] = σ(b⁻ + W⁻ᵀ h⁻) for the stochastic samplers; the herding samplers emit x⁻ itself,
 // the zero-temperature limit of that expectation (001 §4: herding gives only discrete samples).
 //
@@ -55,7 +56,7 @@ inline constexpr double kHerdingLearningRate = 1.0;
 inline constexpr double kHerdingDecay = 1.0;
 
 // Throws InputError unless k ≥ 1, ε_F is finite and ≥ 0, 0 ≤ α ≤ 1, the cap is ≥ 1, gibbs has ε_F = 0, and
-// herding has ε_F = 1 and α = 1. SP with α = 1 is allowed (its drift is a documented property, not an error).
+// herding has ε_F = 1 and α = 1. SP with α = 1 is allowed (its collapse is a documented property, not an error).
 void validate(const SamplerSettings& settings);
 
 // Samples in emission order: row t·C + c is chain c's t-th sample.

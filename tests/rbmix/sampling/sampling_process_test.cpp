@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <cmath>
-#include <iostream>
 
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
@@ -73,17 +72,18 @@ TEST(SamplingProcess, ZeroFastStepIsExactlyThePlainSampler) {
 }
 
 TEST(SamplingProcess, SameNumbersWhateverTheThreadCount) {
-  const Rbm rbm = testing::random_rbm(9, 5, 2.0, 21);
-  const SufficientStatistics rates = compute_rates(rbm, random_data(40, 9, 22), "data");
+  // 64 chains × 2 layer passes × 64 × 32 units: enough work per sample for the chains to be split between threads.
+  const Rbm rbm = testing::random_rbm(64, 32, 0.5, 21);
+  const SufficientStatistics rates = compute_rates(rbm, random_data(40, 64, 22), "data");
   SamplerSettings herding;
   herding.kind = SamplerKind::herding;
   herding.fast_learning_rate = kHerdingLearningRate;
-  for (const SamplerSettings& settings : {stochastic(SamplerKind::rates_fpcd, "flip", 2, 0.05, 1.0), herding}) {
+  for (const SamplerSettings& settings : {stochastic(SamplerKind::rates_fpcd, "flip", 1, 0.05, 1.0), herding}) {
     std::vector<EmittedSamples> runs;
     for (const int threads : {1, 2, 3}) {
       omp_set_num_threads(threads);
-      SamplingProcess process(rbm, settings, rates, 7, kSeed, 100);
-      runs.push_back(process.run(25));
+      SamplingProcess process(rbm, settings, rates, 64, kSeed, 100);
+      runs.push_back(process.run(10));
     }
     for (const auto& run : runs) {
       EXPECT_EQ(run.binary, runs[0].binary);
@@ -170,26 +170,36 @@ double total_variation(const BinaryMatrix& binary, Eigen::Index first, const Vec
   return 0.5 * (empirical - target).cwiseAbs().sum();
 }
 
-TEST(SamplingProcess, SamplePenalizationWithoutDecayDrifts) {
+// Sample penalization (R = 0) subtracts ε_F s(x, h) = ε_F (h xᵀ, x, h) after every sample. With α = 1 these
+// penalties pile up on the units that were on and never on those that were off, so the fast biases and weights
+// only decrease: the chain leaves the model and collapses onto the all-off state (whose s is zero), with the mean
+// activity falling like 1/(ε_F t). 001 §4 says it converges to the uniform distribution; on 0/1 units it does not
+// (measured below, window t ∈ [1000, 3000) of 100 chains, ε_F = 0.1: TV to the all-off state 0.03, mean
+// activity 0.008, TV to the model 0.96 although the model starts 0.60 from uniform). A decay α = 0.9 keeps the
+// samples near the model (TV 0.13).
+TEST(SamplingProcess, SamplePenalizationWithoutDecayCollapsesOntoTheAllOffState) {
   const Rbm rbm = testing::random_rbm(4, 3, 4.0, 51);
   const VectorD model = testing::brute_force_visible_marginal(rbm);
   const VectorD uniform = VectorD::Constant(16, 1.0 / 16.0);
-  VectorD zero = VectorD::Zero(16);
-  zero[0] = 1.0;
-  std::cout << "TV(model, uniform) " << 0.5 * (model - uniform).cwiseAbs().sum() << "\n";
-  for (const double epsilon : {0.01, 0.1, 1.0})
-  for (const double alpha : {1.0, 0.9}) {
-    SamplingProcess process(rbm, stochastic(SamplerKind::sample_penalization, "gibbs", 1, epsilon, alpha), std::nullopt,
-                            200, kSeed);
-    const EmittedSamples samples = process.run(10000);
-    for (const Eigen::Index window : {10, 100, 1000, 10000}) {
-      const BinaryMatrix part = samples.binary.middleRows((window / 10) * 200, (window - window / 10) * 200);
-      std::cout << "eps " << epsilon << " alpha " << alpha << " window " << window / 10 << "-" << window
-                << " TV model " << total_variation(part, 0, model) << " TV uniform "
-                << total_variation(part, 0, uniform) << " TV zero " << total_variation(part, 0, zero) << " mean "
-                << part.cast<double>().mean() << "\n";
-    }
-  }
+  VectorD all_off = VectorD::Zero(16);
+  all_off[0] = 1.0;
+  constexpr Eigen::Index chains = 100, samples = 3000, late = 1000;
+  const auto late_rows = [&](double alpha) {
+    SamplingProcess process(rbm, stochastic(SamplerKind::sample_penalization, "gibbs", 1, 0.1, alpha), std::nullopt,
+                            chains, kSeed);
+    const EmittedSamples emitted = process.run(samples);
+    return BinaryMatrix(emitted.binary.bottomRows((samples - late) * chains));
+  };
+  const BinaryMatrix without_decay = late_rows(1.0);
+  const BinaryMatrix with_decay = late_rows(0.9);
+  // Measured (fixed seed): 0.023, 0.98 and 0.0057 without decay; 0.13 and 0.98 with α = 0.9. The bounds leave a
+  // margin of about 4× so that another seed would pass as well.
+  EXPECT_GT(0.5 * (model - uniform).cwiseAbs().sum(), 0.5);  // the model itself is far from uniform
+  EXPECT_LT(total_variation(without_decay, 0, all_off), 0.1);
+  EXPECT_GT(total_variation(without_decay, 0, model), 0.9);
+  EXPECT_LT(without_decay.cast<double>().mean(), 0.03);
+  EXPECT_LT(total_variation(with_decay, 0, model), 0.25);
+  EXPECT_GT(total_variation(with_decay, 0, all_off), 0.9);
 }
 
 TEST(SamplingProcess, HerdingReportsItsFixedPointSearchesAndTheCap) {
@@ -205,8 +215,8 @@ TEST(SamplingProcess, HerdingReportsItsFixedPointSearchesAndTheCap) {
   EXPECT_EQ(samples.grey, samples.binary.cast<float>());
   // Herding matches the rates' visible statistics at rate O(1/T): mean x − R_b = −b_F / T.
   const VectorD mean = samples.binary.cast<double>().colwise().mean().transpose();
-  std::cout << "herding |mean - R_b| " << (mean - rates.visible).cwiseAbs().maxCoeff() << " mean iterations "
-            << double(process.fixed_points().iterations) / 8000 << "\n";
+  // Measured: 0.0014 after 2000 samples per chain (|b_F| stays below 3 or so).
+  EXPECT_LT((mean - rates.visible).cwiseAbs().maxCoeff(), 0.01);
 
   settings.fixed_point_cap = 1;
   SamplingProcess capped(rbm, settings, rates, 4, kSeed);
