@@ -3,6 +3,7 @@
 // the form in which the ISL Parzen estimator (isl.hpp) needs them, since its kernel depends on a sample only
 // through its Hamming distance to the query. Adding N reference rows to Q query rows of m units costs
 // N × Q × ⌈m/64⌉ XOR-popcount words; the histograms hold every later evaluation at O(Q × m).
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,7 +54,7 @@ class DistanceHistograms {
 // The Hamming distance of two packed rows of `words` words.
 inline int hamming_distance(const std::uint64_t* a, const std::uint64_t* b, Eigen::Index words) {
   int distance = 0;
-  for (Eigen::Index word = 0; word < words; ++word) distance += __builtin_popcountll(a[word] ^ b[word]);
+  for (Eigen::Index word = 0; word < words; ++word) distance += std::popcount(a[word] ^ b[word]);
   return distance;
 }
 

@@ -83,18 +83,15 @@ SamplingProcess::SamplingProcess(const Rbm& rbm, const SamplerSettings& settings
                                     ")");
   }
   chains_.reserve(static_cast<std::size_t>(chains));
-  for (Eigen::Index chain = 0; chain < chains; ++chain) {
-    chains_.push_back(Chain{BatchedChains<double>(1, rbm_.n_visible(), rbm_.n_hidden(), seed,
-                                                  first_stream + static_cast<std::uint64_t>(chain)),
-                            rbm_,
-                            SufficientStatistics::zero(rbm_.n_visible(), rbm_.n_hidden()),
-                            false,
-                            {}});
-    if (!has_fast_parameters(settings_.kind)) {
-      chains_.back().sampling = Rbm();
-      chains_.back().fast = SufficientStatistics{};
-    }
-  }
+  const bool fast = has_fast_parameters(settings_.kind);  // gibbs keeps no θ⁻ or θ_F per chain
+  for (Eigen::Index chain = 0; chain < chains; ++chain)
+    chains_.push_back(
+        Chain{BatchedChains<double>(1, rbm_.n_visible(), rbm_.n_hidden(), seed,
+                                    first_stream + static_cast<std::uint64_t>(chain)),
+              fast ? rbm_ : Rbm(),
+              fast ? SufficientStatistics::zero(rbm_.n_visible(), rbm_.n_hidden()) : SufficientStatistics{},
+              false,
+              {}});
 }
 
 void SamplingProcess::set_visible(const BinaryMatrix& starts) {
