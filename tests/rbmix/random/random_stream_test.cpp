@@ -100,6 +100,19 @@ RC_GTEST_PROP(RandomStream, IsDeterminedBySeedIndexAndDomain, (std::uint64_t see
             first_outputs(RandomStream(seed, index, domain), 16));
 }
 
+// The derivation of a stream from (seed, index, domain) fixes every number rbmix produces for a given seed; these
+// first words pin it, so a change to the seeding (which would change every published result) cannot pass silently.
+TEST(RandomStream, SeedingIsPinned) {
+  EXPECT_EQ(first_outputs(RandomStream(1, 0, StreamDomain::chains), 3),
+            (std::vector<std::uint64_t>{0x89abd7d1c6c7d092ULL, 0x0598f71fefc8217eULL, 0x09ea95d66af9ee3eULL}));
+  EXPECT_EQ(first_outputs(RandomStream(1, 1, StreamDomain::chains), 3),
+            (std::vector<std::uint64_t>{0x19f755a226e9922cULL, 0x98b6e802da34264fULL, 0x54d7eab6a395b4e8ULL}));
+  EXPECT_EQ(first_outputs(RandomStream(1, 0, StreamDomain::data), 3),
+            (std::vector<std::uint64_t>{0x194183070de9681cULL, 0xb092df830b00a079ULL, 0x560cdb1980ac8073ULL}));
+  EXPECT_EQ(first_outputs(RandomStream(20131127, 7, StreamDomain::tempering), 3),
+            (std::vector<std::uint64_t>{0x197e86e36790b089ULL, 0xaddc9b521a2eeb36ULL, 0x2fafb10c9c7065d0ULL}));
+}
+
 TEST(RandomStream, DefaultDomainIsChains) {
   EXPECT_EQ(first_outputs(RandomStream(5, 3), 8), first_outputs(RandomStream(5, 3, StreamDomain::chains), 8));
 }
