@@ -32,8 +32,8 @@ problem() {
 # 1. The specification files of the team are not in the repository: citing them leaves the reader stranded.
 forbidden='(ALGORITHMS|DESIGN|STYLE)[.]md'
 while IFS= read -r hit; do
-  [[ -n "$hit" ]] && problem "${hit%%:*}:$(cut -d: -f2 <<<"$hit"): cites '${hit#*:*:}', which is not part of the" \
-    "repository (cite docs/algorithms.md §N, docs/design.md §N or docs/bibliography.md instead)"
+  [[ -n "$hit" ]] && problem "${hit%:*}: cites '${hit##*:}', which is not part of the repository" \
+    "(cite docs/algorithms.md §N, docs/design.md §N or docs/bibliography.md instead)"
 done < <(matches "$forbidden")
 
 # True when docs/$1.md has a heading numbered $2 ("## 2. Title" or "### 2.1 Title").
@@ -47,33 +47,31 @@ has_heading() {
 section='§[0-9]+(\.[0-9]+)*'
 while IFS= read -r hit; do
   [[ -z "$hit" ]] && continue
-  location="${hit%%:*}:$(cut -d: -f2 <<<"$hit")"
-  text="${hit#*:*:}"
-  name="$(sed -E 's/^[^a-z]*(docs\/)?([a-z][a-z_-]*)\.md.*/\2/' <<<"$text")"
+  rest="${hit#*:}" && location="${hit%%:*}:${rest%%:*}" && text="${rest#*:}"
+  [[ "$text" =~ ([a-z][a-z_-]*)\.md ]] && name="${BASH_REMATCH[1]}"
   for number in $(grep -oE "$section" <<<"$text" | tr -d '§'); do
     has_heading "$name" "$number" || problem "$location: cites docs/$name.md §$number, which does not exist"
   done
 done < <(matches "(^|[^A-Za-z_/.-])(docs/)?[a-z][a-z_-]*\.md ${section}((, |/)${section})*")
 
-# The sections a paper's bibliography entry lists: every §x between "### NNN" and the next heading.
-listed_sections() {
-  awk -v label="### $1" '$0 == label { inside = 1; next } /^#/ { inside = 0 } inside' "$bibliography" |
-    grep -oE "$section" | tr -d '§' | sort -u
-}
+# The sections each paper's bibliography entry lists: every §x between "### NNN" and the next heading, one per line.
+declare -A listed=()
+for label in $(grep -oE '^### [0-9]{3}$' "$bibliography" | cut -c5-); do
+  listed[$label]="$(awk -v heading="### $label" '$0 == heading { inside = 1; next } /^#/ { inside = 0 } inside' \
+    "$bibliography" | grep -oE "$section" | tr -d '§' | sort -u)"
+done
 
 # 3. Papers: "NNN §x", with "NNN §x/§y", "NNN §x–y" and "NNN §x, §y" citing each part.
 while IFS= read -r hit; do
   [[ -z "$hit" ]] && continue
-  location="${hit%%:*}:$(cut -d: -f2 <<<"$hit")"
-  text="${hit#*:*:}"
-  label="$(grep -oE '[0-9]{3} §' <<<"$text" | head -1 | cut -c1-3)"
-  if ! grep -qx "### $label" "$bibliography"; then
+  rest="${hit#*:}" && location="${hit%%:*}:${rest%%:*}" && text="${rest#*:}"
+  [[ "$text" =~ ([0-9]{3})\ (.*)$ ]] && label="${BASH_REMATCH[1]}" && cited="${BASH_REMATCH[2]}"
+  if [[ -z "${listed[$label]+present}" ]]; then
     problem "$location: cites paper $label, which has no entry '### $label' in $bibliography"
     continue
   fi
-  listed="$(listed_sections "$label")"
-  for number in $(sed -E "s/^.*$label //" <<<"$text" | grep -oE '[0-9]+(\.[0-9]+)*'); do
-    grep -qx "${number//./\\.}" <<<"$listed" ||
+  for number in $(grep -oE '[0-9]+(\.[0-9]+)*' <<<"$cited"); do
+    grep -qxF "$number" <<<"${listed[$label]}" ||
       problem "$location: cites $label §$number, a section that $bibliography does not list for $label"
   done
 done < <(matches "(^|[^0-9A-Za-z.])[0-9]{3} ${section}(((, |/)${section})|(–[0-9]+(\.[0-9]+)*))*")
