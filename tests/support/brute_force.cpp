@@ -11,25 +11,25 @@ Eigen::RowVectorXd bits_of(std::uint64_t index, Eigen::Index units) {
   return bits;
 }
 
-namespace {
-long double joint_log_weight(const Rbm& rbm, const Eigen::RowVectorXd& v, const Eigen::RowVectorXd& h) {
+long double brute_force_energy(const Rbm& rbm, const Eigen::RowVectorXd& v, const Eigen::RowVectorXd& h) {
   long double total = 0.0L;
   for (Eigen::Index i = 0; i < rbm.n_hidden(); ++i) {
-    total += static_cast<long double>(rbm.hidden_bias[i]) * h[i];
+    total -= static_cast<long double>(rbm.hidden_bias[i]) * h[i];
     for (Eigen::Index j = 0; j < rbm.n_visible(); ++j)
-      total += static_cast<long double>(rbm.weights(i, j)) * h[i] * v[j];
+      total -= static_cast<long double>(rbm.weights(i, j)) * h[i] * v[j];
   }
-  for (Eigen::Index j = 0; j < rbm.n_visible(); ++j) total += static_cast<long double>(rbm.visible_bias[j]) * v[j];
+  for (Eigen::Index j = 0; j < rbm.n_visible(); ++j) total -= static_cast<long double>(rbm.visible_bias[j]) * v[j];
   return total;
 }
 
+namespace {
 std::vector<long double> all_joint_log_weights(const Rbm& rbm) {
   const std::uint64_t visible_states = std::uint64_t{1} << rbm.n_visible();
   const std::uint64_t hidden_states = std::uint64_t{1} << rbm.n_hidden();
   std::vector<long double> weights;
   for (std::uint64_t v = 0; v < visible_states; ++v)
     for (std::uint64_t h = 0; h < hidden_states; ++h)
-      weights.push_back(joint_log_weight(rbm, bits_of(v, rbm.n_visible()), bits_of(h, rbm.n_hidden())));
+      weights.push_back(-brute_force_energy(rbm, bits_of(v, rbm.n_visible()), bits_of(h, rbm.n_hidden())));
   return weights;
 }
 

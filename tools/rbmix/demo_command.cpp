@@ -58,7 +58,7 @@ void run_demo(const DemoArguments& arguments) {
   const auto out = prepare_output_directory(arguments.out);
   write_json_file(out / "run.json", make_run_record("demo", {{"out", arguments.out}}, arguments.seed));
 
-  heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md 7)");
+  heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md §7)");
   const BinaryMatrix bars = bars_and_stripes(3);
   std::cout << bars.rows() << " rows of " << bars.cols() << " pixels; best possible average log-likelihood "
             << best_average_log_likelihood(bars) << " (the negative entropy of the rows)\n";

@@ -1,9 +1,9 @@
 #pragma once
-// BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together (DESIGN.md "The one
-// idea"). A layer update computes every unit's total input with one matrix product, applies the unit rule
-// element-wise with the unit's current state, and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own
-// stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates all hidden
-// units given v, then all visible units given the new h: K = K_h K_v (ALGORITHMS.md §2).
+// BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together (docs/design.md §1).
+// A layer update computes every unit's total input with one matrix product, applies the unit rule element-wise
+// with the unit's current state, and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own stream, so
+// outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates all hidden units given v,
+// then all visible units given the new h: K = K_h K_v (ALGORITHMS.md §2).
 // Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever
 // the thread count.
 #include <cstdint>

@@ -18,7 +18,7 @@
 //   t-PT k              B independent tempering systems of t replicas at β = uniform_inverse_temperatures(t),
 //                       k sweeps at β each, then swaps of neighbours (β_0,β_1), (β_1,β_2), … in turn; β = 1 gives
 //                       the sample;
-//   MF-CD               deterministic: h⁰ = σ(c+Wv), v¹ = σ(b+Wᵀh⁰), h¹ = σ(c+Wv¹), statistics of (v¹, h¹) (000 §4.5).
+//   MF-CD               deterministic: h⁰ = σ(c+Wv), v¹ = σ(b+Wᵀh⁰), h¹ = σ(c+Wv¹), statistics of (v¹, h¹) (000 §2.2).
 // Sampling may run in float (options.sample_in_float); statistics are returned in double.
 #include <memory>
 

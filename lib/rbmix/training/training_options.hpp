@@ -22,7 +22,7 @@ enum class NegativePhaseKind {
   exact,                   // model statistics by enumeration (tiny models)
   contrastive_divergence,  // CD-k: chains start at the batch
   persistent,              // PCD-k / SML (000): one persistent chain per batch row, never reset
-  mean_field,              // MF-CD (000 §4.5): deterministic, negative statistics from (v¹, h¹)
+  mean_field,              // MF-CD (000 §2.2): deterministic, negative statistics from (v¹, h¹)
   fast_persistent,         // FPCD (001 §2): persistent chains sampling with θ + θ_F
   parallel_tempering,      // t-PT k (003 §4.2): persistent replicas at β uniform in [0, 1]
 };

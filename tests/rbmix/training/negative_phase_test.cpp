@@ -90,7 +90,7 @@ TEST(ExactNegativePhase, IsTheExactModelStatistics) {
   EXPECT_EQ(largest_difference(phase->statistics(rbm), expected), 0.0);
 }
 
-// MF-CD against its closed form written unit by unit (000 §4.5): h⁰_i = σ(c_i + Σ_j W_ij v_j),
+// MF-CD against its closed form written unit by unit (000 §2.2): h⁰_i = σ(c_i + Σ_j W_ij v_j),
 // v¹_j = σ(b_j + Σ_i W_ij h⁰_i), h¹_i = σ(c_i + Σ_j W_ij v¹_j).
 TEST(MeanFieldNegativePhase, EqualsTheClosedForm) {
   const Rbm rbm = testing::random_rbm(5, 3, 1.5, 5);
