@@ -1,0 +1,142 @@
+#include "rbmix/model/boltzmann_machine_enumeration.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "rbmix/core/error.hpp"
+
+namespace rbmix {
+namespace {
+
+// 2^6 blocks keep both cores busy with even shares while each block still enumerates ≥ 2^19 states at n = 25.
+constexpr int kBlockBits = 6;
+
+// One block: the top `block_bits` units fixed to the block index, the low units enumerated in Gray-code order.
+struct BlockResult {
+  double max_negative_energy = 0.0;
+  double weight_sum = 0.0;          // Σ exp(−E − max)
+  MatrixD weighted_second_moments;  // Σ exp(−E − max) x xᵀ, only when statistics are asked for
+};
+
+BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::uint64_t block, bool with_statistics,
+                            std::vector<double>& negative_energies) {
+  const Eigen::Index n = model.size();
+  const std::uint64_t count = std::uint64_t{1} << low_bits;
+  VectorD state = VectorD::Zero(n);
+  for (Eigen::Index unit = low_bits; unit < n; ++unit)
+    state(unit) = static_cast<double>((block >> (unit - low_bits)) & 1U);
+  VectorD fields = model.biases + model.couplings * state;
+  double negative_energy = model.negative_energy(state);
+
+  negative_energies.resize(count);
+  negative_energies[0] = negative_energy;
+  for (std::uint64_t step = 1; step < count; ++step) {
+    const auto unit = static_cast<Eigen::Index>(std::countr_zero(step));  // the Gray code flips this unit now
+    const double sign = state(unit) == 0.0 ? 1.0 : -1.0;
+    negative_energy += sign * fields(unit);
+    state(unit) += sign;
+    fields += sign * model.couplings.row(unit).transpose();
+    negative_energies[step] = negative_energy;
+  }
+
+  BlockResult result;
+  Eigen::Map<VectorD> energies(negative_energies.data(), static_cast<Eigen::Index>(count));
+  result.max_negative_energy = energies.maxCoeff();
+  energies.array() = (energies.array() - result.max_negative_energy).exp();  // now the weights
+  if (!with_statistics) {
+    result.weight_sum = energies.sum();
+    return result;
+  }
+
+  // Σ_t w_t x_i(t) x_k(t) in O(n) per state: the product x_i x_k only changes when unit i or k flips, so each pair
+  // adds (cumulative weight now − cumulative weight at its last change) · x_i x_k when it changes, and once more at
+  // the end. The diagonal (i = k) gives Σ w x_i.
+  MatrixD sums = MatrixD::Zero(n, n);
+  MatrixD last_change = MatrixD::Zero(n, n);
+  for (Eigen::Index unit = low_bits; unit < n; ++unit)
+    state(unit) = static_cast<double>((block >> (unit - low_bits)) & 1U);
+  state.head(low_bits).setZero();
+  double cumulative = energies(0);
+  for (std::uint64_t step = 1; step < count; ++step) {
+    const auto unit = static_cast<Eigen::Index>(std::countr_zero(step));
+    for (Eigen::Index other = 0; other < n; ++other) {
+      const double gained = state(unit) * state(other) * (cumulative - last_change(unit, other));
+      sums(unit, other) += gained;
+      last_change(unit, other) = cumulative;
+      if (other != unit) {
+        sums(other, unit) += gained;
+        last_change(other, unit) = cumulative;
+      }
+    }
+    state(unit) = 1.0 - state(unit);
+    cumulative += energies(static_cast<Eigen::Index>(step));
+  }
+  sums.array() += (state * state.transpose()).array() * (cumulative - last_change.array());
+  result.weight_sum = cumulative;
+  result.weighted_second_moments = std::move(sums);
+  return result;
+}
+
+ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_statistics) {
+  model.validate("Boltzmann machine");
+  const Eigen::Index n = model.size();
+  require(n <= kMaxEnumeratedUnits, "Boltzmann machine: exact enumeration is limited to " +
+                                        std::to_string(kMaxEnumeratedUnits) + " units, the model has " +
+                                        std::to_string(n));
+  const int block_bits = static_cast<int>(std::min<Eigen::Index>(kBlockBits, n / 2));
+  const int low_bits = static_cast<int>(n) - block_bits;
+  const auto blocks = static_cast<std::int64_t>(1) << block_bits;
+  std::vector<BlockResult> results(static_cast<std::size_t>(blocks));
+#pragma omp parallel
+  {
+    std::vector<double> negative_energies;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t block = 0; block < blocks; ++block)
+      results[static_cast<std::size_t>(block)] =
+          enumerate_block(model, low_bits, static_cast<std::uint64_t>(block), with_statistics, negative_energies);
+  }
+
+  double overall_max = results[0].max_negative_energy;
+  for (const auto& result : results) overall_max = std::max(overall_max, result.max_negative_energy);
+  double total = 0.0;
+  MatrixD second_moments = MatrixD::Zero(n, n);
+  for (const auto& result : results) {
+    const double scale = std::exp(result.max_negative_energy - overall_max);
+    total += scale * result.weight_sum;
+    if (with_statistics) second_moments += scale * result.weighted_second_moments;
+  }
+  ExactBoltzmannMachineSummary summary;
+  summary.log_partition = overall_max + std::log(total);
+  if (with_statistics) {
+    second_moments /= total;
+    summary.statistics.means = second_moments.diagonal();
+    summary.statistics.second_moments = std::move(second_moments);
+  }
+  return summary;
+}
+
+}  // namespace
+
+double exact_log_partition(const BoltzmannMachine& model) { return enumerate(model, false).log_partition; }
+
+ExactBoltzmannMachineSummary exact_summary(const BoltzmannMachine& model) { return enumerate(model, true); }
+
+double mean_log_likelihood(const BoltzmannMachine& model, const BinaryMatrix& data, double log_partition) {
+  require(data.cols() == model.size(), "log-likelihood data: " + std::to_string(data.cols()) +
+                                           " columns but the model has " + std::to_string(model.size()) + " units");
+  require(data.rows() >= 1, "log-likelihood data: the data set has no rows");
+  const MatrixD states = data.cast<double>();
+  const double mean_negative_energy =
+      (0.5 * ((states * model.couplings).array() * states.array()).rowwise().sum() + (states * model.biases).array())
+          .mean();
+  return mean_negative_energy - log_partition;
+}
+
+BoltzmannMachineGradient exact_log_likelihood_gradient(const BoltzmannMachine& model,
+                                                       const BoltzmannMachineStatistics& data_statistics) {
+  return statistics_difference(data_statistics, exact_summary(model).statistics);
+}
+
+}  // namespace rbmix
