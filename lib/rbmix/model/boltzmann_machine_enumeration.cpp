@@ -12,6 +12,8 @@ namespace {
 
 // 2^6 blocks keep both cores busy with even shares while each block still enumerates ≥ 2^19 states at n = 25.
 constexpr int kBlockBits = 6;
+// Below 2^14 states the whole enumeration takes less than starting a team of threads costs on a busy machine.
+constexpr Eigen::Index kMinimumParallelUnits = 14;
 
 // One block: the top `block_bits` units fixed to the block index, the low units enumerated in Gray-code order.
 struct BlockResult {
@@ -89,7 +91,7 @@ ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_
   const int low_bits = static_cast<int>(n) - block_bits;
   const auto blocks = static_cast<std::int64_t>(1) << block_bits;
   std::vector<BlockResult> results(static_cast<std::size_t>(blocks));
-#pragma omp parallel
+#pragma omp parallel if (n >= kMinimumParallelUnits)
   {
     std::vector<double> negative_energies;
 #pragma omp for schedule(dynamic, 1)

@@ -160,6 +160,7 @@ BoltzmannMachineTrainingSummary train_boltzmann_machine(const BinaryMatrix& trai
     const std::int64_t done = update + 1;
     if (done % options.evaluation_interval == 0 || done == options.updates) evaluate(done);
   }
+  summary.final_model = std::move(model);
   return summary;
 }
 

@@ -48,6 +48,7 @@ struct BoltzmannMachineEvaluation {
 
 struct BoltzmannMachineTrainingSummary {
   BoltzmannMachine best_model;
+  BoltzmannMachine final_model;  // after the last update, whether or not it is the best
   std::int64_t best_update = 0;
   double best_validation_score = 0.0;
   std::vector<BoltzmannMachineEvaluation> history;
