@@ -52,30 +52,31 @@ BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::ui
     return result;
   }
 
-  // Σ_t w_t x_i(t) x_k(t) in O(n) per state: the product x_i x_k only changes when unit i or k flips, so each pair
-  // adds (cumulative weight now − cumulative weight at its last change) · x_i x_k when it changes, and once more at
-  // the end. The diagonal (i = k) gives Σ w x_i.
+  // Σ_t w_t x_j(t) x(t) in O(n) per state: with the running sum P(t) = Σ_{s<t} w_s x(s), row j gains
+  // P(off) − P(on) over each stretch in which x_j = 1. The diagonal gives Σ_t w_t x_j(t).
   MatrixD sums = MatrixD::Zero(n, n);
-  MatrixD last_change = MatrixD::Zero(n, n);
+  MatrixD running_sum_at_switch_on = MatrixD::Zero(n, n);
   for (Eigen::Index unit = low_bits; unit < n; ++unit)
     state(unit) = static_cast<double>((block >> (unit - low_bits)) & 1U);
   state.head(low_bits).setZero();
-  double cumulative = energies(0);
-  for (std::uint64_t step = 1; step < count; ++step) {
-    const auto unit = static_cast<Eigen::Index>(std::countr_zero(step));
-    for (Eigen::Index other = 0; other < n; ++other) {
-      const double gained = state(unit) * state(other) * (cumulative - last_change(unit, other));
-      sums(unit, other) += gained;
-      last_change(unit, other) = cumulative;
-      if (other != unit) {
-        sums(other, unit) += gained;
-        last_change(other, unit) = cumulative;
-      }
+  VectorD running_sum = VectorD::Zero(n);
+  double cumulative = 0.0;
+  for (std::uint64_t step = 0; step < count; ++step) {
+    const double weight = energies(static_cast<Eigen::Index>(step));
+    running_sum += weight * state;
+    cumulative += weight;
+    if (step + 1 == count) break;
+    const auto unit = static_cast<Eigen::Index>(std::countr_zero(step + 1));
+    if (state(unit) == 1.0) {
+      sums.row(unit) += running_sum.transpose() - running_sum_at_switch_on.row(unit);
+      state(unit) = 0.0;
+    } else {
+      running_sum_at_switch_on.row(unit) = running_sum.transpose();
+      state(unit) = 1.0;
     }
-    state(unit) = 1.0 - state(unit);
-    cumulative += energies(static_cast<Eigen::Index>(step));
   }
-  sums.array() += (state * state.transpose()).array() * (cumulative - last_change.array());
+  for (Eigen::Index unit = 0; unit < n; ++unit)
+    if (state(unit) == 1.0) sums.row(unit) += running_sum.transpose() - running_sum_at_switch_on.row(unit);
   result.weight_sum = cumulative;
   result.weighted_second_moments = std::move(sums);
   return result;
@@ -113,6 +114,8 @@ ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_
   summary.log_partition = overall_max + std::log(total);
   if (with_statistics) {
     second_moments /= total;
+    // Row j and column j were summed in different orders; their mean is exactly symmetric.
+    second_moments = (0.5 * (second_moments + second_moments.transpose())).eval();
     summary.statistics.means = second_moments.diagonal();
     summary.statistics.second_moments = std::move(second_moments);
   }

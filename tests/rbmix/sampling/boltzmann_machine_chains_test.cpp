@@ -134,7 +134,7 @@ TEST(BoltzmannMachineChains, ChiSquaredRoutineRejectsImpossibleAndSkewedCounts) 
 
 TEST(BoltzmannMachineChains, DoNotDependOnTheThreadCount) {
   const BoltzmannMachine model = testing::random_boltzmann_machine(10, 1.0, 5);
-  const MatrixD initial = MatrixD::Zero(64, 10);
+  const MatrixD initial = MatrixD::Zero(1024, 10);  // enough work for the threaded path
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   BoltzmannMachineChains one(initial, GibbsRule{}, 3);
