@@ -74,7 +74,7 @@ void run_mrf_train(MrfTrainArguments arguments) {
       arguments.validation.empty() ? training : load_checked(arguments.validation, "--validation", training.cols());
   const BinaryMatrix test =
       arguments.test.empty() ? BinaryMatrix() : load_checked(arguments.test, "--test", training.cols());
-  const bool enumerable = training.cols() <= kMaxEnumeratedUnits;
+  const bool enumerable = training.cols() <= kMaxEnumeratedBoltzmannMachineUnits;
   if (arguments.measure == "auto") arguments.measure = enumerable ? "ll" : "pl";
   options.validation = arguments.measure == "ll" ? BoltzmannMachineValidation::exact_log_likelihood
                                                  : BoltzmannMachineValidation::pseudo_log_likelihood;

@@ -85,9 +85,9 @@ BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::ui
 ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_statistics) {
   model.validate("Boltzmann machine");
   const Eigen::Index n = model.size();
-  require(n <= kMaxEnumeratedUnits, "Boltzmann machine: exact enumeration is limited to " +
-                                        std::to_string(kMaxEnumeratedUnits) + " units, the model has " +
-                                        std::to_string(n));
+  require(n <= kMaxEnumeratedBoltzmannMachineUnits, "Boltzmann machine: exact enumeration is limited to " +
+                                                        std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
+                                                        " units, the model has " + std::to_string(n));
   const int block_bits = static_cast<int>(std::min<Eigen::Index>(kBlockBits, n / 2));
   const int low_bits = static_cast<int>(n) - block_bits;
   const auto blocks = static_cast<std::int64_t>(1) << block_bits;
@@ -132,6 +132,7 @@ double mean_log_likelihood(const BoltzmannMachine& model, const BinaryMatrix& da
   require(data.cols() == model.size(), "log-likelihood data: " + std::to_string(data.cols()) +
                                            " columns but the model has " + std::to_string(model.size()) + " units");
   require(data.rows() >= 1, "log-likelihood data: the data set has no rows");
+  require((data.array() <= 1).all(), "log-likelihood data: every entry must be 0 or 1");
   const MatrixD states = data.cast<double>();
   const double mean_negative_energy =
       (0.5 * ((states * model.couplings).array() * states.array()).rowwise().sum() + (states * model.biases).array())

@@ -1,6 +1,6 @@
 #pragma once
 // Exact log Z, log-likelihood and model statistics of a Boltzmann machine by enumerating all 2ⁿ states, for
-// n ≤ kMaxEnumeratedUnits (000 §5.5 evaluates its 25-unit MRFs this way).
+// n ≤ kMaxEnumeratedBoltzmannMachineUnits (000 §5.5 evaluates its 25-unit MRFs this way).
 //
 // How: the states are split into a fixed number of blocks (fixed by n alone, so the result does not depend on the
 // thread count); OpenMP shares the blocks. Within a block the low units run through a Gray code, so consecutive
@@ -11,9 +11,9 @@
 
 namespace rbmix {
 
-inline constexpr Eigen::Index kMaxEnumeratedUnits = 25;
+inline constexpr Eigen::Index kMaxEnumeratedBoltzmannMachineUnits = 25;
 
-// log Z. Validates the model; throws InputError if n > kMaxEnumeratedUnits.
+// log Z. Validates the model; throws InputError if n > kMaxEnumeratedBoltzmannMachineUnits.
 double exact_log_partition(const BoltzmannMachine& model);
 
 // log Z and E_p[x xᵀ], E_p[x] under the model, from one enumeration.

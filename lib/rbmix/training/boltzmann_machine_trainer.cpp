@@ -20,7 +20,7 @@ BoltzmannMachine independent_units_fit(const BinaryMatrix& training) {
   BoltzmannMachine model = BoltzmannMachine::zeros(training.cols());
   const VectorD means = training.cast<double>().colwise().mean().transpose();
   for (Eigen::Index unit = 0; unit < means.size(); ++unit) {
-    const double p = std::clamp(means(unit), kBiasClamp, 1.0 - kBiasClamp);
+    const double p = std::clamp(means(unit), kStartingMeanClamp, 1.0 - kStartingMeanClamp);
     model.biases(unit) = std::log(p / (1.0 - p));
   }
   return model;
@@ -133,9 +133,10 @@ BoltzmannMachineTrainingSummary train_boltzmann_machine(const BinaryMatrix& trai
                                                     std::to_string(training.cols()));
   const bool needs_enumeration = options.algorithm == BoltzmannMachineAlgorithm::exact_gradient ||
                                  options.validation == BoltzmannMachineValidation::exact_log_likelihood;
-  require(!needs_enumeration || training.cols() <= kMaxEnumeratedUnits,
-          "training data: exact gradient or exact validation needs at most " + std::to_string(kMaxEnumeratedUnits) +
-              " units, the data has " + std::to_string(training.cols()));
+  require(!needs_enumeration || training.cols() <= kMaxEnumeratedBoltzmannMachineUnits,
+          "training data: exact gradient or exact validation needs at most " +
+              std::to_string(kMaxEnumeratedBoltzmannMachineUnits) + " units, the data has " +
+              std::to_string(training.cols()));
 
   BoltzmannMachine model = independent_units_fit(training);
   GradientSource gradients(training, options);

@@ -7,7 +7,7 @@
 // Every method takes `updates` steps with the learning rate decaying linearly to 0 (000 §4.5), evaluates the
 // validation set every `evaluation_interval` updates and at the end, and returns the best model seen (early
 // stopping, which 000 §5.5 needs for PL). Couplings start at 0 and biases at the log-odds of the training means
-// (clamped to [kBiasClamp, 1 − kBiasClamp]), the independent-units fit.
+// (clamped to [kStartingMeanClamp, 1 − kStartingMeanClamp]), the independent-units fit.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,10 +54,10 @@ struct BoltzmannMachineTrainingSummary {
   std::vector<BoltzmannMachineEvaluation> history;
 };
 
-inline constexpr double kBiasClamp = 1e-3;
+inline constexpr double kStartingMeanClamp = 1e-3;
 
 // Trains on the rows of `training` (entries 0/1) and selects by `validation` (same columns); InputError on shapes,
-// entries or options (exact gradient and exact validation need at most kMaxEnumeratedUnits columns).
+// entries or options (exact gradient and exact validation need at most kMaxEnumeratedBoltzmannMachineUnits columns).
 BoltzmannMachineTrainingSummary train_boltzmann_machine(const BinaryMatrix& training, const BinaryMatrix& validation,
                                                         const BoltzmannMachineTrainingOptions& options);
 

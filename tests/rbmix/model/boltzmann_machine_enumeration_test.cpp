@@ -16,7 +16,7 @@ namespace {
 // Gray-code enumeration in double against brute force in long double: rounding in incremental sums of ≤ 2^13
 // terms of size ≤ 40 and in ≤ 2^13 exponentials.
 constexpr double kLogPartitionTolerance = 1e-10;
-// Probabilities and moments are sums of terms ≤ 1 with the same rounding.
+// Probabilities and moments are sums of ≤ 2^20 terms ≤ 1: rounding ≈ √(2^20)·2^−53 ≈ 1e-13 typical, 1e-10 margin.
 constexpr double kMomentTolerance = 1e-10;
 // Central differences with step 1e-5 on log-likelihoods of size ~10: truncation O(h²) ≈ 1e-10, rounding
 // ≈ 1e-15 · 10 / 1e-5 = 1e-9.
@@ -51,7 +51,7 @@ TEST(ExactLogPartition, LargeCouplingsNeedTheLogSumExp) {
 TEST(ExactLogPartition, ZeroCouplingsGiveTheSumOfSoftplusBiases) {
   // Independent units: Z = Π_i (1 + e^{b_i}), so log Z = Σ softplus(b_i) (n log 2 when b = 0). 25 units is the
   // size 000 §5.5 enumerates.
-  for (const Eigen::Index units : {Eigen::Index{20}, kMaxEnumeratedUnits}) {
+  for (const Eigen::Index units : {Eigen::Index{20}, kMaxEnumeratedBoltzmannMachineUnits}) {
     BoltzmannMachine model = BoltzmannMachine::zeros(units);
     EXPECT_NEAR(exact_log_partition(model), static_cast<double>(units) * std::log(2.0),
                 kLogPartitionTolerance * static_cast<double>(units));
@@ -60,6 +60,19 @@ TEST(ExactLogPartition, ZeroCouplingsGiveTheSumOfSoftplusBiases) {
     for (const double bias : model.biases) expected += softplus(bias);
     EXPECT_NEAR(exact_log_partition(model), expected, kLogPartitionTolerance * static_cast<double>(units));
   }
+}
+
+TEST(ExactSummary, ZeroCouplingsGiveIndependentMoments) {
+  // Independent units: E[x_i] = σ(b_i) and E[x_i x_j] = σ(b_i) σ(b_j) for i ≠ j; 20 units use all 64 blocks.
+  const Eigen::Index units = 20;
+  BoltzmannMachine model = BoltzmannMachine::zeros(units);
+  model.biases = testing::random_boltzmann_machine(units, 3.0, 6).biases;
+  const VectorD means = (1.0 + (-model.biases.array()).exp()).inverse();
+  MatrixD expected = means * means.transpose();
+  expected.diagonal() = means;
+  const ExactBoltzmannMachineSummary summary = exact_summary(model);
+  EXPECT_LT((summary.statistics.second_moments - expected).cwiseAbs().maxCoeff(), kMomentTolerance);
+  EXPECT_LT((summary.statistics.means - means).cwiseAbs().maxCoeff(), kMomentTolerance);
 }
 
 TEST(ExactLogPartition, DoesNotDependOnTheThreadCount) {
@@ -75,7 +88,7 @@ TEST(ExactLogPartition, DoesNotDependOnTheThreadCount) {
 }
 
 TEST(ExactLogPartition, RefusesTooManyUnitsAndInvalidModels) {
-  EXPECT_THROW(exact_log_partition(BoltzmannMachine::zeros(kMaxEnumeratedUnits + 1)), InputError);
+  EXPECT_THROW(exact_log_partition(BoltzmannMachine::zeros(kMaxEnumeratedBoltzmannMachineUnits + 1)), InputError);
   BoltzmannMachine model = BoltzmannMachine::zeros(3);
   model.couplings(0, 2) = 1.0;
   EXPECT_THROW(exact_log_partition(model), InputError);
@@ -110,6 +123,7 @@ TEST(MeanLogLikelihood, MatchesBruteForceProbabilities) {
   }
   EXPECT_NEAR(mean_log_likelihood(model, data, exact_log_partition(model)), expected, kLogPartitionTolerance);
   EXPECT_THROW(mean_log_likelihood(model, BinaryMatrix::Zero(3, 5), 0.0), InputError);
+  EXPECT_THROW(mean_log_likelihood(model, BinaryMatrix::Constant(3, 6, 2), 0.0), InputError);
 }
 
 TEST(ExactLogLikelihoodGradient, MatchesFiniteDifferences) {

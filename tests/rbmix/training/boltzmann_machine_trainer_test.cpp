@@ -144,7 +144,7 @@ TEST_F(BoltzmannMachineTrainerTest, RefusesBadOptionsAndData) {
   options = {};
   EXPECT_THROW(train_boltzmann_machine(training, BinaryMatrix::Zero(3, kUnits + 1), options), InputError);
   EXPECT_THROW(train_boltzmann_machine(BinaryMatrix::Zero(0, kUnits), validation, options), InputError);
-  const BinaryMatrix wide = BinaryMatrix::Zero(4, kMaxEnumeratedUnits + 1);
+  const BinaryMatrix wide = BinaryMatrix::Zero(4, kMaxEnumeratedBoltzmannMachineUnits + 1);
   EXPECT_THROW(train_boltzmann_machine(wide, wide, options), InputError);
   options.validation = BoltzmannMachineValidation::pseudo_log_likelihood;
   options.updates = 1;
