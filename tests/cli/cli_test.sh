@@ -620,6 +620,42 @@ case_bad_slem_range() {
   expect_output_contains "A <= B"
 }
 
+# A fully visible MRF on Bars & Stripes 3×3: every unit has mean ½, so training starts at b = 0, J = 0, whose
+# log-likelihood is −9 ln 2; no model beats the data's own entropy (best average log-likelihood −2.5993).
+case_mrf_train() {
+  succeeds data make bas --size 3 --out bas.npy
+  local algorithm
+  for algorithm in exact pcd pl; do
+    succeeds mrf train --data bas.npy --algo "$algorithm" --lr 0.5 --updates 200 --eval-every 50 --out "$algorithm" \
+      --json
+    local best
+    best=$(json_value best_validation_score)
+    expect_near "$algorithm: train LL is the validation score" "$(json_value train.log_likelihood)" "$best" 1e-12
+    awk -v b="$best" 'BEGIN { exit !(b > -6.2383246 && b <= -2.5993019) }' ||
+      fail "$algorithm: best validation log-likelihood $best outside (−9 ln 2, −2.5993]"
+    [[ -s "$algorithm/model.json" ]] || fail "$algorithm: no model.json"
+    OUTPUT=$(cat "$algorithm/run.json")
+    flatten_json
+    expect_equal "$algorithm: command" "$(json_value command)" "mrf train"
+    expect_equal "$algorithm: algorithm" "$(json_value configuration.algorithm)" "$algorithm"
+    expect_near "$algorithm: starting log-likelihood" "$(json_value history.0.validation_score)" "$(times -9 $LN2)" \
+      1e-12
+  done
+  succeeds mrf train --data bas.npy --algo pcd --operator flip --updates 50 --out flip
+  expect_output_contains "best validation log-likelihood"
+}
+
+case_bad_mrf() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds data make bas --size 4 --out wide.npy
+  rejects "algorithm" mrf train --data bas.npy --algo cd --out o
+  rejects "learning rate" mrf train --data bas.npy --lr 0 --out o
+  rejects "--operator" mrf train --data bas.npy --algo pcd --operator hot --out o
+  rejects "--validation wide.npy has 16 columns" mrf train --data bas.npy --validation wide.npy --out o
+  rejects "missing.npy" mrf train --data missing.npy --out o
+  [[ ! -e o ]] || fail "a rejected mrf run made its output directory"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"
