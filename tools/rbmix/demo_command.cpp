@@ -3,19 +3,18 @@
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
 // autocorrelation times. Results are also written to --out with the run record.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-
-#include <CLI/CLI.hpp>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/estimation/ais.hpp"
-#include "rbmix/experiments/slem_sweep.hpp"
+#include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -42,8 +41,8 @@ Rbm random_tiny_rbm(std::uint64_t seed) {
 }
 
 Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) {
-  Table table({"operator", "states", "stationarity_residual", "row_sum_error", "irreducible", "period", "slem",
-               "energy_tau"});
+  Table table(
+      {"operator", "states", "stationarity_residual", "row_sum_error", "irreducible", "period", "slem", "energy_tau"});
   for (const auto& name : operators) {
     const auto result = analysis::analyse_operator(rbm, analysis::parse_operator_specification(name));
     table.add_row({result.name, static_cast<long long>(result.states), result.stationarity_residual,
