@@ -14,6 +14,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/estimation/ais.hpp"
+#include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -54,8 +55,7 @@ Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) 
 }
 
 void run_demo(const DemoArguments& arguments) {
-  const auto out = prepare_output_directory(arguments.out);
-  write_json_file(out / "run.json", make_run_record("demo", {{"out", arguments.out}}, arguments.seed));
+  experiments::ResultDirectory out(arguments.out);
 
   heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md 7)");
   const BinaryMatrix bars = bars_and_stripes(3);
@@ -66,7 +66,7 @@ void run_demo(const DemoArguments& arguments) {
   const Rbm tiny = random_tiny_rbm(arguments.seed);
   const Table operators = analysis_table(tiny, {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
   operators.print(std::cout);
-  operators.write_csv(out / "tiny_rbm_operators.csv");
+  out.write_csv("tiny_rbm_operators.csv", operators);
   std::cout << "The naive Metropolis flip on the zero RBM (W = 0, b = c = 0), where every input is a tie:\n";
   analysis_table(Rbm(2, 2), {"naive", "flip"}).print(std::cout);
 
@@ -79,7 +79,7 @@ void run_demo(const DemoArguments& arguments) {
   const auto shares = experiments::run_slem_sweep(sweep);
   const Table share_table = experiments::slem_sweep_share_table(shares);
   share_table.print(std::cout);
-  share_table.write_csv(out / "slem_sweep.csv");
+  out.write_csv("slem_sweep.csv", share_table);
 
   heading("4. Training on Bars & Stripes 3x3 with 9 hidden units: CD-5 with G and with T (exact log-likelihood)");
   const MatrixD data = to_real(bars);
@@ -101,7 +101,7 @@ void run_demo(const DemoArguments& arguments) {
     if (rule == "flip") trained = trainer.model();
   }
   training.print(std::cout);
-  training.write_csv(out / "training.csv");
+  out.write_csv("training.csv", training);
 
   heading("5. AIS against the exact log Z of the model trained with T (Salakhutdinov & Murray 2008)");
   const double exact_log_z = exact_log_partition(trained);
@@ -135,8 +135,9 @@ void run_demo(const DemoArguments& arguments) {
                    shown(estimates[1]), shown(estimates[2])});
   }
   times.print(std::cout);
-  times.write_csv(out / "autocorrelation_times.csv");
-  std::cout << "\nwrote " << out.string() << "/ (run.json and CSV tables)\n";
+  out.write_csv("autocorrelation_times.csv", times);
+  out.write_run_record(make_run_record("demo", {{"out", arguments.out}}, arguments.seed));
+  std::cout << "\nwrote " << out.path().string() << "/ (run.json and CSV tables)\n";
 }
 
 void attach_demo(CLI::App& app) {
