@@ -656,6 +656,51 @@ case_bad_mrf() {
   [[ ! -e o ]] || fail "a rejected mrf run made its output directory"
 }
 
+# An option the chosen --algo would ignore is refused, naming it, before anything is written.
+case_bad_train_ignored_options() {
+  succeeds data make bas --size 2 --out bas.npy
+  rejects "--operator" train --data bas.npy --hidden 2 --algo exact --operator flip --updates 1 --out t
+  rejects "--operator" train --data bas.npy --hidden 2 --algo mfcd --operator gibbs --updates 1 --out t
+  rejects "--d" train --data bas.npy --hidden 2 --algo cd --d 3 --updates 1 --out t
+  rejects "--k-inner" train --data bas.npy --hidden 2 --algo pcd --k-inner 2 --updates 1 --out t
+  rejects "--replicas" train --data bas.npy --hidden 2 --algo pcd --replicas 4 --updates 1 --out t
+  rejects "--fast-lr" train --data bas.npy --hidden 2 --algo pcd --fast-lr 0.1 --updates 1 --out t
+  rejects "--fast-decay" train --data bas.npy --hidden 2 --algo cd --fast-decay 0.5 --updates 1 --out t
+  rejects "--fast-lr" train --data bas.npy --hidden 2 --algo fpcd --updates 1 --out t
+  rejects "fast learning rate" train --data bas.npy --hidden 2 --algo fpcd --fast-lr -1 --updates 1 --out t
+  rejects "decay" train --data bas.npy --hidden 2 --algo fpcd --fast-lr 0.1 --fast-decay 1 --updates 1 --out t
+  [[ ! -e t ]] || fail "a refused training made its output directory"
+}
+
+# FPCD takes its fast learning rate and decay from the command line and records them; the options that apply to
+# the chosen algorithm are accepted.
+case_train_algorithm_options() {
+  succeeds data make bas --size 2 --out bas.npy
+  succeeds train --data bas.npy --hidden 2 --algo fpcd --fast-lr 0.05 --fast-decay 0.9 --updates 4 --eval-every 2 \
+    --out f
+  run_json_value() { python -c 'import json, sys; print(json.load(open(sys.argv[1]))["configuration"][sys.argv[2]])' "$@"; }
+  expect_equal "fast_learning_rate" "$(run_json_value f/run.json fast_learning_rate)" "0.05"
+  expect_equal "fast_weight_decay" "$(run_json_value f/run.json fast_weight_decay)" "0.9"
+  succeeds train --data bas.npy --hidden 2 --algo sdcp --d 2 --k-inner 3 --updates 2 --out s
+  expect_equal "inner_steps" "$(run_json_value s/run.json inner_steps)" "2"
+  expect_equal "sampling_steps" "$(run_json_value s/run.json sampling_steps)" "3"
+  succeeds train --data bas.npy --hidden 2 --algo pt --replicas 3 --operator flip --updates 2 --out p
+  expect_equal "replicas" "$(run_json_value p/run.json replicas)" "3"
+  succeeds train --data bas.npy --hidden 2 --algo exact --updates 2 --out e
+}
+
+# Every experiment writes run.json listing the files it wrote; the shared arguments are checked alike.
+case_experiment_run_record() {
+  succeeds experiment slem-sweep --scale smoke --sizes 2 --c 1,2 --count 2 --threads 1 --seed 4 --out s
+  local files
+  files=$(python -c 'import json; print(",".join(json.load(open("s/run.json"))["files"]))')
+  expect_equal "files" "$files" "slem_sweep.csv,slem_per_rbm.csv,slem_sweep.svg,run.json"
+  rejects_clearly "--threads" experiment slem-sweep --scale smoke --threads -1 --out t
+  rejects "--scale" experiment dcp-small --scale huge --out t
+  rejects "--mnist" experiment autocorr --mnist no-such-directory --out t
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 function_name="case_${CASE//-/_}"

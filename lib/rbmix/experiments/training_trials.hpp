@@ -1,9 +1,9 @@
 #pragma once
-// Many independent training runs, in parallel over runs with OpenMP. Each run is fully determined by its options
+// Many independent training runs, spread over threads by a JobRunner. Each run is fully determined by its options
 // (its seed included), so the results do not depend on the thread count or on the order in which runs finish.
-#include <cstdint>
 #include <vector>
 
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace rbmix::experiments {
@@ -17,13 +17,8 @@ struct TrainingJob {
   const MatrixD* evaluation_data = nullptr;
 };
 
-// The seed of trial `trial` of an experiment seeded with `seed`: the same for every setting and operator, so that
-// trials can be paired (e.g. G against T from the same initial weights).
-std::uint64_t trial_seed(std::uint64_t seed, int trial);
-
-// Runs every job (threads ≤ 0: OpenMP's default) and returns their summaries in job order. An exception in any job
-// is rethrown after all jobs have finished.
-std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, int threads);
+// Runs every job on `runner` and returns their summaries in job order.
+std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner);
 
 // The training log-likelihoods of a learning curve, NaN where none was computed.
 std::vector<double> train_log_likelihoods(const TrainingSummary& summary);

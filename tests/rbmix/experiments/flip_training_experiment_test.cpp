@@ -1,4 +1,4 @@
-#include "rbmix/experiments/flip_training.hpp"
+#include "rbmix/experiments/flip_training_experiment.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 namespace rbmix::experiments {
 namespace {
 
-FlipTrainingConfig tiny_config(int threads) {
-  FlipTrainingConfig config = flip_training_config("smoke", 5);
+FlipTrainingOptions tiny_config(int threads) {
+  FlipTrainingOptions config = flip_training_options(Scale::smoke, 5);
   config.trials = 2;
   config.updates = 100;
   config.evaluation_interval = 50;
@@ -26,7 +26,7 @@ FlipTrainingConfig tiny_config(int threads) {
 // saddle at W ≈ 0 (learning takes thousands on BAS 4×4), so the likelihoods stay near the uniform model's
 // −16 ln 2; a slightly worse value is possible, a much worse one would be a bug.
 TEST(FlipTraining, SmokeScaleProducesOneRowPerSettingWithSaneFigures) {
-  const FlipTrainingConfig config = tiny_config(2);
+  const FlipTrainingOptions config = tiny_config(2);
   const FlipTrainingResult result = run_flip_training(config);
   ASSERT_EQ(result.rows.size(), config.settings.size());
   ASSERT_EQ(result.runs.size(), config.settings.size() * 2 * 2);
@@ -65,7 +65,7 @@ TEST(FlipTraining, ResultsDoNotDependOnTheThreadCount) {
 // Evaluation rows given explicitly: the same rows as the training data reproduce the default curve exactly (the
 // same exact computation); other rows give another curve.
 TEST(FlipTraining, LearningCurveIsEvaluatedOnTheEvaluationRows) {
-  FlipTrainingConfig config = tiny_config(1);
+  FlipTrainingOptions config = tiny_config(1);
   config.settings.resize(1);
   const FlipTrainingResult on_training_data = run_flip_training(config);
   config.evaluation_data = config.data;
@@ -103,7 +103,7 @@ bool binary_code(std::uint32_t image, std::uint32_t pixel) { return ((image >> p
 TEST(FlipTraining, MnistSmokeScaleRunsOnThresholdedImages) {
   const testing::TemporaryDirectory directory;
   write_fake_mnist(directory.path(), 600, bar);
-  FlipTrainingConfig config = flip_training_mnist_config("smoke", 5, directory.path());
+  FlipTrainingOptions config = flip_training_mnist_options(Scale::smoke, 5, directory.path());
   EXPECT_EQ(config.data.rows(), mnist_smoke_rows);
   EXPECT_EQ(config.data.cols(), 25);
   EXPECT_EQ(config.hidden, 10);
@@ -134,7 +134,7 @@ TEST(FlipTraining, MnistPaperScaleEvaluatesOnASeededSubsetOfDistinctRows) {
   const testing::TemporaryDirectory directory;
   const std::uint32_t count = 6000;
   write_fake_mnist(directory.path(), count, binary_code);
-  const FlipTrainingConfig config = flip_training_mnist_config("paper", 5, directory.path());
+  const FlipTrainingOptions config = flip_training_mnist_options(Scale::paper, 5, directory.path());
   EXPECT_EQ(config.data.rows(), count);
   ASSERT_EQ(config.evaluation_data.rows(), mnist_evaluation_rows);
   auto image_of = [&](Eigen::Index row) {
@@ -145,14 +145,14 @@ TEST(FlipTraining, MnistPaperScaleEvaluatesOnASeededSubsetOfDistinctRows) {
   };
   for (Eigen::Index row = 1; row < mnist_evaluation_rows; ++row) EXPECT_LT(image_of(row - 1), image_of(row));
   EXPECT_LT(image_of(mnist_evaluation_rows - 1), count);
-  EXPECT_EQ(flip_training_mnist_config("paper", 5, directory.path()).evaluation_data, config.evaluation_data);
-  EXPECT_NE(flip_training_mnist_config("paper", 6, directory.path()).evaluation_data, config.evaluation_data);
+  EXPECT_EQ(flip_training_mnist_options(Scale::paper, 5, directory.path()).evaluation_data, config.evaluation_data);
+  EXPECT_NE(flip_training_mnist_options(Scale::paper, 6, directory.path()).evaluation_data, config.evaluation_data);
 }
 
 TEST(FlipTraining, MnistConfigRejectsASetSmallerThanAMiniBatch) {
   const testing::TemporaryDirectory directory;
   write_fake_mnist(directory.path(), 50, bar);
-  EXPECT_THROW(flip_training_mnist_config("smoke", 5, directory.path()), InputError);
+  EXPECT_THROW(flip_training_mnist_options(Scale::smoke, 5, directory.path()), InputError);
 }
 
 TEST(FlipTraining, MedianOfOddAndEvenCounts) {
