@@ -620,6 +620,87 @@ case_bad_slem_range() {
   expect_output_contains "A <= B"
 }
 
+# A fully visible MRF on Bars & Stripes 3×3: every unit has mean ½, so training starts at b = 0, J = 0, whose
+# log-likelihood is −9 ln 2; no model beats the data's own entropy (best average log-likelihood −2.5993).
+case_mrf_train() {
+  succeeds data make bas --size 3 --out bas.npy
+  local algorithm
+  for algorithm in exact pcd pl; do
+    succeeds mrf train --data bas.npy --algo "$algorithm" --lr 0.5 --updates 200 --eval-every 50 --out "$algorithm" \
+      --json
+    local best
+    best=$(json_value best_validation_score)
+    expect_near "$algorithm: train LL is the validation score" "$(json_value train.log_likelihood)" "$best" 1e-12
+    awk -v b="$best" 'BEGIN { exit !(b > -6.2383246 && b <= -2.5993019) }' ||
+      fail "$algorithm: best validation log-likelihood $best outside (−9 ln 2, −2.5993]"
+    [[ -s "$algorithm/model.json" ]] || fail "$algorithm: no model.json"
+    OUTPUT=$(cat "$algorithm/run.json")
+    flatten_json
+    expect_equal "$algorithm: command" "$(json_value command)" "mrf train"
+    expect_equal "$algorithm: algorithm" "$(json_value configuration.algorithm)" "$algorithm"
+    expect_near "$algorithm: starting log-likelihood" "$(json_value history.0.validation_score)" "$(times -9 $LN2)" \
+      1e-12
+  done
+  succeeds mrf train --data bas.npy --algo pcd --operator flip --updates 50 --out flip
+  expect_output_contains "best validation log-likelihood"
+}
+
+case_bad_mrf() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds data make bas --size 4 --out wide.npy
+  rejects "algorithm" mrf train --data bas.npy --algo cd --out o
+  rejects "learning rate" mrf train --data bas.npy --lr 0 --out o
+  rejects "--operator" mrf train --data bas.npy --algo pcd --operator hot --out o
+  rejects "--validation wide.npy has 16 columns" mrf train --data bas.npy --validation wide.npy --out o
+  rejects "missing.npy" mrf train --data missing.npy --out o
+  [[ ! -e o ]] || fail "a rejected mrf run made its output directory"
+}
+
+# An option the chosen --algo would ignore is refused, naming it, before anything is written.
+case_bad_train_ignored_options() {
+  succeeds data make bas --size 2 --out bas.npy
+  rejects "--operator" train --data bas.npy --hidden 2 --algo exact --operator flip --updates 1 --out t
+  rejects "--operator" train --data bas.npy --hidden 2 --algo mfcd --operator gibbs --updates 1 --out t
+  rejects "--d" train --data bas.npy --hidden 2 --algo cd --d 3 --updates 1 --out t
+  rejects "--k-inner" train --data bas.npy --hidden 2 --algo pcd --k-inner 2 --updates 1 --out t
+  rejects "--replicas" train --data bas.npy --hidden 2 --algo pcd --replicas 4 --updates 1 --out t
+  rejects "--fast-lr" train --data bas.npy --hidden 2 --algo pcd --fast-lr 0.1 --updates 1 --out t
+  rejects "--fast-decay" train --data bas.npy --hidden 2 --algo cd --fast-decay 0.5 --updates 1 --out t
+  rejects "--fast-lr" train --data bas.npy --hidden 2 --algo fpcd --updates 1 --out t
+  rejects "fast learning rate" train --data bas.npy --hidden 2 --algo fpcd --fast-lr -1 --updates 1 --out t
+  rejects "decay" train --data bas.npy --hidden 2 --algo fpcd --fast-lr 0.1 --fast-decay 1 --updates 1 --out t
+  [[ ! -e t ]] || fail "a refused training made its output directory"
+}
+
+# FPCD takes its fast learning rate and decay from the command line and records them; the options that apply to
+# the chosen algorithm are accepted.
+case_train_algorithm_options() {
+  succeeds data make bas --size 2 --out bas.npy
+  succeeds train --data bas.npy --hidden 2 --algo fpcd --fast-lr 0.05 --fast-decay 0.9 --updates 4 --eval-every 2 \
+    --out f
+  run_json_value() { python -c 'import json, sys; print(json.load(open(sys.argv[1]))["configuration"][sys.argv[2]])' "$@"; }
+  expect_equal "fast_learning_rate" "$(run_json_value f/run.json fast_learning_rate)" "0.05"
+  expect_equal "fast_weight_decay" "$(run_json_value f/run.json fast_weight_decay)" "0.9"
+  succeeds train --data bas.npy --hidden 2 --algo sdcp --d 2 --k-inner 3 --updates 2 --out s
+  expect_equal "inner_steps" "$(run_json_value s/run.json inner_steps)" "2"
+  expect_equal "sampling_steps" "$(run_json_value s/run.json sampling_steps)" "3"
+  succeeds train --data bas.npy --hidden 2 --algo pt --replicas 3 --operator flip --updates 2 --out p
+  expect_equal "replicas" "$(run_json_value p/run.json replicas)" "3"
+  succeeds train --data bas.npy --hidden 2 --algo exact --updates 2 --out e
+}
+
+# Every experiment writes run.json listing the files it wrote; the shared arguments are checked alike.
+case_experiment_run_record() {
+  succeeds experiment slem-sweep --scale smoke --sizes 2 --c 1,2 --count 2 --threads 1 --seed 4 --out s
+  local files
+  files=$(python -c 'import json; print(",".join(json.load(open("s/run.json"))["files"]))')
+  expect_equal "files" "$files" "slem_sweep.csv,slem_per_rbm.csv,slem_sweep.svg,run.json"
+  rejects_clearly "--threads" experiment slem-sweep --scale smoke --threads -1 --out t
+  rejects "--scale" experiment dcp-small --scale huge --out t
+  rejects "--mnist" experiment autocorr --mnist no-such-directory --out t
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 # write_bits_npy FILE ROW...: a uint8 .npy array with one row per argument, each a string of 0s and 1s.
 write_bits_npy() {
   python - "$@" <<'PY'

@@ -1,9 +1,10 @@
-// Links the installed library and checks one exact value: an RBM with W = 0 and zero biases has
-// log Z = (m + n) log 2.
+// Links the installed libraries and checks one exact value: an RBM with W = 0 and zero biases has
+// log Z = (m + n) log 2; and that the experiments library links (two trials get two seeds).
 #include <cmath>
 #include <cstdio>
 
 #include "rbmix/analysis/state_space.hpp"
+#include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/model/exact.hpp"
 
 int main() {
@@ -11,5 +12,8 @@ int main() {
   const double log_partition = rbmix::exact_log_partition(rbm);
   const double stationary_sum = rbmix::analysis::JointStateSpace(rbm).stationary_distribution(rbm).sum();
   std::printf("log Z = %.12f, sum of pi = %.12f\n", log_partition, stationary_sum);
-  return std::abs(log_partition - 5 * std::log(2.0)) < 1e-12 && std::abs(stationary_sum - 1.0) < 1e-12 ? 0 : 1;
+  const bool seeds_differ = rbmix::experiments::trial_seed(1, 0) != rbmix::experiments::trial_seed(1, 1);
+  return std::abs(log_partition - 5 * std::log(2.0)) < 1e-12 && std::abs(stationary_sum - 1.0) < 1e-12 && seeds_differ
+             ? 0
+             : 1;
 }

@@ -53,10 +53,35 @@ nlohmann::json to_json(const analysis::OperatorAnalysis& result, double seconds)
   return out;
 }
 
+struct TimedAnalysis {
+  analysis::OperatorAnalysis result;
+  double seconds = 0.0;
+};
+
+// A number as --json writes it (the shortest text that reads back exactly), so both outputs show the same digits.
+std::string number(double value) { return nlohmann::json(value).dump(); }
+
+void print_analysis(const TimedAnalysis& timed) {
+  const analysis::OperatorAnalysis& result = timed.result;
+  std::cout << result.name << ": " << result.states << " joint states (" << result.representation << ")\n"
+            << "  ||pi K - pi||_1 = " << number(result.stationarity_residual)
+            << ", max |row sum - 1| = " << number(result.row_sum_error);
+  if (result.layer_detailed_balance_error)
+    std::cout << ", detailed balance error (layers) = " << number(*result.layer_detailed_balance_error);
+  if (result.lambda) std::cout << ", lambda = " << number(*result.lambda);
+  std::cout << "\n  irreducible: " << (result.ergodicity.irreducible ? "yes" : "no") << " ("
+            << result.ergodicity.communicating_classes << " classes), period " << result.ergodicity.period
+            << "\n  SLEM = " << std::setprecision(12) << result.slem.slem << " (" << result.slem.method
+            << (result.slem.converged ? "" : ", NOT converged") << ")";
+  if (result.energy_autocorrelation_time)
+    std::cout << ", exact energy autocorrelation time = " << *result.energy_autocorrelation_time;
+  std::cout << std::setprecision(6) << "\n  time: " << timed.seconds << " s\n";
+}
+
 void run_analyze(const AnalyzeArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
   analysis::validate_inverse_temperature(arguments.beta);
-  nlohmann::json report{{"model", arguments.model}, {"beta", arguments.beta}, {"operators", nlohmann::json::array()}};
+  std::vector<TimedAnalysis> analyses;
   for (const auto& specification : parse_operators(arguments.operators)) {
     const auto start = std::chrono::steady_clock::now();
     const analysis::OperatorAnalysis result = [&] {
@@ -67,32 +92,17 @@ void run_analyze(const AnalyzeArguments& arguments) {
         throw InputError(arguments.model + ": " + error.what());
       }
     }();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report["operators"].push_back(to_json(result, seconds));
+    analyses.push_back({result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
   }
   if (arguments.json) {
+    nlohmann::json report{{"model", arguments.model}, {"beta", arguments.beta}, {"operators", nlohmann::json::array()}};
+    for (const auto& timed : analyses) report["operators"].push_back(to_json(timed.result, timed.seconds));
     std::cout << report.dump(2) << '\n';
     return;
   }
   std::cout << "model " << arguments.model << " (" << loaded.rbm.n_visible() << " visible, " << loaded.rbm.n_hidden()
             << " hidden), beta = " << arguments.beta << '\n';
-  for (const auto& entry : report["operators"]) {
-    std::cout << entry["operator"].get<std::string>() << ": " << entry["states"] << " joint states ("
-              << entry["representation"].get<std::string>() << ")\n"
-              << "  ||pi K - pi||_1 = " << entry["stationarity_residual_l1"]
-              << ", max |row sum - 1| = " << entry["row_sum_error"];
-    if (entry.contains("layer_detailed_balance_error"))
-      std::cout << ", detailed balance error (layers) = " << entry["layer_detailed_balance_error"];
-    if (entry.contains("lambda")) std::cout << ", lambda = " << entry["lambda"];
-    std::cout << "\n  irreducible: " << (entry["irreducible"].get<bool>() ? "yes" : "no") << " ("
-              << entry["communicating_classes"] << " classes), period " << entry["period"]
-              << "\n  SLEM = " << std::setprecision(12) << entry["slem"].get<double>() << " ("
-              << entry["slem_method"].get<std::string>()
-              << (entry["slem_converged"].get<bool>() ? "" : ", NOT converged") << ")";
-    if (entry.contains("energy_autocorrelation_time"))
-      std::cout << ", exact energy autocorrelation time = " << entry["energy_autocorrelation_time"].get<double>();
-    std::cout << std::setprecision(6) << "\n  time: " << entry["seconds"].get<double>() << " s\n";
-  }
+  for (const auto& timed : analyses) print_analysis(timed);
 }
 
 void attach_analyze(CLI::App& app) {

@@ -3,19 +3,19 @@
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
 // autocorrelation times. Results are also written to --out with the run record.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-
-#include <CLI/CLI.hpp>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/estimation/ais.hpp"
-#include "rbmix/experiments/slem_sweep.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -42,8 +42,8 @@ Rbm random_tiny_rbm(std::uint64_t seed) {
 }
 
 Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) {
-  Table table({"operator", "states", "stationarity_residual", "row_sum_error", "irreducible", "period", "slem",
-               "energy_tau"});
+  Table table(
+      {"operator", "states", "stationarity_residual", "row_sum_error", "irreducible", "period", "slem", "energy_tau"});
   for (const auto& name : operators) {
     const auto result = analysis::analyse_operator(rbm, analysis::parse_operator_specification(name));
     table.add_row({result.name, static_cast<long long>(result.states), result.stationarity_residual,
@@ -55,8 +55,9 @@ Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) 
 }
 
 void run_demo(const DemoArguments& arguments) {
-  const auto out = prepare_output_directory(arguments.out);
-  write_json_file(out / "run.json", make_run_record("demo", {{"out", arguments.out}}, arguments.seed));
+  experiments::ResultDirectory out(arguments.out);
+  // Made now, so that started_utc is the start; written last, with the list of files.
+  const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);
 
   heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md §7)");
   const BinaryMatrix bars = bars_and_stripes(3);
@@ -67,7 +68,7 @@ void run_demo(const DemoArguments& arguments) {
   const Rbm tiny = random_tiny_rbm(arguments.seed);
   const Table operators = analysis_table(tiny, {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
   operators.print(std::cout);
-  operators.write_csv(out / "tiny_rbm_operators.csv");
+  out.write_csv("tiny_rbm_operators.csv", operators);
   std::cout << "The naive Metropolis flip on the zero RBM (W = 0, b = c = 0), where every input is a tie:\n";
   analysis_table(Rbm(2, 2), {"naive", "flip"}).print(std::cout);
 
@@ -80,7 +81,7 @@ void run_demo(const DemoArguments& arguments) {
   const auto shares = experiments::run_slem_sweep(sweep);
   const Table share_table = experiments::slem_sweep_share_table(shares);
   share_table.print(std::cout);
-  share_table.write_csv(out / "slem_sweep.csv");
+  out.write_csv("slem_sweep.csv", share_table);
 
   heading("4. Training on Bars & Stripes 3x3 with 9 hidden units: CD-5 with G and with T (exact log-likelihood)");
   const MatrixD data = to_real(bars);
@@ -102,7 +103,7 @@ void run_demo(const DemoArguments& arguments) {
     if (rule == "flip") trained = trainer.model();
   }
   training.print(std::cout);
-  training.write_csv(out / "training.csv");
+  out.write_csv("training.csv", training);
 
   heading("5. AIS against the exact log Z of the model trained with T (Salakhutdinov & Murray 2008)");
   const double exact_log_z = exact_log_partition(trained);
@@ -136,8 +137,9 @@ void run_demo(const DemoArguments& arguments) {
                    shown(estimates[1]), shown(estimates[2])});
   }
   times.print(std::cout);
-  times.write_csv(out / "autocorrelation_times.csv");
-  std::cout << "\nwrote " << out.string() << "/ (run.json and CSV tables)\n";
+  out.write_csv("autocorrelation_times.csv", times);
+  out.write_run_record(record);
+  std::cout << "\nwrote " << out.path().string() << "/ (run.json and CSV tables)\n";
 }
 
 void attach_demo(CLI::App& app) {

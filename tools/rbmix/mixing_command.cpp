@@ -1,43 +1,26 @@
 // rbmix mixing: samples energy traces of a model with one operator and reports the integrated autocorrelation
 // time by the three estimators of ALGORITHMS.md §6 with their bands, the autocorrelation function (CSV) and its
 // plot (SVG). With --out DIR: mixing.json (run record and results), autocorrelation.csv, autocorrelation.svg.
-#include "rbmix/mixing_command.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/random_start_energy_traces.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/operator_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/svg_plot.hpp"
-#include "rbmix/sampling/batched_chains.hpp"
-#include "rbmix/sampling/energy_trace.hpp"
+#include "rbmix/report/table.hpp"
 
 namespace rbmix::cli {
 namespace {
-
-template <typename Scalar>
-MatrixD sample_energy_traces_in(const Rbm& rbm, const EnergyTraceRequest& request) {
-  BatchedChains<Scalar> chains(request.chains, rbm.n_visible(), rbm.n_hidden(), request.seed);
-  // Uniform start: the Gibbs rule at input 0 sets each unit to 1 with probability 1/2.
-  const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(request.chains, rbm.n_visible());
-  sample_layer(GibbsRule{}, zero_inputs, chains.visible(), chains.streams());
-  return record_energy_trace(chains, rbm.cast<Scalar>(), request.rule, request.steps, request.burn_in);
-}
-
-}  // namespace
-
-MatrixD sample_energy_traces(const Rbm& rbm, const EnergyTraceRequest& request) {
-  require(request.chains >= 1, "mixing: --chains must be positive");
-  require(request.steps >= 2, "mixing: --steps must be at least 2");
-  return request.single_precision ? sample_energy_traces_in<float>(rbm, request)
-                                  : sample_energy_traces_in<double>(rbm, request);
-}
 
 nlohmann::json to_json(const analysis::IntegratedTimeEstimate& estimate) {
   const auto number_or_null = [](double value) {
@@ -68,8 +51,6 @@ Eigen::Index autocorrelation_lags_to_report(const std::vector<analysis::Integrat
   return std::min(steps - 1, std::max<Eigen::Index>(100, 3 * largest));
 }
 
-namespace {
-
 struct MixingArguments {
   std::string model;
   std::string rule = "gibbs";
@@ -95,7 +76,7 @@ void require_writable_file_location(const std::filesystem::path& file, const std
 
 void run_mixing(const MixingArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
-  EnergyTraceRequest request{
+  experiments::EnergyTraceRequest request{
       parse_unit_rule(arguments.rule), arguments.steps, arguments.chains, arguments.burn_in, arguments.seed,
       arguments.single_precision};
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
@@ -103,7 +84,7 @@ void run_mixing(const MixingArguments& arguments) {
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
 
-  const MatrixD traces = sample_energy_traces(loaded.rbm, request);
+  const MatrixD traces = experiments::sample_energy_traces(loaded.rbm, request);
   require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
                                   (request.single_precision ? "float" : "double") +
                                   " precision (parameters too large)");
@@ -165,7 +146,7 @@ void attach(CLI::App& parent) {
   CLI::App* command = parent.add_subcommand(
       "mixing", "Integrated autocorrelation time of the energy under an operator (three estimators)");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--operator", arguments->rule, "unit rule: gibbs|flip|mix:A")->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help)->capture_default_str();
   command->add_option("--steps", arguments->steps, "recorded sweeps per chain")->capture_default_str();
   command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();

@@ -15,6 +15,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/operator_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/trainer.hpp"
@@ -25,28 +26,20 @@ namespace {
 std::atomic<bool> interrupt_signalled{false};
 extern "C" void on_interrupt(int) { interrupt_signalled = true; }
 
+// What the command line sets: the training options themselves (their defaults are TrainingOptions' own), and the
+// few arguments that are not training options.
 struct TrainArguments {
+  TrainingOptions options;
   std::string data;
   std::string test;
   int hidden = 0;
   std::string algorithm = "cd";
   std::string rule = "gibbs";
-  int k = 1;
-  int replicas = 10;
-  int inner_steps = 1;
-  int inner_sweeps = 0;
-  double learning_rate = 0.01;
   std::string schedule = "constant";
-  int batch = 0;
-  double momentum = 0.0;
-  double weight_decay = 0.0;
-  std::int64_t updates = 1000;
-  std::int64_t evaluation_interval = 100;
-  std::int64_t checkpoint_interval = 0;
-  std::uint64_t seed = 1;
+  int inner_sweeps = 0;
+  double fast_learning_rate = 0.0;
   std::string out;
   bool resume = false;
-  bool sample_in_float = false;
   bool zero_visible_bias = false;
 };
 
@@ -75,29 +68,40 @@ nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
       {"test_log_likelihood", point->test_log_likelihood ? nlohmann::json(*point->test_log_likelihood) : nullptr}};
 }
 
-void run_train(const TrainArguments& arguments) {
-  TrainingOptions options;
-  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
+// Refuses an option that `algorithm` would ignore, naming it, so that a typo in --algo cannot silently drop a
+// setting.
+void refuse_ignored_options(const CLI::App& command, Algorithm algorithm) {
+  const std::string name = to_string(algorithm);
   const bool dcp = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp;
-  apply_algorithm(options, algorithm, arguments.inner_steps);
+  const auto refuse_unless = [&](bool applies, const std::string& option, const std::string& applies_to) {
+    require(applies || command.count(option) == 0,
+            option + " applies to " + applies_to + " only; --algo " + name + " would ignore it");
+  };
+  refuse_unless(algorithm != Algorithm::exact && algorithm != Algorithm::mfcd, "--operator",
+                "the sampling algorithms (exact and mfcd sample nothing)");
+  refuse_unless(dcp, "--d", "sdcp and csdcp");
+  refuse_unless(dcp, "--k-inner", "sdcp and csdcp");
+  refuse_unless(algorithm == Algorithm::pt, "--replicas", "pt");
+  refuse_unless(algorithm == Algorithm::fpcd, "--fast-lr", "fpcd");
+  refuse_unless(algorithm == Algorithm::fpcd, "--fast-decay", "fpcd");
+  require(algorithm != Algorithm::fpcd || command.count("--fast-lr") > 0,
+          "--fast-lr: fpcd needs the fast learning rate ε_F (001 §2 takes it larger than --lr)");
+}
+
+void run_train(const CLI::App& command, const TrainArguments& arguments) {
+  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
+  refuse_ignored_options(command, algorithm);
+  TrainingOptions options = arguments.options;
+  apply_algorithm(options, algorithm, options.inner_steps);
   options.rule = parse_unit_rule(arguments.rule);
-  options.sampling_steps = dcp && arguments.inner_sweeps > 0 ? arguments.inner_sweeps : arguments.k;
-  options.replicas = arguments.replicas;
-  options.learning_rate = arguments.learning_rate;
+  if (arguments.inner_sweeps > 0) options.sampling_steps = arguments.inner_sweeps;
+  if (command.count("--fast-lr") > 0) options.fast_learning_rate = arguments.fast_learning_rate;
   options.schedule = parse_learning_rate_schedule(arguments.schedule);
-  options.batch_size = arguments.batch;
-  options.momentum = arguments.momentum;
-  options.weight_decay = arguments.weight_decay;
-  options.updates = arguments.updates;
-  options.evaluation_interval = arguments.evaluation_interval;
-  options.seed = arguments.seed;
-  options.sample_in_float = arguments.sample_in_float;
   options.base_rate_visible_bias = !arguments.zero_visible_bias;
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
-  options.checkpoint_path = (out / "checkpoint.ckpt").string();
-  options.checkpoint_interval =
-      arguments.checkpoint_interval > 0 ? arguments.checkpoint_interval : arguments.evaluation_interval;
+  if (options.checkpoint_interval <= 0) options.checkpoint_interval = options.evaluation_interval;
+  options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
   options.validate();
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
 
   const MatrixD train = to_real(load_binary_matrix(arguments.data));
   const MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
@@ -168,32 +172,38 @@ void run_train(const TrainArguments& arguments) {
 
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<TrainArguments>();
+  TrainingOptions& options = arguments->options;
   CLI::App* command =
       parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
   command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
   command->add_option("--test", arguments->test, "test data (.npy)");
   command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
   command->add_option("--algo", arguments->algorithm, "cd|pcd|mfcd|fpcd|pt|exact|cg|sdcp|csdcp")->capture_default_str();
-  command->add_option("--operator", arguments->rule, "unit rule: gibbs|flip|mix:A")->capture_default_str();
-  command->add_option("--k", arguments->k, "sweeps per negative phase")->capture_default_str();
-  command->add_option("--replicas", arguments->replicas, "parallel tempering replicas t")->capture_default_str();
-  command->add_option("--d", arguments->inner_steps, "S-DCP inner steps d")->capture_default_str();
-  command->add_option("--k-inner", arguments->inner_sweeps, "S-DCP sweeps per inner step K' (default: --k)");
-  command->add_option("--lr", arguments->learning_rate, "learning rate η")->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help)->capture_default_str();
+  command->add_option("--k", options.sampling_steps, "sweeps per negative phase")->capture_default_str();
+  command->add_option("--replicas", options.replicas, "parallel tempering replicas t (pt only)")->capture_default_str();
+  command->add_option("--d", options.inner_steps, "inner steps d (sdcp, csdcp only)")->capture_default_str();
+  command->add_option("--k-inner", arguments->inner_sweeps,
+                      "sweeps per inner step K' (sdcp, csdcp only; default: --k)");
+  command->add_option("--lr", options.learning_rate, "learning rate ε")->capture_default_str();
   command->add_option("--lr-schedule", arguments->schedule, "constant|linear")->capture_default_str();
-  command->add_option("--batch", arguments->batch, "mini-batch size (0 = full batch)")->capture_default_str();
-  command->add_option("--momentum", arguments->momentum, "momentum")->capture_default_str();
-  command->add_option("--weight-decay", arguments->weight_decay, "L2 weight decay on W")->capture_default_str();
-  command->add_option("--updates", arguments->updates, "parameter updates")->capture_default_str();
-  command->add_option("--eval-every", arguments->evaluation_interval, "evaluate every E updates (0: never)")
+  command->add_option("--fast-lr", arguments->fast_learning_rate,
+                      "fast learning rate ε_F of FPCD (fpcd only, required there; 001 takes it larger than --lr)");
+  command->add_option("--fast-decay", options.fast_weight_decay, "decay α of the fast weights, in [0, 1) (fpcd only)")
       ->capture_default_str();
-  command->add_option("--checkpoint-every", arguments->checkpoint_interval, "checkpoint every C updates (default E)");
-  command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
+  command->add_option("--batch", options.batch_size, "mini-batch size (0 = full batch)")->capture_default_str();
+  command->add_option("--momentum", options.momentum, "momentum")->capture_default_str();
+  command->add_option("--weight-decay", options.weight_decay, "L2 weight decay on W")->capture_default_str();
+  command->add_option("--updates", options.updates, "parameter updates")->capture_default_str();
+  command->add_option("--eval-every", options.evaluation_interval, "evaluate every E updates (0: never)")
+      ->capture_default_str();
+  command->add_option("--checkpoint-every", options.checkpoint_interval, "checkpoint every C updates (default E)");
+  command->add_option("--seed", options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
-  command->add_flag("--float", arguments->sample_in_float, "run the sampling chains in float");
+  command->add_flag("--float", options.sample_in_float, "run the sampling chains in float");
   command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
-  command->callback([arguments] { run_train(*arguments); });
+  command->callback([arguments, command] { run_train(*command, *arguments); });
 }
 
 }  // namespace

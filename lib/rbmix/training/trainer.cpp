@@ -153,7 +153,7 @@ void Trainer::step() {
   const Statistics positive = batch_statistics(batch, positive_hidden);
   negative_phase_->start_batch(batch, hidden_inputs_);
 
-  for (int inner = 0; inner < options_.inner_steps; ++inner) {
+  const auto parameter_step = [&] {
     const Statistics negative = negative_phase_->statistics(model_to_sample());
     if (options_.centered) {
       // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
@@ -169,6 +169,12 @@ void Trainer::step() {
     }
     optimizer_.step(parameters_.parameters, gradient_, learning_rate);
     negative_phase_->after_step(gradient_);
+  };
+  if (options_.difference_of_convex) {
+    // S-DCP / CS-DCP (002 Alg. 3, 4): d steps, each with a fresh negative phase, share the batch's positive phase.
+    for (int inner = 0; inner < options_.inner_steps; ++inner) parameter_step();
+  } else {
+    parameter_step();
   }
   ++updates_done_;
 }

@@ -34,8 +34,16 @@ bool TrainingOptions::is_valid(std::string* why) const {
     return fail(why, "the number of sampling steps k must be at least 1, got " + std::to_string(sampling_steps));
   if (negative_phase == NegativePhaseKind::parallel_tempering && replicas < 2)
     return fail(why, "parallel tempering needs at least 2 replicas, got " + std::to_string(replicas));
+  if (!is_sampling(negative_phase) && !std::holds_alternative<GibbsRule>(rule))
+    return fail(why, "the " + to_string(negative_phase) + " negative phase samples nothing, so the operator " +
+                         to_string(rule) + " would be ignored");
   if (inner_steps < 1)
     return fail(why, "the number of inner steps d must be at least 1, got " + std::to_string(inner_steps));
+  if (inner_steps != 1 && !difference_of_convex)
+    return fail(why,
+                "the number of inner steps d applies to S-DCP and CS-DCP only, got d = " + std::to_string(inner_steps));
+  if (difference_of_convex && negative_phase != NegativePhaseKind::contrastive_divergence)
+    return fail(why, "S-DCP and CS-DCP sample their negative phase by CD-K', not " + to_string(negative_phase));
   if (!(offset_rate > 0.0 && offset_rate <= 1.0))
     return fail(why, "the offset sliding factor must lie in (0, 1], got " + std::to_string(offset_rate));
   if (!(learning_rate > 0.0 && std::isfinite(learning_rate)))
@@ -46,6 +54,8 @@ bool TrainingOptions::is_valid(std::string* why) const {
     return fail(why, "momentum must lie in [0, 1), got " + std::to_string(momentum));
   if (!(weight_decay >= 0.0 && std::isfinite(weight_decay)))
     return fail(why, "weight decay must be non-negative, got " + std::to_string(weight_decay));
+  if (negative_phase == NegativePhaseKind::fast_persistent && !fast_learning_rate)
+    return fail(why, "FPCD needs the fast learning rate ε_F (001 §2: larger than the learning rate)");
   if (fast_learning_rate && !(*fast_learning_rate >= 0.0 && std::isfinite(*fast_learning_rate)))
     return fail(why, "the fast learning rate must be non-negative, got " + std::to_string(*fast_learning_rate));
   if (!(fast_weight_decay >= 0.0 && fast_weight_decay < 1.0))
@@ -74,7 +84,8 @@ void TrainingOptions::validate() const {
 
 void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps) {
   options.centered = algorithm == Algorithm::cg || algorithm == Algorithm::csdcp;
-  options.inner_steps = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp ? inner_steps : 1;
+  options.difference_of_convex = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp;
+  options.inner_steps = options.difference_of_convex ? inner_steps : 1;
   switch (algorithm) {
     case Algorithm::cd:
     case Algorithm::cg:
@@ -147,6 +158,7 @@ nlohmann::json to_json(const TrainingOptions& options) {
   out["rule"] = to_string(options.rule);
   out["sampling_steps"] = options.sampling_steps;
   out["replicas"] = options.replicas;
+  out["difference_of_convex"] = options.difference_of_convex;
   out["inner_steps"] = options.inner_steps;
   out["centered"] = options.centered;
   out["offset_rate"] = options.offset_rate;

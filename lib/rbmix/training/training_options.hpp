@@ -2,12 +2,14 @@
 // TrainingOptions: everything that defines one training run (ALGORITHMS.md §3). The algorithms of the papers are
 // combinations of three orthogonal choices, so that no algorithm is written twice:
 //   negative phase  how the model side of the gradient is estimated (exact, CD-k, PCD-k, MF-CD, FPCD, t-PT k);
-//   inner steps d   how many parameter steps share one positive phase (002 Alg. 3: S-DCP; d = 1 is the usual
-//                   update, so S-DCP with d = 1 IS CD-K' — same code path, same numbers);
+//   inner steps d   S-DCP and CS-DCP only (difference_of_convex): d parameter steps share the positive phase of
+//                   one batch (002 Alg. 3); with d = 1 their own loop gives the numbers of CD-K' (and CG);
 //   centered        whether the parameters are centered with moving offsets (Melchior et al. 2016, 002 Alg. 4).
 // Named algorithms (the CLI's --algo) are presets over these: cg = centered CD, sdcp = CD with d inner steps,
 // csdcp = centered S-DCP.
-// Options validate themselves (is_valid, Ceres style) before a trainer touches them.
+// Options validate themselves (is_valid, Ceres style) before a trainer touches them, and refuse a setting the
+// chosen algorithm would ignore where they can tell it was set (an operator other than Gibbs for exact or MF-CD,
+// d ≠ 1 outside S-DCP/CS-DCP). Defaults are written once, here: the CLI binds its options to these fields.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,20 +36,23 @@ enum class Algorithm { cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp, csdcp };
 
 struct TrainingOptions {
   NegativePhaseKind negative_phase = NegativePhaseKind::contrastive_divergence;
-  UnitRule rule = GibbsRule{};  // the operator every sampling negative phase uses
-  int sampling_steps = 1;       // k sweeps per negative phase (K' for S-DCP)
-  int replicas = 10;            // t, parallel tempering only
-  int inner_steps = 1;          // d of S-DCP (002 Alg. 3); 1 for every other algorithm
-  bool centered = false;        // centered gradient (Melchior et al. 2016; 002 Alg. 4)
-  double offset_rate = 0.01;    // ν_μ = ν_λ, sliding factor of the centering offsets (002 §4)
+  UnitRule rule = GibbsRule{};        // the operator every sampling negative phase uses
+  int sampling_steps = 1;             // k sweeps per negative phase (K' for S-DCP)
+  int replicas = 10;                  // t, parallel tempering only
+  bool difference_of_convex = false;  // S-DCP / CS-DCP (002 Alg. 3, 4): the loop of d inner steps
+  int inner_steps = 1;                // d of S-DCP / CS-DCP; 1 for every other algorithm
+  bool centered = false;              // centered gradient (Melchior et al. 2016; 002 Alg. 4)
+  double offset_rate = 0.01;          // ν_μ = ν_λ, sliding factor of the centering offsets (002 §4)
 
   double learning_rate = 0.01;
   LearningRateSchedule schedule = LearningRateSchedule::constant;
   int batch_size = 0;  // 0 = full batch
   double momentum = 0.0;
-  double weight_decay = 0.0;                 // L2 on W only
-  std::optional<double> fast_learning_rate;  // ε_F of FPCD; the learning rate when absent
-  double fast_weight_decay = 0.95;           // α of FPCD: θ_F ← α θ_F + ε_F g (001 §2)
+  double weight_decay = 0.0;  // L2 on W only
+  // ε_F of FPCD: θ_F ← α θ_F + ε_F g (001 §2). Required for FPCD: 001 takes it larger than the learning rate ε but
+  // publishes no ratio, so rbmix does not invent a default.
+  std::optional<double> fast_learning_rate;
+  double fast_weight_decay = 0.95;  // α of FPCD (001 §2: 19/20)
 
   std::int64_t updates = 1000;             // parameter updates (mini-batches; one S-DCP outer step counts once)
   std::int64_t evaluation_interval = 100;  // evaluate every this many updates (and at 0 and at the end); 0: never
@@ -72,7 +77,8 @@ struct TrainingOptions {
   void validate() const;
 };
 
-// Sets negative_phase, centered and inner_steps for a named algorithm; `inner_steps` is d (S-DCP/CS-DCP only).
+// Sets negative_phase, centered, difference_of_convex and inner_steps for a named algorithm; `inner_steps` is d
+// (S-DCP/CS-DCP only).
 void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps = 1);
 
 Algorithm parse_algorithm(std::string_view text);

@@ -152,6 +152,52 @@ TEST(FastPersistentNegativePhase, IsPersistentWhenTheFastRateIsZeroAndDiffersOth
   EXPECT_GT(largest_difference(statistics_after_steps(Algorithm::fpcd, 1.0), persistent), 0.0);
 }
 
+// FPCD's fast weights after two steps with the same gradient g are θ_F = α ε_F g + ε_F g (001 §2: θ_F ← α θ_F +
+// ε_F g from θ_F = 0). Its chains then sample θ + θ_F: a PCD phase with the same seed, handed θ, θ + ε_F g and
+// θ + α ε_F g + ε_F g on its three calls, moves its chains through the same states number for number, so the
+// visible statistics agree exactly. Taking α = 1 (ignoring the decay) samples θ + 2 ε_F g on the third call instead,
+// which moves some of the 50 chains elsewhere.
+TEST(FastPersistentNegativePhase, FastWeightsDecayByAlphaBetweenSteps) {
+  const Rbm rbm = testing::random_rbm(5, 4, 1.0, 31);
+  const MatrixD batch = testing::random_binary_rows(50, 5, 32);
+  const Rbm gradient = testing::random_rbm(5, 4, 1.0, 33);
+  constexpr double fast_rate = 0.7;
+  constexpr double decay = 0.5;
+  TrainingOptions fast;
+  apply_algorithm(fast, Algorithm::fpcd);
+  fast.fast_learning_rate = fast_rate;
+  fast.fast_weight_decay = decay;
+  TrainingOptions persistent;
+  apply_algorithm(persistent, Algorithm::pcd);
+  auto fast_phase = make_negative_phase(fast, 5, 4, 50);
+  auto persistent_phase = make_negative_phase(persistent, 5, 4, 50);
+  fast_phase->start_batch(batch, rbm.hidden_inputs(batch));
+  persistent_phase->start_batch(batch, rbm.hidden_inputs(batch));
+
+  const auto shifted = [&](const Rbm& fast_weights) {
+    Rbm sum = rbm;
+    sum.weights = rbm.weights + fast_weights.weights;
+    sum.visible_bias = rbm.visible_bias + fast_weights.visible_bias;
+    sum.hidden_bias = rbm.hidden_bias + fast_weights.hidden_bias;
+    return sum;
+  };
+  Rbm after_one = gradient;
+  after_one.weights = fast_rate * gradient.weights;
+  after_one.visible_bias = fast_rate * gradient.visible_bias;
+  after_one.hidden_bias = fast_rate * gradient.hidden_bias;
+  Rbm after_two = gradient;
+  after_two.weights = decay * after_one.weights + fast_rate * gradient.weights;
+  after_two.visible_bias = decay * after_one.visible_bias + fast_rate * gradient.visible_bias;
+  after_two.hidden_bias = decay * after_one.hidden_bias + fast_rate * gradient.hidden_bias;
+
+  for (const Rbm& sampled : {rbm, shifted(after_one), shifted(after_two)}) {
+    const Statistics expected = persistent_phase->statistics(sampled);
+    const Statistics actual = fast_phase->statistics(rbm);
+    EXPECT_EQ(actual.visible, expected.visible);
+    fast_phase->after_step(gradient);
+  }
+}
+
 // CD-1 from one data vector v⁰ against its exact expectation for any rule: the chain starts at (v⁰, h_start) with
 // h_start ~ p(h|v⁰), the sweep draws h⁰ by the rule from h_start, then v¹ by the rule from v⁰, and the statistics
 // are those of (v¹, σ(c + W v¹)). Enumerating h_start, h⁰ and v¹ gives the expectation exactly.

@@ -1,0 +1,210 @@
+#include "rbmix/experiments/autocorr_experiment.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/binarize.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/data/mnist.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_start_energy_traces.hpp"
+#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace rbmix::experiments {
+
+void AutocorrOptions::validate() const {
+  require(!settings.empty(), "autocorr: no settings to run");
+  require(learning_rate > 0.0 && std::isfinite(learning_rate), "--lr must be positive");
+  for (const auto& setting : settings) {
+    require(setting.data.rows() > 0 && setting.hidden > 0, "autocorr: setting " + setting.name + " has no data");
+    require(setting.trials > 0, "--trials must be positive");
+    require(setting.updates > 0, "--updates must be positive");
+    require(setting.steps >= 2, "--steps must be at least 2");
+  }
+}
+
+AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
+                                 const AutocorrOverrides& overrides) {
+  const bool paper = scale == Scale::paper;
+  const int trials = overrides.trials > 0 ? overrides.trials : (paper ? 25 : 2);
+  const std::int64_t updates = overrides.updates > 0 ? overrides.updates : (paper ? 20000 : 500);
+  const Eigen::Index steps = overrides.steps > 0 ? overrides.steps : (paper ? 1000000 : 20000);
+  std::vector<AutocorrSetting> all;
+  all.push_back({"bas4x4", to_real(bars_and_stripes(4)), 16, 0, updates, trials, steps});
+  for (const double mutation : {0.01, 0.1})
+    all.push_back({mutation == 0.01 ? "modes_p0.01" : "modes_p0.1",
+                   to_real(artificial_modes(mutation, 1000, seed).samples), 16, 100, updates, trials, steps});
+  if (!mnist.empty()) {
+    const LabelledImages images = load_mnist(mnist, MnistPart::train);
+    const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, seed)).topRows(paper ? 50000 : 10000);
+    all.push_back({"mnist_10h", digits, 10, 100, updates, trials, steps});
+    // 003 §4.3: 24 RBMs with 500 hidden units, 2000 updates; each sweep costs 50× more, so smoke runs one short one.
+    all.push_back({"mnist_500h", digits, 500, 100, overrides.updates > 0 ? updates : (paper ? 2000 : 20),
+                   overrides.trials > 0 ? trials : (paper ? 24 : 1),
+                   overrides.steps > 0 ? steps : (paper ? steps : 2000)});
+  }
+  for (std::size_t s = 0; s < all.size(); ++s) all[s].number = s;
+  AutocorrOptions options;
+  options.seed = seed;
+  if (overrides.only.empty()) {
+    options.settings = all;
+  } else {
+    for (const std::string& name : overrides.only) {
+      const auto found = std::find_if(all.begin(), all.end(), [&](const AutocorrSetting& s) { return s.name == name; });
+      require(found != all.end(), "--only: no setting '" + name + "' (MNIST settings need --mnist)");
+      options.settings.push_back(*found);
+    }
+  }
+  return options;
+}
+
+nlohmann::json to_json(const AutocorrOptions& options) {
+  nlohmann::json configuration = {
+      {"source", "003 Table 2, Fig. 4"},
+      {"training", "20-PT10 with Gibbs sweeps, base-rate visible bias, W ~ N(0, 0.01^2)"},
+      {"learning_rate", options.learning_rate},
+      {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
+      {"job_seed",
+       "trial_seed(seed, 1000 * setting number + trial), setting numbers bas4x4 0, modes_p0.01 1, modes_p0.1 2, "
+       "mnist_10h 3, mnist_500h 4"},
+      {"paper_reference", "003 Table 2: gain 17.28 % for MNIST with 500 hidden units"}};
+  nlohmann::json settings = nlohmann::json::array();
+  for (const AutocorrSetting& setting : options.settings)
+    settings.push_back({{"name", setting.name},
+                        {"rows", setting.data.rows()},
+                        {"hidden", setting.hidden},
+                        {"batch", setting.batch},
+                        {"updates", setting.updates},
+                        {"trials", setting.trials},
+                        {"steps", setting.steps}});
+  configuration["settings"] = settings;
+  return configuration;
+}
+
+namespace {
+
+AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial) {
+  const AutocorrSetting& setting = options.settings[setting_index];
+  AutocorrTrial result;
+  result.setting = setting_index;
+  result.trial = trial;
+  const std::uint64_t seed = trial_seed(options.seed, 1000 * setting.number + static_cast<std::uint64_t>(trial));
+  TrainingOptions training;
+  training.negative_phase = NegativePhaseKind::parallel_tempering;
+  training.replicas = 20;
+  training.sampling_steps = 10;
+  training.learning_rate = options.learning_rate;
+  training.batch_size = setting.batch;
+  training.updates = setting.updates;
+  training.evaluation_interval = 0;
+  training.seed = seed;
+  const auto start = std::chrono::steady_clock::now();
+  Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
+  trainer.run();
+  result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Rbm rbm = trainer.model();
+  for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, seed, false});
+    const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
+    AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
+    out.estimates = analysis::integrated_autocorrelation_times(covariance);
+    const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
+    out.autocorrelation =
+        covariance.mean_autocovariance[0] > 0.0
+            ? VectorD(covariance.mean_autocovariance.head(lags + 1) / covariance.mean_autocovariance[0])
+            : VectorD::Constant(lags + 1, std::nan(""));
+  }
+  return result;
+}
+
+}  // namespace
+
+AutocorrResult run_autocorr(const AutocorrOptions& options) {
+  options.validate();
+  std::vector<std::pair<std::size_t, int>> jobs;
+  for (std::size_t s = 0; s < options.settings.size(); ++s)
+    for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
+  const auto start = std::chrono::steady_clock::now();
+  AutocorrResult result;
+  result.trials = run_jobs(JobRunner(options.threads), jobs.size(),
+                           [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result) {
+  Table summary({"setting", "hidden", "trials", "steps", "estimator", "tau_G", "tau_T", "gain_percent", "untrusted_G",
+                 "untrusted_T"});
+  for (std::size_t s = 0; s < options.settings.size(); ++s) {
+    const AutocorrSetting& setting = options.settings[s];
+    for (std::size_t e = 0; e < 3; ++e) {
+      double sum_gibbs = 0.0, sum_flip = 0.0;
+      long long untrusted_gibbs = 0, untrusted_flip = 0, count = 0;
+      std::string method;
+      for (const AutocorrTrial& trial : result.trials) {
+        if (trial.setting != s) continue;
+        method = trial.gibbs.estimates[e].method;
+        sum_gibbs += trial.gibbs.estimates[e].time;
+        sum_flip += trial.flip.estimates[e].time;
+        untrusted_gibbs += trial.gibbs.estimates[e].trusted ? 0 : 1;
+        untrusted_flip += trial.flip.estimates[e].trusted ? 0 : 1;
+        ++count;
+      }
+      summary.add_row({setting.name, static_cast<long long>(setting.hidden), count,
+                       static_cast<long long>(setting.steps), method, sum_gibbs / static_cast<double>(count),
+                       sum_flip / static_cast<double>(count), 100.0 * (1.0 - sum_flip / sum_gibbs), untrusted_gibbs,
+                       untrusted_flip});
+    }
+  }
+  return summary;
+}
+
+void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out) {
+  Table trials({"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "train_seconds"});
+  for (const AutocorrTrial& trial : result.trials)
+    for (const auto* operator_result : {&trial.gibbs, &trial.flip})
+      for (const auto& estimate : operator_result->estimates)
+        trials.add_row({options.settings[trial.setting].name, static_cast<long long>(trial.trial),
+                        std::string(operator_result == &trial.gibbs ? "G" : "T"), estimate.method, estimate.time,
+                        estimate.lower, estimate.upper, static_cast<long long>(estimate.trusted ? 1 : 0),
+                        trial.train_seconds});
+  out.write_csv("autocorr_trials.csv", trials);
+
+  for (std::size_t s = 0; s < options.settings.size(); ++s) {
+    const AutocorrSetting& setting = options.settings[s];
+    // Fig. 4: the autocorrelation functions averaged over the trials.
+    Table acf({"lag", "G", "T"});
+    PlotSeries gibbs{"G", {}, {}, {}, {}, false}, flip{"T", {}, {}, {}, {}, true};
+    const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
+    for (Eigen::Index lag = 0; lag <= lags; ++lag) {
+      double mean_gibbs = 0.0, mean_flip = 0.0, count = 0.0;
+      for (const AutocorrTrial& trial : result.trials) {
+        if (trial.setting != s) continue;
+        mean_gibbs += trial.gibbs.autocorrelation[lag];
+        mean_flip += trial.flip.autocorrelation[lag];
+        count += 1.0;
+      }
+      acf.add_row({static_cast<long long>(lag), mean_gibbs / count, mean_flip / count});
+      gibbs.x.push_back(static_cast<double>(lag));
+      gibbs.y.push_back(mean_gibbs / count);
+      flip.x.push_back(static_cast<double>(lag));
+      flip.y.push_back(mean_flip / count);
+    }
+    out.write_csv("autocorrelation_" + setting.name + ".csv", acf);
+    out.write_svg("autocorrelation_" + setting.name + ".svg", {gibbs, flip},
+                  {"Energy autocorrelation, " + setting.name + " (mean over trials)",
+                   "lag Δt (sweeps)",
+                   "R(Δt)",
+                   false,
+                   std::nullopt,
+                   std::nullopt,
+                   {{"", 0.0}}});
+  }
+  out.write_csv("autocorr.csv", autocorr_summary_table(options, result));
+}
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,85 @@
+#pragma once
+// Experiment autocorr: 003 Table 2 and Fig. 4 (docs/algorithms.md §8, T2). RBMs trained with 20-PT10 (Gibbs
+// sampling in the training chains) are sampled by one chain with the Gibbs operator G and one with flip-the-state
+// T; the integrated autocorrelation time of the energy is estimated by the AR model (003's method) and by the two
+// other estimators of docs/algorithms.md §6; gain = 1 − mean τ_T / mean τ_G. Settings: Bars & Stripes 4×4 and
+// Artificial Modes (p_mut 0.01 and 0.1) with 16 hidden units; MNIST with 10 hidden units and with 500 hidden
+// units (2000 updates) when the MNIST directory is given. Every (setting, trial) is one job seeded with
+// trial_seed(seed, 1000·setting number + trial).
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rbmix/analysis/integrated_autocorrelation_time.hpp"
+#include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+
+namespace rbmix::experiments {
+
+struct AutocorrSetting {
+  std::string name;
+  MatrixD data;
+  Eigen::Index hidden = 16;
+  int batch = 0;  // 0: full batch
+  std::int64_t updates = 20000;
+  int trials = 25;
+  Eigen::Index steps = 1000000;  // sampled sweeps per chain
+  std::uint64_t number = 0;      // position in the full list: a setting keeps its seeds when others are left out
+};
+
+struct AutocorrOptions {
+  std::vector<AutocorrSetting> settings;
+  double learning_rate = 0.05;
+  std::uint64_t seed = 1;
+  int threads = 0;  // ≤ 0: all cores
+  // Throws InputError naming what is out of range.
+  void validate() const;
+};
+
+// Values that replace the scale's defaults in every setting; 0: the scale's.
+struct AutocorrOverrides {
+  int trials = 0;
+  std::int64_t updates = 0;
+  Eigen::Index steps = 0;
+  std::vector<std::string> only;  // names of the settings to run; empty: all
+};
+
+// Paper: 25 RBMs per setting, 20 000 updates, 10^6 sweeps per chain (MNIST 500 hidden: 24 RBMs, 2000 updates);
+// smoke: 2 RBMs, 500 updates, 20 000 sweeps (MNIST 500 hidden: 1 RBM, 20 updates, 2000 sweeps). The MNIST settings
+// exist only when `mnist` names the MNIST directory.
+AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
+                                 const AutocorrOverrides& overrides);
+nlohmann::json to_json(const AutocorrOptions& options);
+
+// Lags of the averaged autocorrelation function that are written and plotted.
+inline constexpr Eigen::Index autocorr_reported_lags = 100;
+
+struct AutocorrOperatorResult {
+  std::vector<analysis::IntegratedTimeEstimate> estimates;
+  VectorD autocorrelation;  // lags 0..min(autocorr_reported_lags, steps − 1)
+};
+
+struct AutocorrTrial {
+  std::size_t setting = 0;
+  int trial = 0;
+  double train_seconds = 0.0;
+  AutocorrOperatorResult gibbs, flip;
+};
+
+struct AutocorrResult {
+  std::vector<AutocorrTrial> trials;  // in (setting, trial) order
+  double seconds = 0.0;
+};
+
+AutocorrResult run_autocorr(const AutocorrOptions& options);
+
+// 003 Table 2: per setting and estimator, mean τ of G and T over the trials and the gain 1 − τ_T/τ_G in percent.
+Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result);
+// autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
+// (Fig. 4: the autocorrelation functions of G and T averaged over the trials).
+void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out);
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,204 @@
+#include "rbmix/experiments/class_changes_experiment.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "rbmix/analysis/class_changes.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace rbmix::experiments {
+
+void ClassChangesOptions::validate() const {
+  require(!mutation_probabilities.empty(), "class-changes: no mutation probabilities");
+  require(training_samples > 0, "class-changes: the number of training samples must be positive");
+  require(trials > 0, "--trials must be positive");
+  require(updates > 0, "--updates must be positive");
+  require(learning_rate > 0.0 && std::isfinite(learning_rate), "--lr must be positive");
+  require(sequence_steps >= 1 && starts >= 1, "--steps and --starts must be positive");
+  require(first_change_cap >= 1, "--cap must be positive");
+}
+
+ClassChangesOptions class_changes_options(Scale scale, std::uint64_t seed) {
+  ClassChangesOptions options;
+  if (scale == Scale::smoke) {
+    options.trials = 3;
+    options.updates = 1000;
+    options.first_change_cap = 10000;
+  }
+  options.seed = seed;
+  return options;
+}
+
+nlohmann::json to_json(const ClassChangesOptions& options) {
+  return {{"source", "003 Tables 3-4"},
+          {"mutation_probabilities", options.mutation_probabilities},
+          {"training", "CD-5 (Gibbs), 16 hidden, batch 100, base-rate visible bias, W ~ N(0, 0.01^2)"},
+          {"training_samples", options.training_samples},
+          {"learning_rate", options.learning_rate},
+          {"updates", options.updates},
+          {"trials", options.trials},
+          {"sequence_steps", options.sequence_steps},
+          {"starts", options.starts},
+          {"first_change_cap", options.first_change_cap},
+          {"job_seed", "trial_seed(seed, 1000 * setting index + trial)"},
+          {"ambiguous_samples", "discarded: the class sequence skips samples equally close to two or more modes"}};
+}
+
+namespace {
+
+long long changes_from_all_ones(const Rbm& rbm, const UnitRule& rule, const MatrixD& modes, Eigen::Index steps,
+                                std::uint64_t seed) {
+  BatchedChains<double> chain(1, rbm.n_visible(), rbm.n_hidden(), seed);
+  chain.set_visible(MatrixD::Ones(1, rbm.n_visible()));
+  analysis::ClassChangeTracker tracker;
+  tracker.observe(analysis::nearest_mode_classes(chain.visible(), modes)[0]);
+  for (Eigen::Index step = 0; step < steps; ++step) {
+    chain.sweep(rbm, rule);
+    tracker.observe(analysis::nearest_mode_classes(chain.visible(), modes)[0]);
+  }
+  return static_cast<long long>(tracker.changes());
+}
+
+void first_changes_from_data(const Rbm& rbm, const UnitRule& rule, const MatrixD& modes, const MatrixD& data,
+                             Eigen::Index starts, Eigen::Index cap, std::uint64_t seed, OperatorClassChanges& counts) {
+  RandomStream picker(seed, 0, StreamDomain::experiment);
+  MatrixD start(starts, data.cols());
+  for (Eigen::Index row = 0; row < starts; ++row)
+    start.row(row) = data.row(static_cast<Eigen::Index>(picker.below(static_cast<std::uint64_t>(data.rows()))));
+  BatchedChains<double> chains(starts, rbm.n_visible(), rbm.n_hidden(), seed);
+  chains.set_visible(start);
+  std::vector<analysis::ClassChangeTracker> trackers(static_cast<std::size_t>(starts));
+  std::vector<int> classes = analysis::nearest_mode_classes(chains.visible(), modes);
+  for (Eigen::Index row = 0; row < starts; ++row)
+    trackers[static_cast<std::size_t>(row)].observe(classes[static_cast<std::size_t>(row)]);
+  for (Eigen::Index step = 1; step <= cap; ++step) {
+    chains.sweep(rbm, rule);
+    classes = analysis::nearest_mode_classes(chains.visible(), modes);
+    bool all_changed = true;
+    for (Eigen::Index row = 0; row < starts; ++row) {
+      auto& tracker = trackers[static_cast<std::size_t>(row)];
+      tracker.observe(classes[static_cast<std::size_t>(row)]);
+      all_changed = all_changed && tracker.first_change().has_value();
+    }
+    if (all_changed) break;
+  }
+  for (const auto& tracker : trackers) {
+    if (tracker.first_change()) {
+      counts.first_changes.push_back(static_cast<long long>(*tracker.first_change()));
+    } else {
+      counts.first_changes.push_back(static_cast<long long>(cap));
+      ++counts.censored;
+    }
+  }
+}
+
+ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t setting, int trial) {
+  ClassChangesTrial result;
+  result.setting = setting;
+  result.trial = trial;
+  const std::uint64_t seed = trial_seed(options.seed, 1000 * setting + static_cast<std::uint64_t>(trial));
+  const MatrixD data =
+      to_real(artificial_modes(options.mutation_probabilities[setting], options.training_samples, seed).samples);
+  const MatrixD modes = to_real(artificial_modes_basic_modes());
+  TrainingOptions training;
+  training.negative_phase = NegativePhaseKind::contrastive_divergence;
+  training.sampling_steps = 5;
+  training.learning_rate = options.learning_rate;
+  training.batch_size = 100;
+  training.updates = options.updates;
+  training.evaluation_interval = 0;
+  training.seed = seed;
+  Trainer trainer(training, data, MatrixD(0, data.cols()), 16);
+  trainer.run();
+  const Rbm rbm = trainer.model();
+  const std::array<UnitRule, 2> rules{GibbsRule{}, FlipTheStateRule{}};
+  for (std::size_t r = 0; r < rules.size(); ++r) {
+    result.counts[r].changes = changes_from_all_ones(rbm, rules[r], modes, options.sequence_steps, seed);
+    first_changes_from_data(rbm, rules[r], modes, data, options.starts, options.first_change_cap, seed,
+                            result.counts[r]);
+  }
+  return result;
+}
+
+const std::array<std::string, 2> operator_names{"G", "T"};
+
+}  // namespace
+
+ClassChangesResult run_class_changes(const ClassChangesOptions& options) {
+  options.validate();
+  std::vector<std::pair<std::size_t, int>> jobs;
+  for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
+    for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
+  const auto start = std::chrono::steady_clock::now();
+  ClassChangesResult result;
+  result.trials = run_jobs(JobRunner(options.threads), jobs.size(),
+                           [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+double quantile(std::vector<long long> values, double q) {
+  require(!values.empty(), "quantile of no values");
+  std::sort(values.begin(), values.end());
+  const double position = q * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return static_cast<double>(values[below]) * (1.0 - fraction) + static_cast<double>(values[above]) * fraction;
+}
+
+Table class_changes_table(const ClassChangesOptions& options, const ClassChangesResult& result) {
+  Table table({"p_mut", "operator", "rbms", "q25", "median", "q75"});
+  for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
+    for (std::size_t r = 0; r < operator_names.size(); ++r) {
+      std::vector<long long> changes;
+      for (const ClassChangesTrial& trial : result.trials)
+        if (trial.setting == s) changes.push_back(trial.counts[r].changes);
+      table.add_row({options.mutation_probabilities[s], operator_names[r], static_cast<long long>(changes.size()),
+                     quantile(changes, 0.25), quantile(changes, 0.5), quantile(changes, 0.75)});
+    }
+  return table;
+}
+
+Table first_class_change_table(const ClassChangesOptions& options, const ClassChangesResult& result) {
+  Table table({"p_mut", "operator", "chains", "q25", "median", "q75", "censored_share", "cap"});
+  for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
+    for (std::size_t r = 0; r < operator_names.size(); ++r) {
+      std::vector<long long> first_changes;
+      long long censored = 0;
+      for (const ClassChangesTrial& trial : result.trials) {
+        if (trial.setting != s) continue;
+        first_changes.insert(first_changes.end(), trial.counts[r].first_changes.begin(),
+                             trial.counts[r].first_changes.end());
+        censored += trial.counts[r].censored;
+      }
+      table.add_row({options.mutation_probabilities[s], operator_names[r], static_cast<long long>(first_changes.size()),
+                     quantile(first_changes, 0.25), quantile(first_changes, 0.5), quantile(first_changes, 0.75),
+                     static_cast<double>(censored) / static_cast<double>(first_changes.size()),
+                     static_cast<long long>(options.first_change_cap)});
+    }
+  return table;
+}
+
+void write_class_changes(const ClassChangesOptions& options, const ClassChangesResult& result, ResultDirectory& out) {
+  Table per_trial({"p_mut", "trial", "operator", "class_changes", "median_first_change", "censored"});
+  for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
+    for (std::size_t r = 0; r < operator_names.size(); ++r)
+      for (const ClassChangesTrial& trial : result.trials)
+        if (trial.setting == s)
+          per_trial.add_row({options.mutation_probabilities[s], static_cast<long long>(trial.trial), operator_names[r],
+                             trial.counts[r].changes, quantile(trial.counts[r].first_changes, 0.5),
+                             trial.counts[r].censored});
+  out.write_csv("class_changes.csv", class_changes_table(options, result));
+  out.write_csv("first_class_change.csv", first_class_change_table(options, result));
+  out.write_csv("class_changes_trials.csv", per_trial);
+}
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,79 @@
+#pragma once
+// Experiment dcp-small: 002 §4.2.1 (docs/algorithms.md §8, D1). RBMs with 4 hidden units are trained full batch on
+// Bars & Stripes 3×3 and Shifting Bar 9/1 with CD-12, PCD-12, CG (centered CD-12), S-DCP and CS-DCP (d = 3,
+// K' = 4: the same 12 sweeps per update), η ∈ {0.3, 0.5}, 25 trials, no momentum or weight decay. The average
+// log-likelihood of the data (002's "ATLL": the small data sets are their own test sets) is computed exactly; per
+// curve the mean over trials is reported against epochs (= updates, full batch) with the best possible value, and
+// the first epoch at which the mean curve has gone 90 % of the way from its start to its maximum.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/training/training_options.hpp"
+
+namespace rbmix::experiments {
+
+struct DcpDataSet {
+  std::string name;
+  BinaryMatrix data;
+  double best_log_likelihood = 0.0;  // −entropy of the data
+};
+
+struct DcpSmallOptions {
+  std::vector<DcpDataSet> data_sets;
+  std::vector<Algorithm> algorithms{Algorithm::cd, Algorithm::pcd, Algorithm::cg, Algorithm::sdcp, Algorithm::csdcp};
+  std::vector<double> learning_rates{0.3, 0.5};
+  UnitRule rule = GibbsRule{};
+  int hidden = 4;
+  int sweeps = 12;       // K of CD/PCD/CG
+  int inner_steps = 3;   // d of S-DCP / CS-DCP
+  int inner_sweeps = 4;  // K'
+  int trials = 25;
+  std::int64_t epochs = 10000;
+  std::int64_t evaluation_interval = 50;
+  std::uint64_t seed = 1;  // trial t of every curve trains with trial_seed(seed, t)
+  int threads = 0;         // ≤ 0: all cores
+  // Throws InputError naming what is out of range.
+  void validate() const;
+};
+
+// Paper as above; smoke: 3 trials, 200 epochs, evaluation every 20.
+DcpSmallOptions dcp_small_options(Scale scale, std::uint64_t seed);
+nlohmann::json to_json(const DcpSmallOptions& options);
+
+struct DcpCurve {
+  std::size_t data_set = 0;
+  Algorithm algorithm = Algorithm::cd;
+  double learning_rate = 0.0;
+  std::vector<double> mean_log_likelihood;  // over trials, at every evaluation
+  double maximum = 0.0;                     // of the mean curve
+  double final = 0.0;
+  std::int64_t epoch_to_90_percent = 0;
+  int diverged_trials = 0;
+};
+
+struct DcpSmallResult {
+  std::vector<std::int64_t> evaluation_epochs;
+  std::vector<DcpCurve> curves;
+};
+
+DcpSmallResult run_dcp_small(const DcpSmallOptions& options);
+
+// "CD-12", "PCD-12", "CG", "S-DCP", "CS-DCP" (the names of 002's figures).
+std::string dcp_algorithm_label(Algorithm algorithm);
+// data, best_possible, algorithm, learning_rate, max_mean_atll, final_mean_atll, epoch_to_90_percent,
+// diverged_trials.
+Table dcp_small_summary_table(const DcpSmallOptions& options, const DcpSmallResult& result);
+// dcp_small.csv (the summary), dcp_small_curves.csv (mean ATLL against epochs) and one SVG per data set and
+// learning rate.
+void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& result, ResultDirectory& out);
+
+// The first epoch at which `curve` (sampled at `epochs`) reaches start + 0.9 (max − start).
+std::int64_t epoch_to_fraction_of_maximum(const std::vector<double>& curve, const std::vector<std::int64_t>& epochs,
+                                          double fraction);
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,24 @@
+#pragma once
+// Energy traces of independent chains started uniformly at random: what `rbmix mixing` and the autocorr experiment
+// estimate integrated autocorrelation times from.
+#include <cstdint>
+
+#include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix::experiments {
+
+struct EnergyTraceRequest {
+  UnitRule rule = GibbsRule{};
+  Eigen::Index steps = 10000;
+  Eigen::Index chains = 1;
+  Eigen::Index burn_in = 1000;
+  std::uint64_t seed = 1;
+  bool single_precision = false;
+};
+
+// Chains start with visible units uniform at random (each from its own stream), run burn_in sweeps, then record
+// E(v, h) after each of `steps` sweeps: steps × chains. Throws InputError for fewer than 1 chain or 2 steps.
+MatrixD sample_energy_traces(const Rbm& rbm, const EnergyTraceRequest& request);
+
+}  // namespace rbmix::experiments

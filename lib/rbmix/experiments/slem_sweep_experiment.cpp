@@ -1,0 +1,117 @@
+#include "rbmix/experiments/slem_sweep_experiment.hpp"
+
+#include <chrono>
+
+#include "rbmix/analysis/slem.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix::experiments {
+
+void SlemSweepOptions::validate() const {
+  require(!sizes.empty(), "--sizes: give at least one size");
+  for (const int size : sizes)
+    require(size >= 1 && 2 * size <= analysis::max_dense_joint_units,
+            "--sizes: m = n = " + std::to_string(size) + " is outside 1.." +
+                std::to_string(analysis::max_dense_joint_units / 2));
+  require(!weight_bounds.empty(), "--c: give at least one weight bound");
+  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
+  require(rbms_per_setting > 0, "--count must be positive");
+}
+
+SlemSweepOptions slem_sweep_options(Scale scale, std::uint64_t seed) {
+  SlemSweepOptions options;
+  if (scale == Scale::smoke) {
+    options.sizes = {2, 3};
+    options.rbms_per_setting = 10;
+  }
+  options.seed = seed;
+  return options;
+}
+
+nlohmann::json to_json(const SlemSweepOptions& options) {
+  return {{"source", "003 Fig. 3"},          {"sizes", options.sizes},
+          {"c", options.weight_bounds},      {"rbms_per_setting", options.rbms_per_setting},
+          {"weights", "U[-c, c], biases 0"}, {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+}
+
+SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
+  options.validate();
+  std::vector<SlemSweepRbm> rbms;
+  for (const int size : options.sizes)
+    for (const int bound : options.weight_bounds)
+      for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
+  const auto start = std::chrono::steady_clock::now();
+  SlemSweepResult result;
+  result.rbms = run_jobs(JobRunner(options.threads), rbms.size(), [&](std::size_t k) {
+    SlemSweepRbm job = rbms[k];
+    // The stream of RBM (size, c, index): a key no other RBM shares.
+    RandomStream stream(options.seed,
+                        (static_cast<std::uint64_t>(job.size) << 48) |
+                            (static_cast<std::uint64_t>(job.weight_bound) << 32) |
+                            static_cast<std::uint64_t>(job.index),
+                        StreamDomain::experiment);
+    Rbm rbm(job.size, job.size);
+    for (Eigen::Index i = 0; i < rbm.weights.rows(); ++i)
+      for (Eigen::Index j = 0; j < rbm.weights.cols(); ++j)
+        rbm.weights(i, j) = job.weight_bound * (2.0 * stream.uniform() - 1.0);
+    job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
+    job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
+    return job;
+  });
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.rbms_per_setting)) {
+    SlemSweepShare share{result.rbms[k].size, result.rbms[k].weight_bound, options.rbms_per_setting, 0, 0.0, 0.0};
+    for (int index = 0; index < options.rbms_per_setting; ++index) {
+      const SlemSweepRbm& rbm = result.rbms[k + static_cast<std::size_t>(index)];
+      share.flip_better += rbm.slem_flip < rbm.slem_gibbs;
+      share.mean_slem_gibbs += rbm.slem_gibbs / options.rbms_per_setting;
+      share.mean_slem_flip += rbm.slem_flip / options.rbms_per_setting;
+    }
+    result.shares.push_back(share);
+  }
+  return result;
+}
+
+Table slem_sweep_share_table(const SlemSweepResult& result) {
+  Table table({"size", "c", "rbms", "share_flip_better", "mean_slem_gibbs", "mean_slem_flip"});
+  for (const auto& share : result.shares)
+    table.add_row({static_cast<long long>(share.size), static_cast<long long>(share.weight_bound),
+                   static_cast<long long>(share.rbms), share.share(), share.mean_slem_gibbs, share.mean_slem_flip});
+  return table;
+}
+
+Table slem_sweep_rbm_table(const SlemSweepResult& result) {
+  Table table({"size", "c", "index", "slem_gibbs", "slem_flip"});
+  for (const auto& rbm : result.rbms)
+    table.add_row({static_cast<long long>(rbm.size), static_cast<long long>(rbm.weight_bound),
+                   static_cast<long long>(rbm.index), rbm.slem_gibbs, rbm.slem_flip});
+  return table;
+}
+
+void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out) {
+  out.write_csv("slem_sweep.csv", slem_sweep_share_table(result));
+  out.write_csv("slem_per_rbm.csv", slem_sweep_rbm_table(result));
+  std::vector<PlotSeries> series;
+  for (const int size : options.sizes) {
+    PlotSeries line;
+    line.label = std::to_string(size) + "x" + std::to_string(size);
+    for (const auto& share : result.shares)
+      if (share.size == size) {
+        line.x.push_back(share.weight_bound);
+        line.y.push_back(share.share());
+      }
+    series.push_back(line);
+  }
+  PlotOptions plot;
+  plot.title = "Share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3)";
+  plot.x_label = "weight bound c";
+  plot.y_label = "share";
+  plot.y_min = 0.0;
+  plot.y_max = 1.0;
+  out.write_svg("slem_sweep.svg", series, plot);
+}
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,64 @@
+#pragma once
+// Experiment slem-sweep: 003 Fig. 3 (docs/algorithms.md §8, F3). For RBMs with m = n ∈ sizes, weights
+// W ~ U[−c, c] and zero biases, how often the flip-the-state sweep T has a smaller SLEM than the Gibbs sweep G,
+// against the bound c. Each RBM (size, c, index) is one job and draws its weights from its own RandomStream, keyed
+// by (size, c, index), so results do not depend on the thread count.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/report/table.hpp"
+
+namespace rbmix::experiments {
+
+struct SlemSweepOptions {
+  std::vector<int> sizes{2, 3, 4};
+  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  int rbms_per_setting = 100;
+  std::uint64_t seed = 1;
+  int threads = 0;  // ≤ 0: all cores
+  // Throws InputError naming the option that is out of range.
+  void validate() const;
+};
+
+// The options of `scale`: paper m = n ∈ {2, 3, 4} with 100 RBMs per (size, c); smoke m = n ∈ {2, 3} with 10; both
+// c = 1..10.
+SlemSweepOptions slem_sweep_options(Scale scale, std::uint64_t seed);
+nlohmann::json to_json(const SlemSweepOptions& options);
+
+struct SlemSweepRbm {
+  int size = 0;
+  int weight_bound = 0;
+  int index = 0;
+  double slem_gibbs = 0.0;
+  double slem_flip = 0.0;
+};
+
+struct SlemSweepShare {
+  int size = 0;
+  int weight_bound = 0;
+  int rbms = 0;
+  int flip_better = 0;  // RBMs with SLEM(T) < SLEM(G)
+  double mean_slem_gibbs = 0.0;
+  double mean_slem_flip = 0.0;
+  double share() const { return rbms > 0 ? static_cast<double>(flip_better) / rbms : 0.0; }
+};
+
+struct SlemSweepResult {
+  std::vector<SlemSweepRbm> rbms;      // every RBM, in (size, c, index) order
+  std::vector<SlemSweepShare> shares;  // one per (size, c), in the same order
+  double seconds = 0.0;
+};
+
+// Dense SLEMs of G and T for every RBM, in parallel over RBMs (JobRunner).
+SlemSweepResult run_slem_sweep(const SlemSweepOptions& options);
+// size, c, rbms, share_flip_better, mean_slem_gibbs, mean_slem_flip.
+Table slem_sweep_share_table(const SlemSweepResult& result);
+// size, c, index, slem_gibbs, slem_flip.
+Table slem_sweep_rbm_table(const SlemSweepResult& result);
+// slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
+void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out);
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,26 @@
+#pragma once
+// Many independent training runs, spread over threads by a JobRunner. Each run is fully determined by its options
+// (its seed included), so the results do not depend on the thread count or on the order in which runs finish.
+#include <vector>
+
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace rbmix::experiments {
+
+struct TrainingJob {
+  TrainingOptions options;
+  const MatrixD* data = nullptr;  // training data
+  Eigen::Index n_hidden = 0;
+  // The rows the learning curve's exact log-likelihood averages over; null: the training data. A fixed subset keeps
+  // evaluation affordable on large training sets (exact LL costs 2^hidden × rows × visible).
+  const MatrixD* evaluation_data = nullptr;
+};
+
+// Runs every job on `runner` and returns their summaries in job order.
+std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner);
+
+// The training log-likelihoods of a learning curve, NaN where none was computed.
+std::vector<double> train_log_likelihoods(const TrainingSummary& summary);
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,65 @@
+#include "rbmix/experiments/autocorr_experiment.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "rbmix/core/error.hpp"
+
+namespace rbmix::experiments {
+namespace {
+
+// Smoke scale's settings, cut to 1 RBM of 30 updates and 300 sweeps each so that the test runs in seconds.
+AutocorrOptions short_options(const std::vector<std::string>& only, int threads) {
+  AutocorrOverrides overrides;
+  overrides.trials = 1;
+  overrides.updates = 30;
+  overrides.steps = 300;
+  overrides.only = only;
+  AutocorrOptions options = autocorr_options(Scale::smoke, 7, {}, overrides);
+  options.threads = threads;
+  return options;
+}
+
+// One result per (setting, trial) with the three estimators for G and T, and autocorrelation functions that start
+// at R(0) = 1 and stay in [−1, 1].
+TEST(Autocorr, SmokeScaleEstimatesEveryTrialWithBothOperators) {
+  const AutocorrOptions options = short_options({}, 2);
+  ASSERT_EQ(options.settings.size(), 3u);  // no MNIST directory: BAS 4×4 and the two Artificial Modes settings
+  const AutocorrResult result = run_autocorr(options);
+  ASSERT_EQ(result.trials.size(), 3u);
+  for (const AutocorrTrial& trial : result.trials) {
+    for (const auto* operator_result : {&trial.gibbs, &trial.flip}) {
+      ASSERT_EQ(operator_result->estimates.size(), 3u);
+      // T's autocorrelations can be negative, so an estimate (marked untrusted) may even be below 0: only finite.
+      for (const auto& estimate : operator_result->estimates)
+        EXPECT_TRUE(std::isfinite(estimate.time)) << estimate.method;
+      ASSERT_EQ(operator_result->autocorrelation.size(), autocorr_reported_lags + 1);
+      EXPECT_DOUBLE_EQ(operator_result->autocorrelation[0], 1.0);
+      EXPECT_LE(operator_result->autocorrelation.cwiseAbs().maxCoeff(), 1.0 + 1e-12);
+    }
+  }
+  EXPECT_EQ(autocorr_summary_table(options, result).rows(), 3u * 3u);
+}
+
+// A setting keeps its seeds when others are left out (--only), and the thread count does not matter.
+TEST(Autocorr, ASettingRunAloneReproducesItsTrialsInTheFullRun) {
+  const AutocorrResult all = run_autocorr(short_options({}, 1));
+  const AutocorrResult alone = run_autocorr(short_options({"modes_p0.1"}, 2));
+  ASSERT_EQ(alone.trials.size(), 1u);
+  EXPECT_EQ(alone.trials[0].gibbs.autocorrelation, all.trials[2].gibbs.autocorrelation);
+  EXPECT_EQ(alone.trials[0].flip.autocorrelation, all.trials[2].flip.autocorrelation);
+}
+
+TEST(Autocorr, OptionsRefuseUnknownSettingsAndBadCounts) {
+  EXPECT_THROW(short_options({"mnist_10h"}, 1), InputError);  // MNIST settings need the MNIST directory
+  AutocorrOptions options = short_options({}, 1);
+  options.learning_rate = 0.0;
+  EXPECT_THROW(options.validate(), InputError);
+  options = short_options({}, 1);
+  options.settings[0].steps = 1;
+  EXPECT_THROW(run_autocorr(options), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix::experiments

@@ -1,0 +1,158 @@
+#include "rbmix/sampling/boltzmann_machine_chains.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <boost/math/distributions/chi_squared.hpp>
+#include <vector>
+
+#include "rbmix/core/error.hpp"
+#include "support/boltzmann_machine_models.hpp"
+#include "support/brute_force.hpp"
+#include "support/operator_invariants.hpp"
+
+namespace rbmix {
+namespace {
+
+// The sampled one-sweep transitions are compared with exact rows of K by Pearson's χ²: one test per (rule, start
+// state), Bonferroni-corrected so that a correct sampler fails the family with probability ≤ kFalseFailureRate.
+constexpr double kFalseFailureRate = 1e-6;
+// Pearson's approximation needs expected counts of about 5 or more per bin (Cochran's rule).
+constexpr double kMinimumExpectedCount = 5.0;
+constexpr Eigen::Index kChainsPerStart = 20000;
+constexpr std::uint64_t kSeed = 20080705;
+
+const std::vector<const char*> kRules = {"gibbs", "flip", "mix:0.3"};
+
+std::uint64_t index_of(const Eigen::RowVectorXd& state) {
+  std::uint64_t index = 0;
+  for (Eigen::Index unit = 0; unit < state.size(); ++unit)
+    if (state(unit) == 1.0) index |= std::uint64_t{1} << unit;
+  return index;
+}
+
+// The operator of updating unit `unit` alone, over all 2ⁿ states (index x = Σ_k x_k 2^k), from the rule's
+// probabilities and a local field summed directly (not the sampler's code).
+MatrixD unit_update_matrix(const BoltzmannMachine& model, const UnitRule& rule, Eigen::Index unit) {
+  const Eigen::Index n = model.size();
+  const Eigen::Index states = Eigen::Index{1} << n;
+  MatrixD matrix = MatrixD::Zero(states, states);
+  for (Eigen::Index from = 0; from < states; ++from) {
+    const Eigen::RowVectorXd state = testing::bits_of(static_cast<std::uint64_t>(from), n);
+    double field = model.biases(unit);
+    for (Eigen::Index other = 0; other < n; ++other) field += model.couplings(unit, other) * state(other);
+    const double one = probability_of_one(rule, field, state(unit));
+    const Eigen::Index off = from & ~(Eigen::Index{1} << unit);
+    matrix(from, off | (Eigen::Index{1} << unit)) += one;
+    matrix(from, off) += 1.0 - one;
+  }
+  return matrix;
+}
+
+// K of one sequential sweep (units 0, 1, …, n−1) with its unit operators, π from brute force, and the structural
+// pattern as the boolean product of the unit operators' patterns.
+testing::ExactOperator exact_sweep(const BoltzmannMachine& model, const char* rule_text) {
+  const UnitRule rule = parse_unit_rule(rule_text);
+  testing::ExactOperator op;
+  op.name = std::string(rule_text) + " sweep";
+  const Eigen::Index states = Eigen::Index{1} << model.size();
+  op.sweep = MatrixD::Identity(states, states);
+  MatrixD reachable = MatrixD::Identity(states, states);
+  for (Eigen::Index unit = 0; unit < model.size(); ++unit) {
+    op.reversible_layers.push_back(unit_update_matrix(model, rule, unit));
+    op.sweep = (op.sweep * op.reversible_layers.back()).eval();
+    reachable = (reachable * (op.reversible_layers.back().array() > 0.0).cast<double>().matrix()).eval();
+  }
+  op.pattern = reachable.array() > 0.0;
+  op.stationary = testing::brute_force_probabilities(model);
+  // Gibbs and mixtures with a Gibbs share give every unit update positive entries, so K > 0 (ergodic); no claim
+  // for flip-the-state here.
+  if (std::string(rule_text) != "flip") op.ergodic = true;
+  return op;
+}
+
+// Pearson χ² p-value of `counts` against `probabilities`; bins expected below kMinimumExpectedCount are pooled into
+// one; an observation where the probability is exactly 0 gives p = 0.
+double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const VectorD& probabilities, double total) {
+  double statistic = 0.0, pooled_expected = 0.0, pooled_observed = 0.0;
+  int bins = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const double expected = total * probabilities(static_cast<Eigen::Index>(k));
+    const auto observed = static_cast<double>(counts[k]);
+    if (expected == 0.0 && observed > 0.0) return 0.0;
+    if (expected < kMinimumExpectedCount) {
+      pooled_expected += expected;
+      pooled_observed += observed;
+      continue;
+    }
+    statistic += (observed - expected) * (observed - expected) / expected;
+    ++bins;
+  }
+  if (pooled_expected > 0.0) {
+    statistic += (pooled_observed - pooled_expected) * (pooled_observed - pooled_expected) / pooled_expected;
+    ++bins;
+  }
+  if (bins < 2) return 1.0;  // one bin holds everything: nothing left to test
+  return boost::math::cdf(boost::math::complement(boost::math::chi_squared(bins - 1), statistic));
+}
+
+TEST(BoltzmannMachineSweep, ExactOperatorsKeepPiAndSatisfyDetailedBalancePerUnit) {
+  for (const Eigen::Index units : {Eigen::Index{3}, Eigen::Index{6}, Eigen::Index{8}}) {
+    const BoltzmannMachine model = testing::random_boltzmann_machine(units, 1.5, 60 + units);
+    for (const char* rule : kRules) EXPECT_TRUE(testing::satisfies_operator_invariants(exact_sweep(model, rule)));
+  }
+}
+
+TEST(BoltzmannMachineChains, OneSweepMatchesExactRowsByChiSquared) {
+  const Eigen::Index units = 3;
+  const BoltzmannMachine model = testing::random_boltzmann_machine(units, 1.5, 77);
+  const Eigen::Index states = Eigen::Index{1} << units;
+  const double family_size = static_cast<double>(kRules.size() * static_cast<std::size_t>(states));
+  double smallest = 1.0;
+  for (std::size_t r = 0; r < kRules.size(); ++r) {
+    const MatrixD exact = exact_sweep(model, kRules[r]).sweep;
+    for (Eigen::Index start = 0; start < states; ++start) {
+      const Eigen::RowVectorXd start_state = testing::bits_of(static_cast<std::uint64_t>(start), units);
+      BoltzmannMachineChains chains(start_state.replicate(kChainsPerStart, 1), parse_unit_rule(kRules[r]),
+                                    kSeed + r * 100 + static_cast<std::uint64_t>(start));
+      chains.sweep(model);
+      std::vector<std::uint64_t> counts(static_cast<std::size_t>(states), 0);
+      for (Eigen::Index chain = 0; chain < kChainsPerStart; ++chain) ++counts[index_of(chains.states().row(chain))];
+      smallest = std::min(
+          smallest, chi_squared_p_value(counts, exact.row(start).transpose(), static_cast<double>(kChainsPerStart)));
+    }
+  }
+  EXPECT_GT(smallest, kFalseFailureRate / family_size);
+}
+
+TEST(BoltzmannMachineChains, ChiSquaredRoutineRejectsImpossibleAndSkewedCounts) {
+  const VectorD probabilities = (VectorD(3) << 0.5, 0.5, 0.0).finished();
+  EXPECT_EQ(chi_squared_p_value({50, 49, 1}, probabilities, 100.0), 0.0);
+  EXPECT_GT(chi_squared_p_value({50, 50, 0}, probabilities, 100.0), 0.9);
+  EXPECT_LT(chi_squared_p_value({80, 20, 0}, probabilities, 100.0), 1e-6);
+}
+
+TEST(BoltzmannMachineChains, DoNotDependOnTheThreadCount) {
+  const BoltzmannMachine model = testing::random_boltzmann_machine(10, 1.0, 5);
+  const MatrixD initial = MatrixD::Zero(1024, 10);  // enough work for the threaded path
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  BoltzmannMachineChains one(initial, GibbsRule{}, 3);
+  one.sweep(model, 5);
+  omp_set_num_threads(4);
+  BoltzmannMachineChains four(initial, GibbsRule{}, 3);
+  four.sweep(model, 5);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(one.states(), four.states());
+  EXPECT_NE(one.states(), initial);
+}
+
+TEST(BoltzmannMachineChains, RefuseBadStatesAndMismatchedModels) {
+  EXPECT_THROW(BoltzmannMachineChains(MatrixD::Zero(0, 3), GibbsRule{}, 1), InputError);
+  EXPECT_THROW(BoltzmannMachineChains(MatrixD::Constant(2, 3, 0.5), GibbsRule{}, 1), InputError);
+  BoltzmannMachineChains chains(MatrixD::Zero(2, 3), GibbsRule{}, 1);
+  EXPECT_THROW(chains.sweep(BoltzmannMachine::zeros(4)), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix
