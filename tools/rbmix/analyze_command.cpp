@@ -50,6 +50,8 @@ nlohmann::json to_json(const analysis::OperatorAnalysis& result, double seconds)
   if (result.layer_detailed_balance_error) out["layer_detailed_balance_error"] = *result.layer_detailed_balance_error;
   if (result.lambda) out["lambda"] = *result.lambda;
   if (result.energy_autocorrelation_time) out["energy_autocorrelation_time"] = *result.energy_autocorrelation_time;
+  if (result.energy_autocorrelation_time_unavailable)
+    out["energy_autocorrelation_time_unavailable"] = *result.energy_autocorrelation_time_unavailable;
   return out;
 }
 
@@ -91,6 +93,9 @@ void run_analyze(const AnalyzeArguments& arguments) {
               << (entry["slem_converged"].get<bool>() ? "" : ", NOT converged") << ")";
     if (entry.contains("energy_autocorrelation_time"))
       std::cout << ", exact energy autocorrelation time = " << entry["energy_autocorrelation_time"].get<double>();
+    if (entry.contains("energy_autocorrelation_time_unavailable"))
+      std::cout << ", energy autocorrelation time unavailable ("
+                << entry["energy_autocorrelation_time_unavailable"].get<std::string>() << ")";
     std::cout << std::setprecision(6) << "\n  time: " << entry["seconds"].get<double>() << " s\n";
   }
 }

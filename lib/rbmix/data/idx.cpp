@@ -34,7 +34,14 @@ class CompressedReader {
         const char* message = gzerror(handle_.get(), &code);
         throw InputError(name_ + ": corrupt or truncated compressed data (" + message + ")");
       }
-      if (got == 0) break;
+      if (got == 0) {
+        // gzread ends a stream cut before its trailer (CRC-32 and length) like a complete one and only records
+        // Z_BUF_ERROR, "unexpected end of file": without this check a cut trailer would go unnoticed.
+        int code = Z_OK;
+        const char* message = gzerror(handle_.get(), &code);
+        if (code != Z_OK) throw InputError(name_ + ": corrupt or truncated compressed data (" + message + ")");
+        break;
+      }
       total += static_cast<std::size_t>(got);
     }
     return total;
