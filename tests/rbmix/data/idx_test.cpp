@@ -75,6 +75,9 @@ TEST(Idx, RefusesMalformedFilesNamingThem) {
               HasSubstr("truncated IDX data"));
   EXPECT_THAT(read_error(broken("long", good + "x")), HasSubstr("unexpected bytes after the IDX data"));
   EXPECT_THAT(read_error(broken("huge", idx_bytes({60000, 65536, 65536}, ""))), HasSubstr("corrupt header?"));
+  // Gigabytes announced, one byte present: refused as truncated, without first allocating what was announced.
+  EXPECT_THAT(read_error(broken("announces_3gb", idx_bytes({3, 1024, 1048576}, "x"))),
+              HasSubstr("3221225472 bytes announced, 1 present"));
   EXPECT_THAT(read_error(directory / "missing"), HasSubstr("missing: no such file"));
 
   // A gzip stream cut short: zlib reports the damage instead of returning short data silently.
