@@ -74,7 +74,9 @@ TEST(OutputFile, WritesThroughTheNullDeviceAndLeavesItADevice) {
   const std::filesystem::path null = memory_device(directory, "null", kNullMinor);
   write_output_file(null, "discarded");
   EXPECT_TRUE(is_character_device(null)) << null << " was replaced";
-  if (null.parent_path() == directory.path()) EXPECT_EQ(entries_in(directory.path()), 1);  // no temporary beside it
+  if (null.parent_path() == directory.path()) {
+    EXPECT_EQ(entries_in(directory.path()), 1);  // no temporary beside it
+  }
 }
 
 TEST(OutputFile, AFullDeviceIsAnErrorNamingIt) {
