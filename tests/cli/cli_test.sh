@@ -311,6 +311,17 @@ case_model_info() {
   cmp -s m.npz again.npz || fail "model random is not reproducible for a fixed seed"
 }
 
+# Parameters near the largest double: the mean of |W| is a number, not JSON null from an overflowed sum.
+case_model_info_extreme() {
+  succeeds model random --visible 9 --hidden 4 --weight-range 1e308 --bias-range 1e308 --seed 1 --out e308.npz
+  succeeds model info e308.npz --json
+  local name
+  for name in weights visible_bias hidden_bias; do
+    awk -v v="$(json_value "$name.mean_abs")" 'BEGIN { exit !(v ~ /^[0-9.eE+]+$/ && v > 1e300) }' ||
+      fail "$name.mean_abs = $(json_value "$name.mean_abs"), expected a number near 1e308"
+  done
+}
+
 case_loglik_exact() {
   make_zero_model zero.npz 9 4
   succeeds data make bas --size 3 --out bas.npy
@@ -324,6 +335,33 @@ case_loglik_exact() {
   succeeds loglik --model zero.npz --data bas.npy --exact
   expect_output_contains "9.01091"
   expect_output_contains "-6.23832"
+}
+
+# Exact enumeration refuses a layer beyond 40 units naming the model, refuses more than 2^32 states without
+# --force with an estimate of the time, and announces the estimate of a long job before it starts.
+case_loglik_exact_work() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds model random --visible 9 --hidden 41 --weight-range 0 --seed 1 --out h41.npz
+  rejects "h41.npz" loglik --model h41.npz --data bas.npy --exact --layer hidden
+  expect_output_contains "at most 40"
+  expect_equal "exit status" "$STATUS" 2
+  succeeds model random --visible 9 --hidden 34 --weight-range 0 --seed 1 --out h34.npz
+  rejects "h34.npz" loglik --model h34.npz --data bas.npy --exact --layer hidden
+  expect_output_contains "estimated"
+  expect_output_contains "--force"
+  make_zero_model h25.npz 9 25
+  succeeds loglik --model h25.npz --data bas.npy --exact --layer hidden
+  expect_output_contains "h25.npz: exact enumeration of the hidden layer visits 2^25 states, estimated"
+  expect_output_contains "average log-likelihood"
+}
+
+# Sizes beyond the memory: exit 2 with a message, as for any other impossible input.
+case_bad_out_of_memory() {
+  run model random --visible 1000000 --hidden 1000000 --weight-range 1 --seed 1 --out huge.npz
+  check_no_crash "model random of 10^12 weights"
+  expect_equal "exit status" "$STATUS" 2
+  expect_output_contains "out of memory"
+  [[ ! -e huge.npz ]] || fail "huge.npz was written"
 }
 
 case_loglik_ais() {
@@ -574,6 +612,116 @@ case_bad_command_line() {
   ((STATUS != 0)) || fail "rbmix data with no subcommand exited 0"
 }
 
+# Outputs that are not regular files (docs: README "Conventions"): a device or a FIFO is written through and stays
+# what it was, a full device is an error naming it (exit 2), a symbolic link stays a link and its target gets the
+# file. The devices are private copies made with mknod where the test may (root), so that a writer that replaced
+# its output could only damage the copy; elsewhere the system's, which an unprivileged writer cannot replace.
+memory_device() {
+  local name=$1 minor=$2
+  if mknod "$name" c 1 "$minor" 2>/dev/null; then echo "$PWD/$name"; else echo "/dev/$name"; fi
+}
+
+case_output_special_files() {
+  local null full
+  null=$(memory_device null 3)
+  full=$(memory_device full 7)
+  succeeds data make bas --size 2 --out direct.npy
+  succeeds data make bas --size 2 --out "$null"
+  [[ -c "$null" ]] || fail "$null is no longer a character device"
+  rejects "$full" data make bas --size 2 --out "$full"
+  expect_output_contains "No space left on device"
+  expect_equal "exit status for a full device" "$STATUS" 2
+  [[ -c "$full" ]] || fail "$full is no longer a character device"
+  rejects "$full" model random --visible 3 --hidden 2 --weight-range 1 --seed 1 --out "$full"
+  [[ -c "$full" ]] || fail "$full is no longer a character device"
+  mkfifo pipe
+  cat pipe >from-pipe.npy &
+  local reader=$!
+  succeeds data make bas --size 2 --out pipe
+  wait "$reader"
+  cmp -s direct.npy from-pipe.npy || fail "the FIFO's reader did not receive the data file"
+  [[ -p pipe ]] || fail "the FIFO was replaced"
+  mkdir results
+  command ln -s results/bas.npy latest.npy  # ln is the logarithm in this script
+  succeeds data make bas --size 2 --out latest.npy
+  [[ -L latest.npy ]] || fail "the symbolic link latest.npy was replaced"
+  cmp -s direct.npy results/bas.npy || fail "the link's target results/bas.npy was not written"
+  ls ./*.partial* results/*.partial* >/dev/null 2>&1 && fail "a temporary file was left behind"
+}
+
+# same_parameters A B: the W, b and c members of two model files are byte for byte the same.
+same_parameters() {
+  python - "$1" "$2" <<'PY'
+import sys, zipfile
+a, b = (zipfile.ZipFile(path) for path in sys.argv[1:3])
+sys.exit(any(a.read(name) != b.read(name) for name in ("W.npy", "b.npy", "c.npy")))
+PY
+}
+
+# SIGTERM (a batch scheduler's time limit) stops training like Ctrl-C: exit 128 + 15, the model and a checkpoint
+# written, and the resumed run ends bit-identical to one never interrupted.
+case_train_sigterm() {
+  succeeds data make bas --size 3 --out bas.npy
+  local options=(--data bas.npy --hidden 6 --algo pcd --operator flip --k 1 --lr 0.05 --updates 300000
+    --eval-every 100000 --checkpoint-every 5000 --seed 4)
+  "$RBMIX" train "${options[@]}" --out stopped >stopped.log 2>&1 &
+  local trainer=$! waited=0
+  while [[ ! -e stopped/checkpoint.ckpt ]] && ((waited < 300)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -TERM "$trainer"
+  wait "$trainer"
+  local status=$?
+  expect_equal "exit status after SIGTERM" "$status" 143
+  grep -qF "training interrupted" stopped.log || fail "no interruption message: $(cat stopped.log)"
+  [[ -s stopped/model.npz && -s stopped/run.json ]] || fail "SIGTERM left no model or run.json"
+  succeeds train "${options[@]}" --out stopped --resume
+  succeeds train "${options[@]}" --out whole
+  same_parameters stopped/model.npz whole/model.npz || fail "the resumed run differs from the uninterrupted one"
+}
+
+# SIGKILL at arbitrary moments (a checkpoint every 40 updates, each synced to disk, so kills land during writes
+# too) never leaves an unreadable checkpoint: each restart resumes, and the run that finally completes ends bit-identical to one never
+# interrupted. The delays are fixed, so the case is repeatable up to the machine's timing.
+case_train_sigkill() {
+  succeeds data make bas --size 3 --out bas.npy
+  local options=(--data bas.npy --hidden 6 --algo fpcd --operator flip --k 1 --lr 0.05 --updates 8000
+    --batch 4 --eval-every 4000 --checkpoint-every 40 --seed 9)
+  local delay resume=()
+  for delay in 0.3 0.15 0.45 0.05; do
+    "$RBMIX" train "${options[@]}" --out killed "${resume[@]}" >killed.log 2>&1 &
+    local trainer=$!
+    sleep "$delay"
+    kill -KILL "$trainer" 2>/dev/null
+    wait "$trainer" 2>/dev/null
+    if [[ -e killed/checkpoint.ckpt ]]; then resume=(--resume); fi
+  done
+  [[ ${#resume[@]} -eq 1 ]] || fail "no checkpoint was ever written before the kills"
+  succeeds train "${options[@]}" --out killed "${resume[@]}"
+  succeeds train "${options[@]}" --out whole
+  same_parameters killed/model.npz whole/model.npz || fail "the run resumed after SIGKILLs differs"
+}
+
+# Every random draw comes from a stream owned by its chain, particle or row, so 1 and 2 threads give the same
+# numbers: the trained model and its energy traces byte for byte, AIS's log Z to the last digit.
+case_threads_identical() {
+  succeeds data make bas --size 3 --out bas.npy
+  local threads
+  for threads in 1 2; do
+    OMP_NUM_THREADS=$threads succeeds train --data bas.npy --hidden 5 --algo pt --operator mix:0.5 --k 1 --batch 7 \
+      --updates 300 --eval-every 100 --seed 2 --out "train-$threads"
+    OMP_NUM_THREADS=$threads succeeds loglik --model "train-$threads/model.npz" --data bas.npy --ais \
+      --particles 64 --distributions 200 --seed 5 --json
+    printf '%s' "$(json_value log_partition)" >"log-z-$threads"
+    OMP_NUM_THREADS=$threads succeeds mixing --model "train-$threads/model.npz" --operator flip --steps 500 \
+      --chains 8 --burn-in 10 --seed 6 --trace-out "trace-$threads.npy"
+  done
+  same_parameters train-1/model.npz train-2/model.npz || fail "1 and 2 threads trained different models"
+  cmp -s log-z-1 log-z-2 || fail "AIS log Z differs: $(cat log-z-1) with 1 thread, $(cat log-z-2) with 2"
+  cmp -s trace-1.npy trace-2.npy || fail "the energy traces differ between 1 and 2 threads"
+}
+
 # Weights near the largest double make E(v, h) infinite: analyze and mixing name the model file, not the routine
 # (a Schur decomposition, an autocovariance) that the non-finite numbers would otherwise reach.
 case_bad_infinite_energies() {
@@ -582,6 +730,16 @@ case_bad_infinite_energies() {
   expect_output_contains "not all finite"
   rejects "e308.npz" mixing --model e308.npz --steps 10 --burn-in 0
   expect_output_contains "not all finite"
+}
+
+# Weights of ±2000 make a chain that is ergodic on paper singular in double precision: analyze reports the
+# operator's τ as unavailable and why, and still reports the rest.
+case_analyze_numerically_non_ergodic() {
+  succeeds model random --visible 3 --hidden 2 --weight-range 2000 --seed 1 --out w2000.npz
+  succeeds analyze --model w2000.npz --operators gibbs,flip --json
+  expect_output_contains "numerically non-ergodic"
+  json_value operators.0.slem >/dev/null
+  json_value operators.1.irreducible >/dev/null
 }
 
 # Every output location is checked before any work, so a bad one leaves nothing half written.

@@ -50,6 +50,8 @@ nlohmann::json to_json(const analysis::OperatorAnalysis& result, double seconds)
   if (result.layer_detailed_balance_error) out["layer_detailed_balance_error"] = *result.layer_detailed_balance_error;
   if (result.lambda) out["lambda"] = *result.lambda;
   if (result.energy_autocorrelation_time) out["energy_autocorrelation_time"] = *result.energy_autocorrelation_time;
+  if (result.energy_autocorrelation_time_unavailable)
+    out["energy_autocorrelation_time_unavailable"] = *result.energy_autocorrelation_time_unavailable;
   return out;
 }
 
@@ -75,6 +77,9 @@ void print_analysis(const TimedAnalysis& timed) {
             << (result.slem.converged ? "" : ", NOT converged") << ")";
   if (result.energy_autocorrelation_time)
     std::cout << ", exact energy autocorrelation time = " << *result.energy_autocorrelation_time;
+  if (result.energy_autocorrelation_time_unavailable)
+    std::cout << ", energy autocorrelation time unavailable (" << *result.energy_autocorrelation_time_unavailable
+              << ")";
   std::cout << std::setprecision(6) << "\n  time: " << timed.seconds << " s\n";
 }
 

@@ -3,6 +3,7 @@
 // in one option group; a new one adds a flag there and a branch in estimate().
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -29,7 +30,61 @@ struct LoglikArguments {
   std::string schedule = "linear";
   bool double_precision = false;
   bool json = false;
+  bool force = false;
 };
+
+// Enumerating k units visits 2^k states at about one pass over the other layer each: beyond 2^32 states a job
+// takes hours, so it runs only with --force. Beyond 2^24 states the estimated time is printed before the work.
+constexpr int max_unforced_enumerated_units = 32;
+constexpr int announced_enumerated_units = 24;
+// The estimate times the enumeration of this many units of the same model and scales by 2^(k − this).
+constexpr int calibration_units = 16;
+
+std::string format_seconds(double seconds) {
+  char text[64];
+  if (seconds < 120.0)
+    std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 7200.0)
+    std::snprintf(text, sizeof text, "%.0f min", seconds / 60.0);
+  else
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600.0);
+  return text;
+}
+
+// Seconds to enumerate `layer` (visible or hidden, resolved) of `rbm`, from timing its first calibration_units units.
+double estimated_enumeration_seconds(const Rbm& rbm, EnumeratedLayer layer, int units) {
+  Rbm part = rbm;
+  if (layer == EnumeratedLayer::hidden) {
+    part.weights = rbm.weights.topRows(calibration_units);
+    part.hidden_bias = rbm.hidden_bias.head(calibration_units);
+  } else {
+    part.weights = rbm.weights.leftCols(calibration_units);
+    part.visible_bias = rbm.visible_bias.head(calibration_units);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  exact_log_partition(part, layer);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::ldexp(seconds, units - calibration_units);
+}
+
+// Refuses a layer beyond max_enumerated_units, and one beyond max_unforced_enumerated_units without --force,
+// naming the model; announces the estimated time of a long enumeration on stderr.
+void check_enumeration_work(const LoglikArguments& arguments, const Rbm& rbm, EnumeratedLayer layer) {
+  if (layer == EnumeratedLayer::automatic) layer = smaller_layer(rbm);
+  const std::string name = layer == EnumeratedLayer::visible ? "visible" : "hidden";
+  const auto units = static_cast<int>(layer == EnumeratedLayer::visible ? rbm.n_visible() : rbm.n_hidden());
+  require(units <= max_enumerated_units, arguments.model + ": the " + name + " layer has " + std::to_string(units) +
+                                             " units; exact enumeration handles at most " +
+                                             std::to_string(max_enumerated_units) + " (use --ais)");
+  if (units <= announced_enumerated_units) return;
+  const std::string work = arguments.model + ": exact enumeration of the " + name + " layer visits 2^" +
+                           std::to_string(units) + " states, estimated " +
+                           format_seconds(estimated_enumeration_seconds(rbm, layer, units));
+  require(units <= max_unforced_enumerated_units || arguments.force,
+          work + "; more than 2^" + std::to_string(max_unforced_enumerated_units) +
+              " states run only with --force (or use --ais)");
+  std::cerr << "rbmix: " << work << '\n';
+}
 
 EnumeratedLayer parse_layer(const std::string& text) {
   if (text == "auto") return EnumeratedLayer::automatic;
@@ -45,6 +100,7 @@ std::string layer_name(const Rbm& rbm, EnumeratedLayer layer) {
 nlohmann::json estimate(const LoglikArguments& arguments, const Rbm& rbm, const MatrixD& data) {
   if (arguments.exact) {
     const EnumeratedLayer layer = parse_layer(arguments.layer);
+    check_enumeration_work(arguments, rbm, layer);
     const double log_partition = exact_log_partition(rbm, layer);
     return {{"method", "exact"},
             {"enumerated_layer", layer_name(rbm, layer)},
@@ -123,6 +179,7 @@ void attach_loglik(CLI::App& app) {
   method->add_flag("--exact", arguments->exact, "enumerate the smaller layer (at most 40 units)");
   method->add_flag("--ais", arguments->ais, "annealed importance sampling from the data base-rate model");
   method->require_option(1);
+  command->add_flag("--force", arguments->force, "--exact: enumerate more than 2^32 states (hours of work)");
   command->add_option("--layer", arguments->layer, "--exact: layer to enumerate (auto|visible|hidden)")
       ->check(CLI::IsMember({"auto", "visible", "hidden"}))
       ->capture_default_str();

@@ -1,14 +1,13 @@
 // rbmix: the command-line program. Every subcommand lives in its own file and registers itself
 // (command_registry.hpp); this file builds the command tree, runs it, and turns errors into exit codes.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <map>
 #include <new>
 
-#include <CLI/CLI.hpp>
-
-#include "rbmix/core/error.hpp"
 #include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
 
 namespace rbmix::cli {
 
@@ -48,8 +47,8 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     // Sizes from the command line (units, particles, steps) can ask for more memory than there is.
-    std::cerr << "rbmix: failed: out of memory (are the sizes on the command line too large?)\n";
-    return 1;
+    std::cerr << "rbmix: error: out of memory (are the sizes on the command line too large?)\n";
+    return 2;
   } catch (const std::exception& error) {
     std::cerr << "rbmix: failed: " << error.what() << '\n';
     return 1;

@@ -70,7 +70,10 @@ void attach_random(CLI::App& model) {
 
 nlohmann::json value_range(const Eigen::Ref<const Eigen::ArrayXd>& values) {
   if (values.size() == 0) return nullptr;
-  return {{"min", values.minCoeff()}, {"max", values.maxCoeff()}, {"mean_abs", values.abs().mean()}};
+  double mean_abs = values.abs().mean();
+  // Values near the largest double overflow the plain sum; a sum of |x|/n cannot exceed the largest |x|.
+  if (!std::isfinite(mean_abs)) mean_abs = (values.abs() / static_cast<double>(values.size())).sum();
+  return {{"min", values.minCoeff()}, {"max", values.maxCoeff()}, {"mean_abs", mean_abs}};
 }
 
 void attach_info(CLI::App& model) {

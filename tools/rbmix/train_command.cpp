@@ -1,7 +1,9 @@
 // rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (ALGORITHMS.md §3) and
 // writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed and the
-// summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C stops after the current update
-// and leaves a checkpoint; a diverging run keeps its last good parameters and the last checkpoint.
+// summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C (SIGINT) or SIGTERM (what a
+// batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a
+// checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the last
+// checkpoint.
 #include <unistd.h>
 
 #include <atomic>
@@ -23,8 +25,8 @@
 namespace rbmix::cli {
 namespace {
 
-std::atomic<bool> interrupt_signalled{false};
-extern "C" void on_interrupt(int) { interrupt_signalled = true; }
+std::atomic<int> interrupting_signal{0};
+extern "C" void on_interrupt(int signal) { interrupting_signal = signal; }
 
 // What the command line sets: the training options themselves (their defaults are TrainingOptions' own), and the
 // few arguments that are not training options.
@@ -123,9 +125,10 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   nlohmann::json record = make_run_record("train", configuration, options.seed);
 
   TrainingHooks hooks;
-  interrupt_signalled = false;
+  interrupting_signal = 0;
   std::signal(SIGINT, on_interrupt);
-  hooks.interrupt_requested = [] { return interrupt_signalled.load(); };
+  std::signal(SIGTERM, on_interrupt);
+  hooks.interrupt_requested = [] { return interrupting_signal.load() != 0; };
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::optional<double> latest_likelihood;
   hooks.on_evaluation = [&](const EvaluationPoint& point) { latest_likelihood = point.train_log_likelihood; };
@@ -147,6 +150,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
 
   const TrainingSummary summary = trainer.run(hooks);
   std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   if (terminal) std::fputc('\n', stderr);
 
   record["summary"] = {{"termination", to_string(summary.termination)},
@@ -167,7 +171,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
               << '\n';
   std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
-  if (summary.termination == Termination::interrupted) std::exit(130);
+  if (summary.termination == Termination::interrupted) std::exit(128 + interrupting_signal.load());
 }
 
 void attach(CLI::App& parent) {

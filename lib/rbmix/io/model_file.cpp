@@ -4,6 +4,7 @@
 
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_file.hpp"
 #include "rbmix/io/zip_archive.hpp"
 
 namespace rbmix {
@@ -22,18 +23,19 @@ void save_rbm(const std::filesystem::path& file, const Rbm& rbm, const nlohmann:
       {"format", model_format_name}, {"format_version", model_format_version}, {"n_visible", rbm.n_visible()},
       {"n_hidden", rbm.n_hidden()},  {"rbmix_version", RBMIX_VERSION},         {"provenance", provenance},
   };
-  write_file_bytes(file, encode_zip({
-                             {std::string(weights_member), encode_npy(matrix_to_npy(rbm.weights))},
-                             {std::string(visible_bias_member), encode_npy(vector_to_npy(rbm.visible_bias))},
-                             {std::string(hidden_bias_member), encode_npy(vector_to_npy(rbm.hidden_bias))},
-                             {std::string(metadata_member), metadata.dump(2) + "\n"},
-                         }));
+  write_output_file(file, encode_zip({
+                              {std::string(weights_member), encode_npy(matrix_to_npy(rbm.weights))},
+                              {std::string(visible_bias_member), encode_npy(vector_to_npy(rbm.visible_bias))},
+                              {std::string(hidden_bias_member), encode_npy(vector_to_npy(rbm.hidden_bias))},
+                              {std::string(metadata_member), metadata.dump(2) + "\n"},
+                          }));
 }
 
-LoadedRbm load_rbm(const std::filesystem::path& file) {
-  const std::string source = file.string();
+LoadedRbm load_rbm(const std::filesystem::path& file) { return decode_rbm(read_file_bytes(file), file.string()); }
+
+LoadedRbm decode_rbm(std::string bytes, const std::string& source) {
   std::map<std::string, std::string, std::less<>> members;
-  for (auto& member : decode_zip(read_file_bytes(file), source)) members[member.name] = std::move(member.bytes);
+  for (auto& member : decode_zip(bytes, source)) members[member.name] = std::move(member.bytes);
   const auto member = [&](std::string_view name) -> const std::string& {
     const auto found = members.find(name);
     require(found != members.end(), source + ": not an rbmix model file (member " + std::string(name) + " is missing)");
@@ -47,11 +49,13 @@ LoadedRbm load_rbm(const std::filesystem::path& file) {
     throw InputError(source + ": metadata.json is not valid JSON (" + error.what() + ")");
   }
   const auto& metadata = loaded.metadata;
-  require(metadata.is_object() && metadata.value("format", "") == model_format_name,
+  // Each field's type is checked before its value is read: nlohmann's typed reads throw their own errors otherwise.
+  require(metadata.is_object() && metadata.contains("format") && metadata["format"].is_string() &&
+              metadata["format"].get<std::string>() == model_format_name,
           source + ": metadata.json does not declare format \"" + std::string(model_format_name) + "\"");
   require(metadata.contains("format_version") && metadata["format_version"].is_number_integer(),
           source + ": metadata.json has no integer format_version");
-  const int version = metadata["format_version"].get<int>();
+  const auto version = metadata["format_version"].get<std::int64_t>();
   require(version >= 1 && version <= model_format_version,
           source + ": model format version " + std::to_string(version) + " is not supported (this rbmix reads " +
               "version " + std::to_string(model_format_version) + "; a newer rbmix wrote this file?)");

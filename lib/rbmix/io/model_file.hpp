@@ -8,6 +8,7 @@
 // or with the metadata, NaN or Inf parameters, another format or a newer format version.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "rbmix/model/rbm.hpp"
@@ -24,5 +25,7 @@ struct LoadedRbm {
 
 void save_rbm(const std::filesystem::path& file, const Rbm& rbm, const nlohmann::json& provenance);
 LoadedRbm load_rbm(const std::filesystem::path& file);
+// The same from the bytes of a model file; `source` names it in messages.
+LoadedRbm decode_rbm(std::string bytes, const std::string& source);
 
 }  // namespace rbmix

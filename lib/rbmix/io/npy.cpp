@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "rbmix/io/file_bytes.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 
@@ -256,7 +257,7 @@ NpyArray decode_npy(std::string_view bytes, const std::string& source) {
   return array;
 }
 
-void write_npy(const std::filesystem::path& file, const NpyArray& array) { write_file_bytes(file, encode_npy(array)); }
+void write_npy(const std::filesystem::path& file, const NpyArray& array) { write_output_file(file, encode_npy(array)); }
 
 NpyArray read_npy(const std::filesystem::path& file) { return decode_npy(read_file_bytes(file), file.string()); }
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <system_error>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 namespace {
@@ -50,20 +50,23 @@ void write_png(const std::filesystem::path& file, const GreyImage& image) {
   description.width = static_cast<png_uint_32>(image.width);
   description.height = static_cast<png_uint_32>(image.height);
   description.format = PNG_FORMAT_GRAY;
-  std::filesystem::path temporary = file;
-  temporary += ".tmp";
-  const int written = png_image_write_to_file(&description, temporary.c_str(), 0, image.pixels.data(),
-                                              static_cast<png_int_32>(image.width), nullptr);
-  if (written == 0) {
-    const std::string reason = description.message;
-    png_image_free(&description);
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw InputError(file.string() + ": cannot write the PNG image (" + reason + ")");
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, file, error);
-  require(!error, file.string() + ": cannot write the PNG image (" + error.message() + ")");
+  // Encoded in memory (a first call sizes the buffer), then written by the one output writer, which knows how to
+  // treat devices, links and full disks.
+  const auto encode = [&](void* buffer, png_alloc_size_t& size) {
+    const int encoded = png_image_write_to_memory(&description, buffer, &size, 0, image.pixels.data(),
+                                                  static_cast<png_int_32>(image.width), nullptr);
+    if (encoded == 0) {
+      const std::string reason = description.message;
+      png_image_free(&description);
+      throw InputError(file.string() + ": cannot encode the PNG image (" + reason + ")");
+    }
+  };
+  png_alloc_size_t size = 0;
+  encode(nullptr, size);
+  std::string bytes(size, '\0');
+  encode(bytes.data(), size);
+  bytes.resize(size);
+  write_output_file(file, bytes);
 }
 
 }  // namespace rbmix

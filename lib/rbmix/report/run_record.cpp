@@ -4,9 +4,9 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 
@@ -23,30 +23,12 @@ nlohmann::json make_run_record(const std::string& command, const nlohmann::json&
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char started[32];
   std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return {{"rbmix_version", RBMIX_VERSION},
-          {"command", command},
-          {"seed", seed},
-          {"configuration", configuration},
-          {"threads", omp_get_max_threads()},
-          {"started_utc", started}};
-}
-
-void write_text_file_atomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path temporary = path.string() + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    require(static_cast<bool>(out), "cannot write '" + temporary.string() + "'");
-    out << text;
-    out.flush();
-    require(static_cast<bool>(out), "writing '" + temporary.string() + "' failed");
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  require(!error, "cannot move '" + temporary.string() + "' to '" + path.string() + "': " + error.message());
+  return {{"rbmix_version", RBMIX_VERSION},   {"command", command},    {"seed", seed}, {"configuration", configuration},
+          {"threads", omp_get_max_threads()}, {"started_utc", started}};
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
-  write_text_file_atomically(path, value.dump(2) + "\n");
+  write_output_file(path, value.dump(2) + "\n");
 }
 
 }  // namespace rbmix

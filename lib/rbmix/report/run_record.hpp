@@ -3,9 +3,8 @@
 // seed, the rbmix version, the thread count and the time, so that any figure can be regenerated.
 #include <cstdint>
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace rbmix {
 
@@ -15,9 +14,8 @@ std::filesystem::path prepare_output_directory(const std::filesystem::path& dire
 // {"rbmix_version", "command", "seed", "configuration", "threads", "started_utc"}.
 nlohmann::json make_run_record(const std::string& command, const nlohmann::json& configuration, std::uint64_t seed);
 
-// Writes JSON (indented) through a temporary file and a rename, so an interrupted write never leaves half a file.
+// Writes JSON (indented) by write_output_file: atomically for a regular file, so an interrupted write never leaves
+// half a file.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value);
-// Writes text the same way.
-void write_text_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace rbmix

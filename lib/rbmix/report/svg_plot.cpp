@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/report/run_record.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 namespace {
@@ -21,11 +21,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -44,9 +53,13 @@ std::vector<double> ticks(double low, double high) {
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   double step = magnitude;
   for (double factor : {1.0, 2.0, 5.0, 10.0})
-    if (raw <= factor * magnitude) { step = factor * magnitude; break; }
+    if (raw <= factor * magnitude) {
+      step = factor * magnitude;
+      break;
+    }
   std::vector<double> out;
-  for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * span; t += step) out.push_back(std::abs(t) < 1e-12 * span ? 0.0 : t);
+  for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * span; t += step)
+    out.push_back(std::abs(t) < 1e-12 * span ? 0.0 : t);
   return out;
 }
 
@@ -96,9 +109,9 @@ std::string render_svg_plot(const std::vector<PlotSeries>& series, const PlotOpt
         << "\" text-anchor=\"middle\">" << label << "</text>\n";
   }
   for (double t : ticks(y_low, y_high)) {
-    svg << "<line x1=\"" << kLeft - 5 << "\" x2=\"" << kLeft + plot_width << "\" y1=\"" << py(t) << "\" y2=\""
-        << py(t) << "\" stroke=\"#e0e0e0\"/><text x=\"" << kLeft - 8 << "\" y=\"" << py(t) + 4
-        << "\" text-anchor=\"end\">" << number(t) << "</text>\n";
+    svg << "<line x1=\"" << kLeft - 5 << "\" x2=\"" << kLeft + plot_width << "\" y1=\"" << py(t) << "\" y2=\"" << py(t)
+        << "\" stroke=\"#e0e0e0\"/><text x=\"" << kLeft - 8 << "\" y=\"" << py(t) + 4 << "\" text-anchor=\"end\">"
+        << number(t) << "</text>\n";
   }
   svg << "<text x=\"" << kLeft + plot_width / 2 << "\" y=\"" << kHeight - 15 << "\" text-anchor=\"middle\">"
       << escape(options.x_label) << (options.log_x ? " (log scale)" : "") << "</text>\n";
@@ -126,7 +139,8 @@ std::string render_svg_plot(const std::vector<PlotSeries>& series, const PlotOpt
       for (std::size_t k = current.x.size(); k-- > 0;)
         if (std::isfinite(current.upper[k]) && std::isfinite(current.x[k]))
           band << px(data_x(current.x[k])) << ',' << py(std::min(current.upper[k], y_high)) << ' ';
-      svg << "<polygon points=\"" << band.str() << "\" fill=\"" << colour << "\" fill-opacity=\"0.15\" stroke=\"none\"/>\n";
+      svg << "<polygon points=\"" << band.str() << "\" fill=\"" << colour
+          << "\" fill-opacity=\"0.15\" stroke=\"none\"/>\n";
     }
     std::ostringstream points;
     for (std::size_t k = 0; k < current.x.size(); ++k)
@@ -137,8 +151,8 @@ std::string render_svg_plot(const std::vector<PlotSeries>& series, const PlotOpt
     if (current.x.size() <= 30)
       for (std::size_t k = 0; k < current.x.size(); ++k)
         if (std::isfinite(current.x[k]) && std::isfinite(current.y[k]))
-          svg << "<circle cx=\"" << px(data_x(current.x[k])) << "\" cy=\"" << py(std::clamp(current.y[k], y_low, y_high))
-              << "\" r=\"2.5\" fill=\"" << colour << "\"/>\n";
+          svg << "<circle cx=\"" << px(data_x(current.x[k])) << "\" cy=\""
+              << py(std::clamp(current.y[k], y_low, y_high)) << "\" r=\"2.5\" fill=\"" << colour << "\"/>\n";
     svg << "<line x1=\"" << legend_x << "\" x2=\"" << legend_x + 20 << "\" y1=\"" << legend_y << "\" y2=\"" << legend_y
         << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << (current.dashed ? " stroke-dasharray=\"6,3\"" : "")
         << "/><text x=\"" << legend_x + 26 << "\" y=\"" << legend_y + 4 << "\">" << escape(current.label)
@@ -151,7 +165,7 @@ std::string render_svg_plot(const std::vector<PlotSeries>& series, const PlotOpt
 
 void write_svg_plot(const std::filesystem::path& path, const std::vector<PlotSeries>& series,
                     const PlotOptions& options) {
-  write_text_file_atomically(path, render_svg_plot(series, options));
+  write_output_file(path, render_svg_plot(series, options));
 }
 
 }  // namespace rbmix

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/report/run_record.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 namespace {
@@ -49,7 +49,7 @@ std::string Table::to_csv() const {
   return out.str();
 }
 
-void Table::write_csv(const std::filesystem::path& path) const { write_text_file_atomically(path, to_csv()); }
+void Table::write_csv(const std::filesystem::path& path) const { write_output_file(path, to_csv()); }
 
 void Table::print(std::ostream& out, int digits) const {
   std::vector<std::size_t> widths(columns_.size());

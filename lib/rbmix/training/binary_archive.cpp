@@ -63,6 +63,12 @@ double BinaryReader::read_f64() {
   return value;
 }
 
+bool BinaryReader::read_flag(const std::string& what) {
+  const std::uint64_t value = read_u64();
+  if (value > 1) fail(what + ": flag " + std::to_string(value) + " is neither 0 nor 1");
+  return value == 1;
+}
+
 std::string BinaryReader::read_string() {
   const std::uint64_t size = read_u64();
   if (size > bytes_.size() - position_) fail("the file is truncated");
@@ -98,7 +104,15 @@ Matrix<Scalar> BinaryReader::read_matrix(Eigen::Index rows, Eigen::Index cols, c
          std::to_string(stored_rows) + "×" + std::to_string(stored_cols));
   Matrix<Scalar> matrix(rows, cols);
   take(matrix.data(), static_cast<std::size_t>(matrix.size()) * sizeof(Scalar));
+  if (!matrix.allFinite()) fail(what + ": an entry is NaN or infinite");
   return matrix;
+}
+
+template <typename Scalar>
+Matrix<Scalar> BinaryReader::read_state_matrix(Eigen::Index rows, Eigen::Index cols, const std::string& what) {
+  Matrix<Scalar> states = read_matrix<Scalar>(rows, cols, what);
+  if (!(states.array() == Scalar(0) || states.array() == Scalar(1)).all()) fail(what + ": a state is neither 0 nor 1");
+  return states;
 }
 
 template <typename Scalar>
@@ -108,6 +122,7 @@ Vector<Scalar> BinaryReader::read_vector(Eigen::Index size, const std::string& w
     fail(what + ": expected " + std::to_string(size) + " entries, found " + std::to_string(stored));
   Vector<Scalar> vector(size);
   take(vector.data(), static_cast<std::size_t>(vector.size()) * sizeof(Scalar));
+  if (!vector.allFinite()) fail(what + ": an entry is NaN or infinite");
   return vector;
 }
 
@@ -119,5 +134,7 @@ template Matrix<float> BinaryReader::read_matrix<float>(Eigen::Index, Eigen::Ind
 template Matrix<double> BinaryReader::read_matrix<double>(Eigen::Index, Eigen::Index, const std::string&);
 template Vector<float> BinaryReader::read_vector<float>(Eigen::Index, const std::string&);
 template Vector<double> BinaryReader::read_vector<double>(Eigen::Index, const std::string&);
+template Matrix<float> BinaryReader::read_state_matrix<float>(Eigen::Index, Eigen::Index, const std::string&);
+template Matrix<double> BinaryReader::read_state_matrix<double>(Eigen::Index, Eigen::Index, const std::string&);
 
 }  // namespace rbmix

@@ -1,7 +1,8 @@
 #pragma once
 // BinaryWriter / BinaryReader: the little-endian binary records of a training checkpoint (matrices with their
-// shapes, random-stream states, counters). The reader checks every shape against what the caller expects and
-// turns a short or malformed file into an InputError naming the file, so a damaged checkpoint never loads.
+// shapes, random-stream states, counters). The reader checks every shape against what the caller expects, refuses
+// NaN or infinite matrix entries (a trainer never saves them), and turns a short or malformed file into an
+// InputError naming the file, so a damaged checkpoint never loads.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ class BinaryReader {
   std::uint64_t read_u64();
   std::int64_t read_i64() { return static_cast<std::int64_t>(read_u64()); }
   double read_f64();
+  // A u64 that must be 0 or 1.
+  bool read_flag(const std::string& what);
   std::string read_string();
   RandomStream read_stream();
   // Reads `count` streams; throws unless the stored count equals it.
@@ -49,6 +52,9 @@ class BinaryReader {
   Matrix<Scalar> read_matrix(Eigen::Index rows, Eigen::Index cols, const std::string& what);
   template <typename Scalar>
   Vector<Scalar> read_vector(Eigen::Index size, const std::string& what);
+  // A matrix of unit states: every entry exactly 0 or 1.
+  template <typename Scalar>
+  Matrix<Scalar> read_state_matrix(Eigen::Index rows, Eigen::Index cols, const std::string& what);
 
   bool at_end() const { return position_ == bytes_.size(); }
   [[noreturn]] void fail(const std::string& message) const;

@@ -120,12 +120,12 @@ class ChainNegativePhase final : public NegativePhase {
   }
 
   void load(BinaryReader& reader) override {
-    initialised_ = reader.read_u64() != 0;
+    initialised_ = reader.read_flag("chain initialisation");
     if (reader.read_u64() != replicas_.size()) reader.fail("the number of tempering replicas differs");
     for (auto& replica : replicas_) {
       const Eigen::Index chains = replica.chains();
-      replica.visible() = reader.read_matrix<Scalar>(chains, replica.visible().cols(), "chain visible states");
-      replica.hidden() = reader.read_matrix<Scalar>(chains, replica.hidden().cols(), "chain hidden states");
+      replica.visible() = reader.read_state_matrix<Scalar>(chains, replica.visible().cols(), "chain visible states");
+      replica.hidden() = reader.read_state_matrix<Scalar>(chains, replica.hidden().cols(), "chain hidden states");
       replica.streams() = reader.read_streams(static_cast<std::size_t>(chains), "chain streams");
     }
     swap_streams_ = reader.read_streams(swap_streams_.size(), "tempering swap streams");

@@ -6,16 +6,13 @@
 #include <numeric>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/io/file_bytes.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/statistics.hpp"
-#include "rbmix/training/binary_archive.hpp"
+#include "rbmix/training/checkpoint.hpp"
 
 namespace rbmix {
 namespace {
 
-constexpr std::string_view checkpoint_magic = "RBMIXCKP";
-constexpr std::uint64_t checkpoint_version = 1;
 constexpr double initial_hidden_offset = 0.5;  // λ starts at 0.5 (002 §4)
 
 void require_binary(const MatrixD& data, const std::string& what) {
@@ -37,31 +34,6 @@ Rbm initial_model(const TrainingOptions& options, const MatrixD& train, Eigen::I
     }
   }
   return rbm;
-}
-
-void write_model(BinaryWriter& writer, const Rbm& rbm) {
-  writer.write_matrix(rbm.weights);
-  writer.write_vector(rbm.visible_bias);
-  writer.write_vector(rbm.hidden_bias);
-}
-
-Rbm read_model(BinaryReader& reader, Eigen::Index n_visible, Eigen::Index n_hidden, const std::string& what) {
-  Rbm rbm;
-  rbm.weights = reader.read_matrix<double>(n_hidden, n_visible, what + " W");
-  rbm.visible_bias = reader.read_vector<double>(n_visible, what + " visible bias");
-  rbm.hidden_bias = reader.read_vector<double>(n_hidden, what + " hidden bias");
-  return rbm;
-}
-
-void write_optional(BinaryWriter& writer, const std::optional<double>& value) {
-  writer.write_u64(value ? 1 : 0);
-  writer.write_f64(value.value_or(0.0));
-}
-
-std::optional<double> read_optional(BinaryReader& reader) {
-  const bool present = reader.read_u64() != 0;
-  const double value = reader.read_f64();
-  return present ? std::optional<double>(value) : std::nullopt;
 }
 
 }  // namespace
@@ -269,83 +241,27 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
   return summary;
 }
 
+CheckpointRun Trainer::checkpoint_run() const {
+  return {trajectory_fingerprint(options_),  train_.rows(),      train_.cols(),
+          parameters_.parameters.n_hidden(), batches_per_epoch_, options_.updates};
+}
+
 void Trainer::save_checkpoint(const std::filesystem::path& path) const {
-  BinaryWriter writer;
-  writer.write_string(std::string(checkpoint_magic));
-  writer.write_u64(checkpoint_version);
-  writer.write_string(trajectory_fingerprint(options_));
-  writer.write_u64(static_cast<std::uint64_t>(train_.rows()));
-  writer.write_u64(static_cast<std::uint64_t>(train_.cols()));
-  writer.write_u64(static_cast<std::uint64_t>(parameters_.parameters.n_hidden()));
-  writer.write_i64(updates_done_);
-  writer.write_i64(batch_in_epoch_);
-  for (const std::uint64_t row : permutation_) writer.write_u64(row);
-  writer.write_stream(data_stream_);
-  write_model(writer, parameters_.parameters);
-  writer.write_vector(parameters_.visible_offset);
-  writer.write_vector(parameters_.hidden_offset);
-  write_model(writer, optimizer_.velocity());
-  writer.write_u64(learning_curve_.size());
-  for (const auto& point : learning_curve_) {
-    writer.write_i64(point.update);
-    writer.write_f64(point.epoch);
-    write_optional(writer, point.train_log_likelihood);
-    write_optional(writer, point.test_log_likelihood);
-  }
-  negative_phase_->save(writer);
-  writer.write_string(std::string(checkpoint_magic));
-  write_file_bytes(path, writer.bytes());
+  rbmix::save_checkpoint(
+      path, checkpoint_run(),
+      {updates_done_, batch_in_epoch_, permutation_, data_stream_, parameters_, optimizer_.velocity(), learning_curve_},
+      *negative_phase_);
 }
 
 void Trainer::load_checkpoint(const std::filesystem::path& path) {
-  BinaryReader reader(read_file_bytes(path), path.string());
-  if (reader.read_string() != checkpoint_magic) reader.fail("not an rbmix training checkpoint");
-  const std::uint64_t version = reader.read_u64();
-  if (version != checkpoint_version) reader.fail("unsupported checkpoint version " + std::to_string(version));
-  if (reader.read_string() != trajectory_fingerprint(options_))
-    reader.fail("it was written with different training options (algorithm, rule, rates, seed, ...)");
-  const Eigen::Index n_visible = train_.cols();
-  const Eigen::Index n_hidden = parameters_.parameters.n_hidden();
-  if (reader.read_u64() != static_cast<std::uint64_t>(train_.rows()) ||
-      reader.read_u64() != static_cast<std::uint64_t>(n_visible) ||
-      reader.read_u64() != static_cast<std::uint64_t>(n_hidden))
-    reader.fail("it was written for a different data set or number of hidden units");
-  const std::int64_t updates_done = reader.read_i64();
-  const std::int64_t batch_in_epoch = reader.read_i64();
-  if (updates_done < 0 || batch_in_epoch < 0 || batch_in_epoch >= batches_per_epoch_)
-    reader.fail("the update counter or the batch position is out of range");
-  std::vector<std::uint64_t> permutation(permutation_.size());
-  for (auto& row : permutation) row = reader.read_u64();
-  std::vector<std::uint64_t> sorted = permutation;
-  std::sort(sorted.begin(), sorted.end());
-  for (std::size_t index = 0; index < sorted.size(); ++index)
-    if (sorted[index] != index) reader.fail("the data order is not a permutation of the rows");
-  const RandomStream data_stream = reader.read_stream();
-  CenteredRbm parameters;
-  parameters.parameters = read_model(reader, n_visible, n_hidden, "parameters");
-  parameters.visible_offset = reader.read_vector<double>(n_visible, "visible offset");
-  parameters.hidden_offset = reader.read_vector<double>(n_hidden, "hidden offset");
-  parameters.parameters.validate("checkpoint " + path.string() + " parameters");
-  const Rbm velocity = read_model(reader, n_visible, n_hidden, "momentum");
-  const std::uint64_t points = reader.read_u64();
-  if (points > static_cast<std::uint64_t>(updates_done) + 1) reader.fail("the learning curve is too long");
-  std::vector<EvaluationPoint> curve(points);
-  for (auto& point : curve) {
-    point.update = reader.read_i64();
-    point.epoch = reader.read_f64();
-    point.train_log_likelihood = read_optional(reader);
-    point.test_log_likelihood = read_optional(reader);
-  }
-  negative_phase_->load(reader);
-  if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");
-
-  updates_done_ = updates_done;
-  batch_in_epoch_ = static_cast<Eigen::Index>(batch_in_epoch);
-  permutation_ = std::move(permutation);
-  data_stream_ = data_stream;
-  parameters_ = std::move(parameters);
-  optimizer_.velocity() = velocity;
-  learning_curve_ = std::move(curve);
+  TrainingState state = rbmix::load_checkpoint(path, checkpoint_run(), *negative_phase_);
+  updates_done_ = state.updates_done;
+  batch_in_epoch_ = state.batch_in_epoch;
+  permutation_ = std::move(state.permutation);
+  data_stream_ = state.data_stream;
+  parameters_ = std::move(state.parameters);
+  optimizer_.velocity() = std::move(state.velocity);
+  learning_curve_ = std::move(state.learning_curve);
   last_good_ = parameters_;
   last_good_update_ = updates_done_;
   checkpoint_update_ = updates_done_;

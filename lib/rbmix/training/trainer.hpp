@@ -37,6 +37,8 @@
 
 namespace rbmix {
 
+struct CheckpointRun;  // checkpoint.hpp
+
 // The base rate b = logit(mean) keeps mean 0 or 1 finite by clipping: logit(1e-3) ≈ −6.9.
 inline constexpr double base_rate_clip = 1e-3;
 
@@ -76,8 +78,8 @@ class Trainer {
   // data (non-binary values, different widths, fewer rows than the batch size).
   Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden);
 
-  // Replaces the whole training state by the checkpoint's; throws InputError naming the file if it is missing,
-  // damaged, or was written for other options or data shapes.
+  // Replaces the whole training state by the checkpoint's (checkpoint.hpp); throws InputError naming the file if
+  // it is missing, damaged, or was written for other options or data shapes.
   void load_checkpoint(const std::filesystem::path& path);
   void save_checkpoint(const std::filesystem::path& path) const;
 
@@ -98,6 +100,7 @@ class Trainer {
   const Rbm& model_to_sample();
   EvaluationPoint evaluate(const TrainingHooks& hooks) const;
   std::optional<std::string> divergence() const;
+  CheckpointRun checkpoint_run() const;
 
   TrainingOptions options_;
   MatrixD train_;

@@ -74,5 +74,17 @@ TEST(ExactAutocorrelationTime, RejectsAConstantFunction) {
   EXPECT_THROW(exact_integrated_autocorrelation_time(transition, stationary, VectorD::Ones(2)), InputError);
 }
 
+// A two-state chain that switches with probability 1e-300 is ergodic on paper, but 1 − 1e-300 rounds to 1: K is
+// the identity in double precision, so τ is reported as unavailable rather than as a number or an exception.
+TEST(ExactAutocorrelationTime, ANumericallyNonErgodicChainHasNoTime) {
+  constexpr double switching = 1e-300;
+  MatrixD transition(2, 2);
+  transition << 1.0 - switching, switching, switching, 1.0 - switching;
+  const VectorD stationary = VectorD::Constant(2, 0.5);
+  EXPECT_FALSE(try_exact_integrated_autocorrelation_time(transition, stationary, VectorD::LinSpaced(2, 0.0, 1.0)));
+  EXPECT_THROW(exact_integrated_autocorrelation_time(transition, stationary, VectorD::LinSpaced(2, 0.0, 1.0)),
+               InputError);
+}
+
 }  // namespace
 }  // namespace rbmix::analysis

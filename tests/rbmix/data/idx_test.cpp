@@ -75,6 +75,9 @@ TEST(Idx, RefusesMalformedFilesNamingThem) {
               HasSubstr("truncated IDX data"));
   EXPECT_THAT(read_error(broken("long", good + "x")), HasSubstr("unexpected bytes after the IDX data"));
   EXPECT_THAT(read_error(broken("huge", idx_bytes({60000, 65536, 65536}, ""))), HasSubstr("corrupt header?"));
+  // Gigabytes announced, one byte present: refused as truncated, without first allocating what was announced.
+  EXPECT_THAT(read_error(broken("announces_3gb", idx_bytes({3, 1024, 1048576}, "x"))),
+              HasSubstr("3221225472 bytes announced, 1 present"));
   EXPECT_THAT(read_error(directory / "missing"), HasSubstr("missing: no such file"));
 
   // A gzip stream cut short: zlib reports the damage instead of returning short data silently.
@@ -87,6 +90,21 @@ TEST(Idx, RefusesMalformedFilesNamingThem) {
   const auto cut = broken("cut_stream.gz", "");
   testing::write_plain(cut, compressed.substr(0, compressed.size() - 12));
   EXPECT_THAT(read_error(cut), HasSubstr("cut_stream.gz"));
+
+  // The gzip trailer is the CRC-32 and the length of the data (8 bytes): a cut in it, or a wrong CRC, is refused
+  // although every data byte is present.
+  testing::write_gzip(directory / "exact.gz", good);
+  std::ifstream exact_file(directory / "exact.gz", std::ios::binary);
+  const std::string exact{std::istreambuf_iterator<char>(exact_file), {}};
+  ASSERT_NO_THROW(read_idx_images(directory / "exact.gz"));
+  for (std::size_t missing = 1; missing <= 8; ++missing) {
+    testing::write_plain(cut, exact.substr(0, exact.size() - missing));
+    EXPECT_THAT(read_error(cut), HasSubstr("corrupt or truncated compressed data")) << missing << " bytes cut";
+  }
+  std::string wrong_crc = exact;
+  wrong_crc[wrong_crc.size() - 8] = static_cast<char>(wrong_crc[wrong_crc.size() - 8] ^ 1);
+  testing::write_plain(cut, wrong_crc);
+  EXPECT_THAT(read_error(cut), HasSubstr("corrupt or truncated compressed data"));
 }
 
 }  // namespace

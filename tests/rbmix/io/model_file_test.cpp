@@ -6,9 +6,11 @@
 
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_file.hpp"
 #include "rbmix/io/zip_archive.hpp"
 #include "support/generators.hpp"
 #include "support/temporary_directory.hpp"
@@ -63,7 +65,7 @@ class ModelFileErrors : public ::testing::Test {
         found->bytes = *bytes;
     }
     const auto file = directory_ / name;
-    write_file_bytes(file, encode_zip(members));
+    write_output_file(file, encode_zip(members));
     return file;
   }
   std::filesystem::path good_file() {
@@ -87,12 +89,12 @@ TEST_F(ModelFileErrors, TruncatedOrCorruptedFilesAreRefusedNamingTheFile) {
   const std::string bytes = read_file_bytes(good_file());
   for (std::size_t length : {std::size_t{0}, std::size_t{10}, bytes.size() / 2, bytes.size() - 1}) {
     const auto file = directory_ / ("cut" + std::to_string(length) + ".npz");
-    write_file_bytes(file, bytes.substr(0, length));
+    write_output_file(file, bytes.substr(0, length));
     EXPECT_THAT(load_error(file), HasSubstr(file.string())) << "cut at " << length;
   }
   std::string corrupted = bytes;
   corrupted[200] ^= 0x40;
-  write_file_bytes(directory_ / "corrupted.npz", corrupted);
+  write_output_file(directory_ / "corrupted.npz", corrupted);
   EXPECT_THAT(load_error(directory_ / "corrupted.npz"), HasSubstr("corrupted.npz"));
   EXPECT_THAT(load_error(directory_ / "absent.npz"), HasSubstr("absent.npz"));
 }
@@ -121,11 +123,23 @@ TEST_F(ModelFileErrors, WrongShapesDtypesAndMembersAreRefused) {
   EXPECT_THAT(load_error(write_variant("bad_json.npz", {{"metadata.json", "{not json"}})), HasSubstr("not valid JSON"));
   EXPECT_THAT(load_error(write_variant("other.npz", {{"metadata.json", metadata_with("format", "something")}})),
               HasSubstr("does not declare format"));
+  // Fields of the wrong JSON type are refused naming the file, not by the JSON library's own exception.
+  for (const auto& [name, key, value] : {std::tuple{"null_format.npz", "format", nlohmann::json(nullptr)},
+                                         {"number_format.npz", "format", 3},
+                                         {"list_format.npz", "format", nlohmann::json::array()},
+                                         {"text_version.npz", "format_version", "1"}}) {
+    EXPECT_THAT(load_error(write_variant(name, {{"metadata.json", metadata_with(key, value)}})),
+                HasSubstr(std::string(name) + ": metadata.json"))
+        << name;
+  }
+  const nlohmann::json huge_version = (std::uint64_t{1} << 32) | 1;  // 1 if cut to 32 bits
+  EXPECT_THAT(load_error(write_variant("huge.npz", {{"metadata.json", metadata_with("format_version", huge_version)}})),
+              HasSubstr("version 4294967297 is not supported"));
   EXPECT_THAT(load_error(write_variant("newer.npz", {{"metadata.json", metadata_with("format_version", 99)}})),
               HasSubstr("version 99 is not supported"));
   EXPECT_THAT(load_error(write_variant("mismatch.npz", {{"metadata.json", metadata_with("n_hidden", 7)}})),
               HasSubstr("n_hidden does not match"));
-  write_file_bytes(directory_ / "plain.npz", encode_npy(matrix_to_npy(MatrixD(MatrixD::Zero(2, 3)))));
+  write_output_file(directory_ / "plain.npz", encode_npy(matrix_to_npy(MatrixD(MatrixD::Zero(2, 3)))));
   EXPECT_THAT(load_error(directory_ / "plain.npz"), HasSubstr("not a zip archive"));
 }
 

@@ -133,21 +133,5 @@ TEST(WriteJsonFile, WritesTheValueAndNothingElse) {
   EXPECT_EQ(entries_of(directory.path()), std::set<std::string>{"run.json"});
 }
 
-TEST(WriteTextFileAtomically, ReplacesAnExistingFileWholly) {
-  const testing::TemporaryDirectory directory;
-  write_text_file_atomically(directory / "table.csv", "a long first version\nwith two lines\n");
-  write_text_file_atomically(directory / "table.csv", "short");
-  EXPECT_EQ(read_file(directory / "table.csv"), "short");
-  EXPECT_EQ(entries_of(directory.path()), std::set<std::string>{"table.csv"});
-}
-
-TEST(WriteTextFileAtomically, RefusesAMissingDirectoryNamingThePath) {
-  const testing::TemporaryDirectory directory;
-  const std::filesystem::path path = directory / "missing/table.csv";
-  EXPECT_THAT(input_error_message([&] { write_text_file_atomically(path, "x"); }),
-              HasSubstr((directory / "missing").string()));
-  EXPECT_FALSE(std::filesystem::exists(directory / "missing"));
-}
-
 }  // namespace
 }  // namespace rbmix

@@ -8,6 +8,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/file_bytes.hpp"
+#include "rbmix/io/output_file.hpp"
 #include "rbmix/model/exact.hpp"
 #include "support/test_names.hpp"
 
@@ -207,11 +208,11 @@ TEST(Trainer, RejectsDamagedOrForeignCheckpoints) {
   trainer.run();
   const std::string bytes = read_file_bytes(options.checkpoint_path);
 
-  write_file_bytes(options.checkpoint_path, bytes.substr(0, bytes.size() / 2));
+  write_output_file(options.checkpoint_path, bytes.substr(0, bytes.size() / 2));
   Trainer truncated(options, bars_and_stripes_3(), {}, 4);
   EXPECT_THROW(truncated.load_checkpoint(options.checkpoint_path), InputError);
 
-  write_file_bytes(options.checkpoint_path, bytes);
+  write_output_file(options.checkpoint_path, bytes);
   TrainingOptions other = options;
   other.learning_rate = 0.2;
   Trainer foreign(other, bars_and_stripes_3(), {}, 4);

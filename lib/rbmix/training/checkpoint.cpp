@@ -1,0 +1,180 @@
+#include "rbmix/training/checkpoint.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/file_bytes.hpp"
+#include "rbmix/io/output_file.hpp"
+#include "rbmix/training/binary_archive.hpp"
+
+namespace rbmix {
+namespace {
+
+constexpr std::string_view checkpoint_magic = "RBMIXCKP";
+// Version 1 had no checksum; it is refused with a message saying so.
+constexpr std::uint64_t checkpoint_version = 2;
+constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
+
+std::uint64_t crc32_of(std::string_view bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  // zlib's length is a uInt: feed large files in pieces.
+  constexpr std::size_t piece = std::size_t{1} << 30;
+  for (std::size_t start = 0; start < bytes.size(); start += piece) {
+    const auto length = static_cast<uInt>(std::min(piece, bytes.size() - start));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + start), length);
+  }
+  return crc;
+}
+
+void write_model(BinaryWriter& writer, const Rbm& rbm) {
+  writer.write_matrix(rbm.weights);
+  writer.write_vector(rbm.visible_bias);
+  writer.write_vector(rbm.hidden_bias);
+}
+
+Rbm read_model(BinaryReader& reader, Eigen::Index n_visible, Eigen::Index n_hidden, const std::string& what) {
+  Rbm rbm;
+  rbm.weights = reader.read_matrix<double>(n_hidden, n_visible, what + " W");
+  rbm.visible_bias = reader.read_vector<double>(n_visible, what + " visible bias");
+  rbm.hidden_bias = reader.read_vector<double>(n_hidden, what + " hidden bias");
+  return rbm;
+}
+
+void write_optional(BinaryWriter& writer, const std::optional<double>& value) {
+  writer.write_u64(value ? 1 : 0);
+  writer.write_f64(value.value_or(0.0));
+}
+
+std::optional<double> read_optional(BinaryReader& reader, const std::string& what) {
+  const bool present = reader.read_flag(what);
+  const double value = reader.read_f64();
+  if (present && !std::isfinite(value)) reader.fail(what + " is NaN or infinite");
+  return present ? std::optional<double>(value) : std::nullopt;
+}
+
+// μ and λ are moving averages of unit means (002 §4), so they stay in [0, 1].
+void require_unit_interval(BinaryReader& reader, const VectorD& offset, const std::string& what) {
+  if (!((offset.array() >= 0.0) && (offset.array() <= 1.0)).all()) reader.fail(what + " lies outside [0, 1]");
+}
+
+}  // namespace
+
+std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& state,
+                              const NegativePhase& negative_phase) {
+  BinaryWriter writer;
+  writer.write_string(std::string(checkpoint_magic));
+  writer.write_u64(checkpoint_version);
+  writer.write_string(run.trajectory_fingerprint);
+  writer.write_u64(static_cast<std::uint64_t>(run.rows));
+  writer.write_u64(static_cast<std::uint64_t>(run.n_visible));
+  writer.write_u64(static_cast<std::uint64_t>(run.n_hidden));
+  writer.write_i64(state.updates_done);
+  writer.write_i64(state.batch_in_epoch);
+  for (const std::uint64_t row : state.permutation) writer.write_u64(row);
+  writer.write_stream(state.data_stream);
+  write_model(writer, state.parameters.parameters);
+  writer.write_vector(state.parameters.visible_offset);
+  writer.write_vector(state.parameters.hidden_offset);
+  write_model(writer, state.velocity);
+  writer.write_u64(state.learning_curve.size());
+  for (const auto& point : state.learning_curve) {
+    writer.write_i64(point.update);
+    writer.write_f64(point.epoch);
+    write_optional(writer, point.train_log_likelihood);
+    write_optional(writer, point.test_log_likelihood);
+  }
+  negative_phase.save(writer);
+  writer.write_string(std::string(checkpoint_magic));
+  writer.write_u64(crc32_of(writer.bytes()));
+  return writer.bytes();
+}
+
+TrainingState decode_checkpoint(std::string bytes, const std::string& source, const CheckpointRun& run,
+                                NegativePhase& negative_phase) {
+  const auto fail = [&](const std::string& why) -> void { throw InputError("checkpoint " + source + ": " + why); };
+  if (bytes.size() < checksum_bytes) fail("the file is truncated");
+  std::uint64_t stored_checksum = 0;
+  std::memcpy(&stored_checksum, bytes.data() + bytes.size() - checksum_bytes, checksum_bytes);
+  bytes.resize(bytes.size() - checksum_bytes);
+  {
+    BinaryReader header(bytes, source);
+    if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
+    const std::uint64_t version = header.read_u64();
+    if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
+    if (version != checkpoint_version) header.fail("unsupported checkpoint format version " + std::to_string(version));
+  }
+  if (crc32_of(bytes) != stored_checksum)
+    fail(
+        "damaged: the CRC-32 checksum does not match the contents (the file was changed or cut after it was "
+        "written)");
+
+  BinaryReader reader(std::move(bytes), source);
+  reader.read_string();
+  reader.read_u64();
+  if (reader.read_string() != run.trajectory_fingerprint)
+    reader.fail("it was written with different training options (algorithm, rule, rates, seed, ...)");
+  if (reader.read_u64() != static_cast<std::uint64_t>(run.rows) ||
+      reader.read_u64() != static_cast<std::uint64_t>(run.n_visible) ||
+      reader.read_u64() != static_cast<std::uint64_t>(run.n_hidden))
+    reader.fail("it was written for a different data set or number of hidden units");
+
+  TrainingState state;
+  state.updates_done = reader.read_i64();
+  const std::int64_t batch_in_epoch = reader.read_i64();
+  if (state.updates_done < 0 || state.updates_done > run.planned_updates)
+    reader.fail("its update counter " + std::to_string(state.updates_done) + " lies outside [0, " +
+                std::to_string(run.planned_updates) + "] (--updates)");
+  if (batch_in_epoch != state.updates_done % run.batches_per_epoch)
+    reader.fail("its batch position " + std::to_string(batch_in_epoch) + " does not follow from update " +
+                std::to_string(state.updates_done) + " with " + std::to_string(run.batches_per_epoch) +
+                " batches per epoch");
+  state.batch_in_epoch = static_cast<Eigen::Index>(batch_in_epoch);
+  state.permutation.resize(static_cast<std::size_t>(run.rows));
+  for (auto& row : state.permutation) row = reader.read_u64();
+  std::vector<std::uint64_t> sorted = state.permutation;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t index = 0; index < sorted.size(); ++index)
+    if (sorted[index] != index) reader.fail("the data order is not a permutation of the rows");
+  state.data_stream = reader.read_stream();
+  state.parameters.parameters = read_model(reader, run.n_visible, run.n_hidden, "parameters");
+  state.parameters.visible_offset = reader.read_vector<double>(run.n_visible, "visible offset");
+  state.parameters.hidden_offset = reader.read_vector<double>(run.n_hidden, "hidden offset");
+  require_unit_interval(reader, state.parameters.visible_offset, "the visible offset");
+  require_unit_interval(reader, state.parameters.hidden_offset, "the hidden offset");
+  state.velocity = read_model(reader, run.n_visible, run.n_hidden, "momentum");
+
+  const std::uint64_t points = reader.read_u64();
+  if (points > static_cast<std::uint64_t>(state.updates_done) + 1) reader.fail("the learning curve is too long");
+  state.learning_curve.resize(points);
+  std::int64_t previous_update = -1;
+  for (auto& point : state.learning_curve) {
+    point.update = reader.read_i64();
+    point.epoch = reader.read_f64();
+    if (point.update <= previous_update || point.update > state.updates_done)
+      reader.fail("the learning curve's updates are not increasing up to the update counter");
+    if (!std::isfinite(point.epoch) || point.epoch < 0.0) reader.fail("a learning-curve epoch is out of range");
+    previous_update = point.update;
+    point.train_log_likelihood = read_optional(reader, "a training log-likelihood");
+    point.test_log_likelihood = read_optional(reader, "a test log-likelihood");
+  }
+  negative_phase.load(reader);
+  if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");
+  return state;
+}
+
+void save_checkpoint(const std::filesystem::path& file, const CheckpointRun& run, const TrainingState& state,
+                     const NegativePhase& negative_phase) {
+  write_output_file(file, encode_checkpoint(run, state, negative_phase));
+}
+
+TrainingState load_checkpoint(const std::filesystem::path& file, const CheckpointRun& run,
+                              NegativePhase& negative_phase) {
+  return decode_checkpoint(read_file_bytes(file), file.string(), run, negative_phase);
+}
+
+}  // namespace rbmix

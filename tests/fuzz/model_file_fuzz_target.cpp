@@ -1,0 +1,15 @@
+// Fuzz target: the model file reader (an .npz archive of W, b, c and metadata.json).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_input.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/model_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  try {
+    rbmix::decode_rbm(rbmix::fuzz::as_string(data, size), "fuzz-model.npz");
+  } catch (const rbmix::InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,93 @@
+// Writes the seed corpus of every fuzz target: small valid files of each format, written by rbmix's own writers.
+// Usage: rbmix_fuzz_seed_corpus_writer DIRECTORY (tests/fuzz/corpus), which gets one subdirectory per target.
+// Files already there (seeds and former crashes) are kept; seeds of the same name are rewritten.
+#include <zlib.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "checkpoint_runs.hpp"
+#include "rbmix/io/binary_data_file.hpp"
+#include "rbmix/io/file_bytes.hpp"
+#include "rbmix/io/model_file.hpp"
+#include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_file.hpp"
+#include "rbmix/io/zip_archive.hpp"
+
+namespace {
+
+using rbmix::MatrixD;
+using rbmix::MatrixF;
+
+std::string idx_bytes(unsigned char rank, const std::string& dimensions, const std::string& data) {
+  return std::string{'\0', '\0', '\x08', static_cast<char>(rank)} + dimensions + data;
+}
+
+void write_gzip(const std::filesystem::path& file, const std::string& bytes) {
+  gzFile handle = gzopen(file.c_str(), "wb9");
+  if (handle == nullptr || gzwrite(handle, bytes.data(), static_cast<unsigned>(bytes.size())) == 0 ||
+      gzclose(handle) != Z_OK)
+    throw std::runtime_error("cannot write " + file.string());
+}
+
+void write_checkpoints(const std::filesystem::path& directory) {
+  const auto& algorithms = rbmix::fuzz::checkpoint_algorithms;
+  for (std::size_t choice = 0; choice < algorithms.size(); ++choice) {
+    rbmix::TrainingOptions options = rbmix::fuzz::checkpoint_options(algorithms[choice]);
+    const std::filesystem::path checkpoint = directory / "trained.ckpt";
+    options.checkpoint_path = checkpoint.string();
+    rbmix::Trainer trainer(options, rbmix::fuzz::checkpoint_training_data(), {}, rbmix::fuzz::checkpoint_hidden_units);
+    rbmix::TrainingHooks hooks;
+    hooks.interrupt_requested = [&trainer] { return trainer.updates_done() == 5; };
+    trainer.run(hooks);
+    std::string bytes = rbmix::read_file_bytes(checkpoint);
+    std::filesystem::remove(checkpoint);
+    bytes.resize(bytes.size() - sizeof(std::uint64_t));  // the target appends the CRC-32 itself
+    rbmix::write_output_file(directory / ("seed-" + rbmix::to_string(algorithms[choice])),
+                             std::string(1, static_cast<char>(choice)) + bytes);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: " << argv[0] << " CORPUS_DIRECTORY\n";
+    return 2;
+  }
+  const std::filesystem::path corpus = argv[1];
+  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx"})
+    std::filesystem::create_directories(corpus / target);
+
+  const rbmix::BinaryMatrix bars = rbmix::bars_and_stripes(2);
+  rbmix::save_binary_matrix(corpus / "npy/seed-binary-u1.npy", bars);
+  rbmix::write_npy(corpus / "npy/seed-f8-matrix.npy", rbmix::matrix_to_npy(rbmix::to_real(bars)));
+  rbmix::write_npy(corpus / "npy/seed-f4-matrix.npy",
+                   rbmix::matrix_to_npy(MatrixF(rbmix::to_real(bars).cast<float>())));
+  rbmix::write_npy(corpus / "npy/seed-f4-vector.npy",
+                   rbmix::vector_to_npy(rbmix::VectorF(rbmix::VectorF::LinSpaced(3, -1.0f, 1.0f))));
+
+  rbmix::Rbm rbm(3, 2);
+  rbm.weights << 0.5, -1.0, 2.0, 0.25, 0.0, -0.75;
+  rbm.visible_bias << 0.1, -0.2, 0.3;
+  rbm.hidden_bias << -0.5, 0.5;
+  rbmix::save_rbm(corpus / "model_file/seed-model.npz", rbm, {{"command", "seed corpus"}});
+  std::filesystem::copy_file(corpus / "model_file/seed-model.npz", corpus / "zip/seed-model.npz",
+                             std::filesystem::copy_options::overwrite_existing);
+  rbmix::write_output_file(corpus / "zip/seed-two-members.zip",
+                           rbmix::encode_zip({{"a.txt", "first member"}, {"b.bin", std::string(5, '\0')}}));
+
+  write_checkpoints(corpus / "checkpoint");
+
+  // Two 2×2 images and their three labels, plain and gzip.
+  const std::string images =
+      idx_bytes(3, std::string("\0\0\0\2\0\0\0\2\0\0\0\2", 12), "\x00\xff\x10\x20\x30\x40\x50\x60");
+  const std::string labels = idx_bytes(1, std::string("\0\0\0\3", 4), std::string("\x07\x00\x09", 3));
+  rbmix::write_output_file(corpus / "idx/seed-images.idx", images);
+  rbmix::write_output_file(corpus / "idx/seed-labels.idx", labels);
+  write_gzip(corpus / "idx/seed-images.idx.gz", images);
+  write_gzip(corpus / "idx/seed-labels.idx.gz", labels);
+  std::cout << "wrote the seed corpus under " << corpus.string() << '\n';
+  return 0;
+}
