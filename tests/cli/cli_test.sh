@@ -686,7 +686,7 @@ case_train_sigterm() {
 # interrupted. The delays are fixed, so the case is repeatable up to the machine's timing.
 case_train_sigkill() {
   succeeds data make bas --size 3 --out bas.npy
-  local options=(--data bas.npy --hidden 6 --algo fpcd --operator flip --k 1 --lr 0.05 --updates 8000
+  local options=(--data bas.npy --hidden 6 --algo fpcd --fast-lr 0.05 --operator flip --k 1 --lr 0.05 --updates 8000
     --batch 4 --eval-every 4000 --checkpoint-every 40 --seed 9)
   local delay resume=()
   for delay in 0.3 0.15 0.45 0.05; do

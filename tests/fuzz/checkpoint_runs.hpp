@@ -18,6 +18,7 @@ inline TrainingOptions checkpoint_options(Algorithm algorithm) {
   TrainingOptions options;
   apply_algorithm(options, algorithm, 1);
   options.rule = parse_unit_rule("flip");
+  if (algorithm == Algorithm::fpcd) options.fast_learning_rate = 0.1;
   options.replicas = 2;
   options.batch_size = checkpoint_batch_size;
   options.updates = 8;
