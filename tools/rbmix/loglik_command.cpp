@@ -141,7 +141,7 @@ void attach_loglik(CLI::App& app) {
       ->check(CLI::IsMember({"linear", "sm"}))
       ->capture_default_str();
   command
-      ->add_option("--operator", arguments->rule, "--ais: the operator of the transitions, one of\n" + unit_rule_help())
+      ->add_option("--operator", arguments->rule, "--ais: the operator of the visible updates (h is drawn by Gibbs), one of\n" + unit_rule_help())
       ->capture_default_str();
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");

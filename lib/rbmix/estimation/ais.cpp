@@ -57,10 +57,14 @@ class AnnealedParticles {
                        .matrix();
   }
 
-  // One sweep of the options' operator on p_β, which leaves p_β invariant.
+  // One transition of v that leaves the marginal p_β(v) invariant: h ~ p_β(h|v) by a Gibbs update, then the visible
+  // layer by the options' operator, which leaves p_β(v|h) invariant. The weights are those of the marginal p*(v), so
+  // the chain must be Markov in v: an operator that kept h from the previous step (flip-the-state) would make the
+  // estimate biased. With Gibbs this is the usual sweep.
   void transition(double beta) {
     set_intermediate(beta);
-    chains_.sweep(intermediate_, rule_);
+    chains_.update_hidden(intermediate_, GibbsRule{});
+    chains_.update_visible(intermediate_, rule_);
     refresh_terms();
   }
 

@@ -1,5 +1,7 @@
 #include "rbmix/sampling/unit_rule.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -92,10 +94,13 @@ std::string unit_rule_names() {
 }
 
 std::string unit_rule_help() {
+  std::size_t width = 0;
+  for_each_rule_type([&](auto rule) { width = std::max(width, written_form<decltype(rule)>().size()); });
   std::string help;
   for_each_rule_type([&](auto rule) {
     using Rule = decltype(rule);
-    help += "  " + written_form<Rule>() + "  " + std::string(Rule::description) + "\n";
+    const std::string name = written_form<Rule>();
+    help += "  " + name + std::string(width - name.size() + 2, ' ') + std::string(Rule::description) + "\n";
   });
   return help;
 }

@@ -33,9 +33,11 @@ std::vector<std::vector<std::uint64_t>> one_step_counts(const Rbm& rbm, const Un
   for (Eigen::Index start = 0; start < starts; ++start) {
     const auto state = static_cast<std::uint64_t>(start);
     chains.visible().middleRows(start * kChainsPerRow, kChainsPerRow).rowwise() =
-        analysis::JointStateSpace::bits(space.visible_part(state), space.n_visible()).transpose();
+        analysis::JointStateSpace::bits(space.visible_part(state), space.n_visible())
+            .transpose()
+            .template cast<Scalar>();
     chains.hidden().middleRows(start * kChainsPerRow, kChainsPerRow).rowwise() =
-        analysis::JointStateSpace::bits(space.hidden_part(state), space.n_hidden()).transpose();
+        analysis::JointStateSpace::bits(space.hidden_part(state), space.n_hidden()).transpose().template cast<Scalar>();
   }
   chains.sweep(rbm.cast<Scalar>(), rule, static_cast<Scalar>(beta));
   std::vector<std::vector<std::uint64_t>> counts(space.size(), std::vector<std::uint64_t>(space.size(), 0));
