@@ -391,6 +391,21 @@ case_loglik_ais() {
   expect_equal "AIS log Z, same seed" "$(json_value log_partition)" "$log_partition"
 }
 
+case_loglik_ais_flip() {
+  # AIS with the flip-the-state operator on a random 8 + 4 model against its exact log Z. The unbiasedness test
+  # with its stated false-failure rate is AisLogPartition.IsUnbiasedWithFewIntermediateDistributionsForEveryOperator;
+  # here the CLI path: 0.05 is about 4 times the half-width of the ±3 standard-error band of 200 particles.
+  succeeds model random --visible 8 --hidden 4 --weight-range 1 --seed 3 --out m.npz
+  succeeds data make shifting-bar --length 8 --bar 1 --out bar.npy
+  local exact
+  succeeds loglik --model m.npz --data bar.npy --exact --json
+  exact=$(json_value log_partition)
+  succeeds loglik --model m.npz --data bar.npy --ais --operator flip --particles 200 --distributions 500 --seed 2 --json
+  expect_equal operator "$(json_value operator)" flip
+  expect_near "AIS (flip) log Z" "$(json_value log_partition)" "$exact" 0.05
+  rejects "bogus" loglik --model m.npz --data bar.npy --ais --operator bogus --particles 4 --distributions 3
+}
+
 case_analyze_zero() {
   make_zero_model zero.npz 2 2
   succeeds analyze --model zero.npz --operators gibbs,naive,flip --json

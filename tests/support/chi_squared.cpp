@@ -21,7 +21,7 @@ double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const Vecto
   for (const auto& bin : bins) {
     pending.first += bin.first;
     pending.second += bin.second;
-    if (pending.first >= kMinimumExpectedCount) {
+    if (pending.first >= minimum_expected_count) {
       merged.push_back(pending);
       pending = {0.0, 0.0};
     }

@@ -5,6 +5,7 @@
 #include "rbmix/analysis/ergodicity.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/analysis/stationarity.hpp"
+#include "rbmix/model/tempering.hpp"
 
 namespace rbmix::testing {
 namespace {
@@ -23,10 +24,10 @@ ExactOperator exact_operator(const Rbm& rbm, const UnitRule& rule, double invers
   name << to_string(rule) << " at β = " << inverse_temperature;
   op.name = name.str();
   op.sweep = analysis::sweep_transition_matrix(rbm, rule, inverse_temperature);
-  op.reversible_layers = {analysis::layer_transition_matrix(rbm, rule, analysis::Layer::hidden, inverse_temperature),
-                          analysis::layer_transition_matrix(rbm, rule, analysis::Layer::visible, inverse_temperature)};
+  op.reversible_layers = {analysis::layer_transition_matrix(rbm, rule, Layer::hidden, inverse_temperature),
+                          analysis::layer_transition_matrix(rbm, rule, Layer::visible, inverse_temperature)};
   op.pattern = analysis::sweep_transition_pattern(rbm, rule, inverse_temperature);
-  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(analysis::tempered(rbm, inverse_temperature));
+  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(tempered(rbm, inverse_temperature));
   if (!std::holds_alternative<NaiveFlipRule>(rule)) op.ergodic = true;
   return op;
 }

@@ -14,6 +14,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/model/tempering.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -85,7 +86,7 @@ void print_analysis(const TimedAnalysis& timed) {
 
 void run_analyze(const AnalyzeArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
-  analysis::validate_inverse_temperature(arguments.beta);
+  validate_inverse_temperature(arguments.beta);
   std::vector<TimedAnalysis> analyses;
   for (const auto& specification : parse_operators(arguments.operators)) {
     const auto start = std::chrono::steady_clock::now();

@@ -16,6 +16,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/exact.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -28,6 +29,7 @@ struct LoglikArguments {
   std::string layer = "auto";
   AisOptions ais_options;
   std::string schedule = "linear";
+  std::string rule = "gibbs";
   bool double_precision = false;
   bool json = false;
   bool force = false;
@@ -110,6 +112,7 @@ nlohmann::json estimate(const LoglikArguments& arguments, const Rbm& rbm, const 
   AisOptions options = arguments.ais_options;
   options.schedule = parse_ais_schedule(arguments.schedule);
   options.single_precision = !arguments.double_precision;
+  options.rule = parse_unit_rule(arguments.rule);
   options.base_visible_bias = base_rate_visible_bias(data);
   const AisResult ais = ais_log_partition(rbm, options);
   const LogLikelihoodEstimate likelihood = ais_average_log_likelihood(rbm, data, ais);
@@ -117,6 +120,7 @@ nlohmann::json estimate(const LoglikArguments& arguments, const Rbm& rbm, const 
           {"particles", options.particles},
           {"distributions", ais.distributions},
           {"schedule", to_string(options.schedule)},
+          {"operator", to_string(options.rule)},
           {"seed", options.seed},
           {"precision", options.single_precision ? "float" : "double"},
           {"base", "data base rates (logit of the clipped data mean)"},
@@ -192,6 +196,9 @@ void attach_loglik(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--schedule", arguments->schedule, "--ais: linear|sm (Salakhutdinov & Murray)")
       ->check(CLI::IsMember({"linear", "sm"}))
+      ->capture_default_str();
+  command
+      ->add_option("--operator", arguments->rule, "--ais: the operator of the visible updates (h is drawn by Gibbs), one of\n" + unit_rule_help())
       ->capture_default_str();
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");

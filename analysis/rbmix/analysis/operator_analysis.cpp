@@ -3,6 +3,7 @@
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 #include "rbmix/analysis/stationarity.hpp"
 #include "rbmix/analysis/sweep_operator.hpp"
+#include "rbmix/model/tempering.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -78,14 +79,6 @@ OperatorSpecification parse_operator_specification(std::string_view text) {
 
 std::string to_string(const OperatorSpecification& specification) {
   return (specification.modified ? std::string(kModifiedPrefix) : std::string()) + rbmix::to_string(specification.rule);
-}
-
-Rbm tempered(const Rbm& rbm, double inverse_temperature) {
-  Rbm out = rbm;
-  out.weights *= inverse_temperature;
-  out.visible_bias *= inverse_temperature;
-  out.hidden_bias *= inverse_temperature;
-  return out;
 }
 
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,

@@ -43,7 +43,4 @@ struct OperatorAnalysis {
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,
                                   double inverse_temperature = 1.0);
 
-// The RBM whose energy is β times the original, so that π_β ∝ e^{−βE} is its Boltzmann distribution.
-Rbm tempered(const Rbm& rbm, double inverse_temperature);
-
 }  // namespace rbmix::analysis

@@ -8,6 +8,7 @@
 // K f = K_h (K_v f): the visible units' mixes act first. For a distribution p (a row vector), p K = (p K_h) K_v:
 // the hidden units' adjoint mixes act first.
 #include "rbmix/analysis/state_space.hpp"
+#include "rbmix/analysis/transition_operator.hpp"
 #include "rbmix/analysis/unit_transition_table.hpp"
 
 namespace rbmix::analysis {
@@ -39,5 +40,7 @@ class SweepOperator {
   UnitTransitionTable hidden_;
   UnitTransitionTable visible_;
 };
+
+static_assert(TransitionOperator<SweepOperator>);
 
 }  // namespace rbmix::analysis

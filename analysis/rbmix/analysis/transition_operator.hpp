@@ -1,26 +1,40 @@
 #pragma once
-// The transition-operator concept every exact analysis routine works on (after Spectra's matrix "op"):
-//   Eigen::Index rows() const, cols() const;            // the number of joint states N
-//   void perform_op(const double* x, double* y) const;   // y = K x      (x a function of the state: y(s) = E[x(next) |
-//   s]) void perform_adjoint_op(const double* x, double* y) const;  // y = Kᵀ x  (x a distribution: y = one step of x)
-//   VectorD diagonal() const;                            // K(x, x) for every x
-// using Scalar = double. An operator promises K is row-stochastic. Dense matrices (DenseOperator), the matrix-free
-// sweep (SweepOperator) and the modified matrix of either (ModifiedOperator) all model it, so stationarity checks,
-// SLEM and autocorrelation times are written once.
+// The transition-operator concept every exact analysis routine works on (after Spectra's matrix "op"). An
+// operator K on the N joint states provides
+//   using Scalar = double;
+//   Eigen::Index rows() const, cols() const;              the number of joint states N
+//   void perform_op(const double* x, double* y) const;    y = K x: x a function of the state, y(s) = E[x(next) | s]
+//   void perform_adjoint_op(const double* x, double* y) const;
+//                                                         y = Kᵀ x: x a distribution, y the distribution one step on
+//   VectorD diagonal() const;                             K(s, s) for every state s
+// and promises that K is row-stochastic (non-negative entries, rows summing to 1). Dense matrices (DenseOperator),
+// the matrix-free sweep (SweepOperator) and the modified matrix of either (ModifiedOperator) all model it, so
+// stationarity checks, SLEM and autocorrelation times are written once.
+#include <concepts>
 
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/types.hpp"
 
 namespace rbmix::analysis {
 
-// y = K x and y = Kᵀ x as vectors, for any operator.
 template <typename Operator>
+concept TransitionOperator = std::same_as<typename Operator::Scalar, double> &&
+    requires(const Operator& op, const double* x, double* y) {
+  { op.rows() } -> std::convertible_to<Eigen::Index>;
+  { op.cols() } -> std::convertible_to<Eigen::Index>;
+  op.perform_op(x, y);
+  op.perform_adjoint_op(x, y);
+  { op.diagonal() } -> std::convertible_to<VectorD>;
+};
+
+// y = K x and y = Kᵀ x as vectors, for any operator.
+template <TransitionOperator Operator>
 VectorD apply(const Operator& op, const VectorD& x) {
   VectorD y(op.rows());
   op.perform_op(x.data(), y.data());
   return y;
 }
-template <typename Operator>
+template <TransitionOperator Operator>
 VectorD apply_adjoint(const Operator& op, const VectorD& x) {
   VectorD y(op.rows());
   op.perform_adjoint_op(x.data(), y.data());
@@ -47,9 +61,10 @@ class DenseOperator {
  private:
   const MatrixD& matrix_;
 };
+static_assert(TransitionOperator<DenseOperator>);
 
 // A' = (A − λI)/(1 − λ) of any operator A (001 §3), without forming it. Keeps a reference to A.
-template <typename Operator>
+template <TransitionOperator Operator>
 class ModifiedOperator {
  public:
   using Scalar = double;

@@ -1,27 +1,21 @@
 #pragma once
 // The per-unit transition probabilities of one layer update, for every state of the other layer
-// (ALGORITHMS.md §2): P(next = 1 | x, s) for s = 0 and s = 1, with x the unit's total input (times β when
+// (docs/algorithms.md §2): P(next = 1 | x, s) for s = 0 and s = 1, with x the unit's total input (times β when
 // tempered). Units of a layer are conditionally independent given the other layer, so these tables determine the
 // layer operators K_h, K_v and the sweep K = K_h K_v completely; the dense builder, the matrix-free operator and
 // the structural graph all read them.
 //
-// The exact tables come from the library's layer_probabilities — the very code the batched sampler runs — so what
-// is analysed exactly is what samples. The structural tables say which transitions the rule makes impossible:
-// their entries are exactly 0 or 1 where the rule is deterministic whatever the size of |x|, never because of
-// floating-point underflow (a Gibbs probability σ(50) rounds to 1, but is structurally below 1).
+// Both tables come from the unit-rule kernel (unit_rule_kernel.hpp) — the very code the batched sampler runs — on
+// inputs formed by BasicRbm::layer_inputs, so what is analysed exactly is what samples. The structural tables say
+// which transitions the rule makes impossible: their entries are exactly 0 or 1 where the rule is deterministic
+// whatever the size of |x|, never because of floating-point underflow (a Gibbs probability σ(50) rounds to 1, but
+// is structurally below 1).
 #include <cstdint>
 
 #include "rbmix/analysis/state_space.hpp"
-#include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/sampling/unit_rule_kernel.hpp"
 
 namespace rbmix::analysis {
-
-enum class Layer { hidden, visible };
-
-enum class Evaluation {
-  exact,       // the rule's probabilities in double
-  structural,  // 0 or 1 only where the rule is deterministic for every |x| with the same sign
-};
 
 struct UnitTransitionTable {
   MatrixD from_zero;  // (states of the other layer) × (units of this layer): P(next = 1 | s = 0)
@@ -41,8 +35,5 @@ struct UnitTransitionTable {
 // The table of `layer` for the RBM under `rule` at inverse temperature β ≥ 0.
 UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer,
                                           double inverse_temperature = 1.0, Evaluation evaluation = Evaluation::exact);
-
-// Throws InputError unless β is finite and ≥ 0.
-void validate_inverse_temperature(double inverse_temperature);
 
 }  // namespace rbmix::analysis

@@ -5,9 +5,7 @@
 #include <limits>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/random/random_stream.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
-#include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix {
 namespace {
@@ -23,32 +21,26 @@ void append_segment(std::vector<double>& betas, double start, double stop, doubl
     betas.push_back(start + (stop - start) * static_cast<double>(k) / static_cast<double>(count));
 }
 
-// The AIS chains and their log weights, in the sampling precision.
+// The AIS particles, in the sampling precision: BatchedChains on the intermediate RBMs (one chain per particle).
 template <typename Scalar>
 class AnnealedParticles {
  public:
   // Particles start at the rows of `start`, or drawn from p_A when it is empty.
-  AnnealedParticles(const Rbm& rbm, const VectorD& base_bias, const MatrixD& start, Eigen::Index particles,
-                    std::uint64_t seed)
+  AnnealedParticles(const Rbm& rbm, const VectorD& base_bias, const MatrixD& start, const AisOptions& options)
       : rbm_(rbm.cast<Scalar>()),
         base_bias_(base_bias.cast<Scalar>()),
-        visible_(particles, rbm.n_visible()),
-        hidden_(Matrix<Scalar>::Zero(particles, rbm.n_hidden())),
-        hidden_inputs_(particles, rbm.n_hidden()),
-        scaled_hidden_inputs_(particles, rbm.n_hidden()),
-        visible_inputs_(particles, rbm.n_visible()) {
-    streams_.reserve(static_cast<std::size_t>(particles));
-    for (Eigen::Index p = 0; p < particles; ++p)
-      streams_.emplace_back(seed, static_cast<std::uint64_t>(p), StreamDomain::chains);
+        rule_(options.rule),
+        chains_(options.particles, rbm.n_visible(), rbm.n_hidden(), options.seed),
+        intermediate_(rbm.n_visible(), rbm.n_hidden()) {
     if (start.rows() > 0) {
-      visible_ = start.cast<Scalar>();
+      chains_.set_visible(start);
     } else {
-      // v ~ p_A: independent units with P(v_j = 1) = σ(b_Aj), i.e. the Gibbs rule at input b_A.
-      visible_inputs_.rowwise() = base_bias_.transpose();
-      visible_.setZero();
-      sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
+      // v ~ p_A: p_0 is the base RBM (W = 0, c = 0, b = b_A), whose visible units are independent with
+      // P(v_j = 1) = σ(b_Aj): one Gibbs update of its visible layer is an exact draw.
+      set_intermediate(0.0);
+      chains_.update_visible(intermediate_, GibbsRule{});
     }
-    refresh_inputs();
+    refresh_terms();
   }
 
   // log p*_β(v) − log p*_{β_previous}(v) for every particle, at the current v.
@@ -65,35 +57,42 @@ class AnnealedParticles {
                        .matrix();
   }
 
-  // One Gibbs sweep leaving p_β invariant.
+  // One transition of v that leaves the marginal p_β(v) invariant: h ~ p_β(h|v) by a Gibbs update, then the visible
+  // layer by the options' operator, which leaves p_β(v|h) invariant. The weights are those of the marginal p*(v), so
+  // the chain must be Markov in v: an operator that kept h from the previous step (flip-the-state) would make the
+  // estimate biased. With Gibbs this is the usual sweep.
   void transition(double beta) {
-    const auto scale = static_cast<Scalar>(beta);
-    scaled_hidden_inputs_.noalias() = scale * hidden_inputs_;
-    sample_layer(GibbsRule{}, scaled_hidden_inputs_, hidden_, streams_);
-    visible_inputs_.noalias() = scale * (hidden_ * rbm_.weights);
-    visible_inputs_.rowwise() += (scale * rbm_.visible_bias + (Scalar(1) - scale) * base_bias_).transpose();
-    sample_layer(GibbsRule{}, visible_inputs_, visible_, streams_);
-    refresh_inputs();
+    set_intermediate(beta);
+    chains_.update_hidden(intermediate_, GibbsRule{});
+    chains_.update_visible(intermediate_, rule_);
+    refresh_terms();
   }
 
  private:
-  void refresh_inputs() {
-    hidden_inputs_.noalias() = visible_ * rbm_.weights.transpose();
-    hidden_inputs_.rowwise() += rbm_.hidden_bias.transpose();
-    target_visible_term_ = (visible_ * rbm_.visible_bias).template cast<double>().array();
-    base_visible_term_ = (visible_ * base_bias_).template cast<double>().array();
+  // p_β ∝ p*_A^{1−β} p*^β is itself an RBM: W_β = βW, c_β = βc, b_β = βb + (1 − β) b_A (written into the kept
+  // workspace, so a transition allocates nothing).
+  void set_intermediate(double beta) {
+    const auto scale = static_cast<Scalar>(beta);
+    intermediate_.weights = scale * rbm_.weights;
+    intermediate_.hidden_bias = scale * rbm_.hidden_bias;
+    intermediate_.visible_bias = scale * rbm_.visible_bias + (Scalar(1) - scale) * base_bias_;
+  }
+
+  // c + W v (unscaled: the log weights need it at two inverse temperatures), bᵀv and b_Aᵀv at the current v.
+  void refresh_terms() {
+    rbm_.layer_inputs(Layer::hidden, chains_.visible(), hidden_inputs_);
+    target_visible_term_ = (chains_.visible() * rbm_.visible_bias).template cast<double>().array();
+    base_visible_term_ = (chains_.visible() * base_bias_).template cast<double>().array();
   }
 
   BasicRbm<Scalar> rbm_;
   Vector<Scalar> base_bias_;
-  Matrix<Scalar> visible_;
-  Matrix<Scalar> hidden_;
-  Matrix<Scalar> hidden_inputs_;         // c + W v, unscaled
-  Matrix<Scalar> scaled_hidden_inputs_;  // workspaces, kept so that a transition allocates nothing
-  Matrix<Scalar> visible_inputs_;
+  UnitRule rule_;
+  BatchedChains<Scalar> chains_;
+  BasicRbm<Scalar> intermediate_;       // p_β
+  Matrix<Scalar> hidden_inputs_;        // c + W v
   Eigen::ArrayXd target_visible_term_;  // bᵀv
   Eigen::ArrayXd base_visible_term_;    // b_Aᵀv
-  std::vector<RandomStream> streams_;
 };
 
 // One annealing run along `betas` (increasing for AIS, decreasing for reverse AIS): at each step the weight gains
@@ -102,7 +101,7 @@ class AnnealedParticles {
 template <typename Scalar>
 VectorD annealed_log_weights(const Rbm& rbm, const VectorD& base_bias, const std::vector<double>& betas,
                              const MatrixD& start, const AisOptions& options) {
-  AnnealedParticles<Scalar> particles(rbm, base_bias, start, options.particles, options.seed);
+  AnnealedParticles<Scalar> particles(rbm, base_bias, start, options);
   VectorD log_weights = VectorD::Zero(options.particles);
   for (std::size_t k = 1; k < betas.size(); ++k) {
     particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);

@@ -8,7 +8,10 @@
 // At β = 0 the softplus terms give n log 2, so p*_0 is exactly A's unnormalised marginal e^{b_Aᵀv} 2^n and no
 // other constant appears; at β = 1, p*_K(v) = e^{−F(v)}, whose sum is Z.
 // Each particle starts with v_1 ~ p_A, then for k = 1..K: log w += log p*_k(v_k) − log p*_{k−1}(v_k), and (k < K)
-// v_{k+1} comes from one Gibbs sweep that leaves p_k invariant: h ~ σ(β_k(c + Wv)), v ~ σ((1−β_k) b_A + β_k(b + Wᵀh)).
+// v_{k+1} comes from one transition that leaves the marginal p_k(v) invariant. p_k is itself an RBM (W_k = β_k W,
+// c_k = β_k c, b_k = β_k b + (1−β_k) b_A), so the particles are BatchedChains on it: h ~ σ(β_k(c + Wv)) by Gibbs
+// (the weights use the marginal p*_k(v), so the chain must be Markov in v), then the visible layer by any unit rule
+// (options.rule; Gibbs gives v ~ σ((1−β_k) b_A + β_k(b + Wᵀh))). Any such transition keeps E[w] = Z/Z_A.
 // Then E[w] = Z/Z_A and log Ẑ = log Z_A + log mean w. Ẑ is unbiased, log Ẑ is biased low (Jensen), so the AIS
 // estimate of a log-likelihood tends to be optimistic.
 // Band (as S&M): log Z_A + log(mean w ± 3 standard errors of the mean); the lower end is −∞ when mean − 3 se ≤ 0.
@@ -20,6 +23,7 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix {
 
@@ -38,6 +42,7 @@ struct AisOptions {
   std::uint64_t seed = 1;
   VectorD base_visible_bias;     // b_A; empty means 0 (a uniform base)
   bool single_precision = true;  // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
+  UnitRule rule = GibbsRule{};   // the operator of the visible updates
 
   bool is_valid(std::string* why) const;
 };

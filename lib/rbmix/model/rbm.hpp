@@ -2,10 +2,9 @@
 // Binary RBM (ALGORITHMS.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
 //   E(v,h) = −hᵀWv − bᵀv − cᵀh,   W is n×m (row i = hidden unit i), b visible bias (m), c hidden bias (n).
 // Batched functions take one sample per row and return one value (or row) per sample.
+#include <Eigen/Core>
 #include <cmath>
 #include <string>
-
-#include <Eigen/Core>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
@@ -31,11 +30,14 @@ auto logistic_array(const Eigen::ArrayBase<Derived>& x) {
   return Scalar(1) / (Scalar(1) + (-x).exp());
 }
 
+// The two layers; a layer update changes one given the other.
+enum class Layer { hidden, visible };
+
 template <typename Scalar>
 struct BasicRbm {
-  Matrix<Scalar> weights;           // n_hidden × n_visible
-  Vector<Scalar> visible_bias;      // b, m
-  Vector<Scalar> hidden_bias;       // c, n
+  Matrix<Scalar> weights;       // n_hidden × n_visible
+  Vector<Scalar> visible_bias;  // b, m
+  Vector<Scalar> hidden_bias;   // c, n
 
   BasicRbm() = default;
   BasicRbm(Eigen::Index n_visible, Eigen::Index n_hidden)
@@ -57,29 +59,43 @@ struct BasicRbm {
 
   // Throws InputError naming `what` unless the bias lengths match W and every parameter is finite.
   void validate(const std::string& what = "RBM") const {
-    require(visible_bias.size() == weights.cols(),
-            what + ": visible bias has " + std::to_string(visible_bias.size()) + " entries but W has " +
-                std::to_string(weights.cols()) + " columns");
-    require(hidden_bias.size() == weights.rows(),
-            what + ": hidden bias has " + std::to_string(hidden_bias.size()) + " entries but W has " +
-                std::to_string(weights.rows()) + " rows");
+    require(visible_bias.size() == weights.cols(), what + ": visible bias has " + std::to_string(visible_bias.size()) +
+                                                       " entries but W has " + std::to_string(weights.cols()) +
+                                                       " columns");
+    require(hidden_bias.size() == weights.rows(), what + ": hidden bias has " + std::to_string(hidden_bias.size()) +
+                                                      " entries but W has " + std::to_string(weights.rows()) + " rows");
     require(weights.allFinite(), what + ": W contains NaN or Inf");
     require(visible_bias.allFinite(), what + ": visible bias contains NaN or Inf");
     require(hidden_bias.allFinite(), what + ": hidden bias contains NaN or Inf");
   }
 
-  // Total inputs to the hidden units, c + W v, one row per sample: (B × n).
+  // The total inputs of `layer` given the other layer's states (one sample per row), times β, written into the
+  // kept workspace `inputs`: β(c + W v) for the hidden layer, β(b + Wᵀ h) for the visible one. This is the one
+  // place a layer's input is formed and tempered (docs/algorithms.md §2): the sampler, the exact tables, the
+  // trainer, the negative phases and AIS all call it, so they agree to the last bit. β = 1 skips the product.
+  template <typename Derived>
+  void layer_inputs(Layer layer, const Eigen::MatrixBase<Derived>& other_layer, Matrix<Scalar>& inputs,
+                    Scalar inverse_temperature = Scalar(1)) const {
+    if (layer == Layer::hidden) {
+      inputs.noalias() = other_layer.template cast<Scalar>() * weights.transpose();
+      inputs.rowwise() += hidden_bias.transpose();
+    } else {
+      inputs.noalias() = other_layer.template cast<Scalar>() * weights;
+      inputs.rowwise() += visible_bias.transpose();
+    }
+    if (inverse_temperature != Scalar(1)) inputs *= inverse_temperature;
+  }
+  // c + W v and b + Wᵀ h as new matrices, for code off the hot path.
   template <typename Derived>
   Matrix<Scalar> hidden_inputs(const Eigen::MatrixBase<Derived>& visible) const {
-    Matrix<Scalar> inputs = visible.template cast<Scalar>() * weights.transpose();
-    inputs.rowwise() += hidden_bias.transpose();
+    Matrix<Scalar> inputs;
+    layer_inputs(Layer::hidden, visible, inputs);
     return inputs;
   }
-  // Total inputs to the visible units, b + Wᵀ h, one row per sample: (B × m).
   template <typename Derived>
   Matrix<Scalar> visible_inputs(const Eigen::MatrixBase<Derived>& hidden) const {
-    Matrix<Scalar> inputs = hidden.template cast<Scalar>() * weights;
-    inputs.rowwise() += visible_bias.transpose();
+    Matrix<Scalar> inputs;
+    layer_inputs(Layer::visible, hidden, inputs);
     return inputs;
   }
   // p(h_i = 1 | v) = σ(c_i + W_i·v).

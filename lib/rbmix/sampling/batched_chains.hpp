@@ -1,30 +1,28 @@
 #pragma once
-// BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together (docs/design.md §1).
-// A layer update computes every unit's total input with one matrix product, applies the unit rule element-wise
-// with the unit's current state, and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own stream, so
-// outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates all hidden units given v,
-// then all visible units given the new h: K = K_h K_v (ALGORITHMS.md §2).
-// Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever
-// the thread count.
+// BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together. A layer update computes
+// every unit's total input with one matrix product (BasicRbm::layer_inputs), applies the unit rule element-wise
+// with the unit's current state (the kernel of unit_rule_kernel.hpp, one block per chain), and draws u < P(next = 1)
+// with u ∈ [0, 1) from the chain's own stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the
+// draw. A sweep updates all hidden units given v, then all visible units given the new h: K = K_h K_v
+// (docs/algorithms.md §2). Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the
+// same chains whatever the thread count. Inputs and decays live in kept workspaces, so once the first sweep has
+// sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the heap
+// for large layers).
 #include <cstdint>
 #include <vector>
 
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/random/random_stream.hpp"
-#include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/sampling/unit_rule_kernel.hpp"
 
 namespace rbmix {
 
 // Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place.
-// streams[b] drives row b. Inputs must already include any inverse temperature.
+// streams[b] drives row b. Inputs must already include any inverse temperature. For one-off draws (it sizes its
+// own workspace); BatchedChains keeps its workspaces.
 template <typename Scalar>
 void sample_layer(const UnitRule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
                   std::vector<RandomStream>& streams);
-
-// The probabilities P(next = 1 | x, s) of a layer update, element-wise, without drawing.
-template <typename Scalar>
-void layer_probabilities(const UnitRule& rule, const Matrix<Scalar>& inputs, const Matrix<Scalar>& state,
-                         Matrix<Scalar>& probabilities);
 
 template <typename Scalar>
 class BatchedChains {
@@ -44,9 +42,10 @@ class BatchedChains {
   // Sets the visible states (values must be 0 or 1); the hidden states stay as they are.
   template <typename Derived>
   void set_visible(const Eigen::MatrixBase<Derived>& visible) {
-    require(visible.rows() == visible_.rows() && visible.cols() == visible_.cols(),
-            "BatchedChains::set_visible: expected a " + std::to_string(visible_.rows()) + "×" +
-                std::to_string(visible_.cols()) + " matrix");
+    require(visible.rows() == visible_.rows() && visible.cols() == visible_.cols(), [&] {
+      return "BatchedChains::set_visible: expected a " + std::to_string(visible_.rows()) + "×" +
+             std::to_string(visible_.cols()) + " matrix";
+    });
     visible_ = visible.template cast<Scalar>();
   }
 
@@ -61,8 +60,9 @@ class BatchedChains {
  private:
   Matrix<Scalar> visible_;
   Matrix<Scalar> hidden_;
-  Matrix<Scalar> hidden_inputs_;   // workspace, kept so a sweep allocates nothing
+  Matrix<Scalar> hidden_inputs_;  // workspaces, kept so a sweep allocates nothing
   Matrix<Scalar> visible_inputs_;
+  std::vector<DecayWorkspace<Scalar>> decays_;  // one per thread
   std::vector<RandomStream> streams_;
 };
 

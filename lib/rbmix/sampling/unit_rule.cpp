@@ -1,46 +1,108 @@
 #include "rbmix/sampling/unit_rule.hpp"
 
-#include <charconv>
+#include <algorithm>
+#include <exception>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
+namespace {
+
+// The command-line form of a rule type: "gibbs", or "mix:A" for a parameterised rule.
+template <ConcreteUnitRule Rule>
+std::string written_form() {
+  if constexpr (ParameterisedUnitRule<Rule>)
+    return std::string(Rule::name) + ":" + std::string(Rule::parameter);
+  else
+    return std::string(Rule::name);
+}
+
+// Calls visit(Rule{}) for every alternative of UnitRule, in order.
+template <typename Visit, std::size_t... Index>
+void for_each_rule_type(Visit&& visit, std::index_sequence<Index...>) {
+  (visit(std::variant_alternative_t<Index, UnitRule>{}), ...);
+}
+template <typename Visit>
+void for_each_rule_type(Visit&& visit) {
+  for_each_rule_type(std::forward<Visit>(visit), std::make_index_sequence<std::variant_size_v<UnitRule>>{});
+}
+
+// `text` as a rule of type Rule, or nothing when its name is another rule's.
+template <ConcreteUnitRule Rule>
+std::optional<UnitRule> parse_as(std::string_view text) {
+  if constexpr (ParameterisedUnitRule<Rule>) {
+    const std::string prefix = std::string(Rule::name) + ":";
+    if (!text.starts_with(prefix)) return std::nullopt;
+    return UnitRule{Rule::parse_parameter(text.substr(prefix.size()))};
+  } else {
+    if (text != Rule::name) return std::nullopt;
+    return UnitRule{Rule{}};
+  }
+}
+
+}  // namespace
+
+MixtureRule MixtureRule::parse_parameter(std::string_view text) {
+  const std::string number(text);
+  std::size_t used = 0;
+  double alpha = -1.0;
+  try {
+    alpha = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (!(used == number.size() && used > 0 && alpha >= 0.0 && alpha <= 1.0))
+    throw InputError("unit rule 'mix:" + number + "': the mixture weight after 'mix:' must be a number in [0, 1]");
+  return MixtureRule{alpha};
+}
+
+std::string MixtureRule::parameter_text() const {
+  std::ostringstream out;
+  out << flip_weight;
+  return out.str();
+}
 
 UnitRule parse_unit_rule(std::string_view text) {
-  if (text == GibbsRule::name) return GibbsRule{};
-  if (text == FlipTheStateRule::name) return FlipTheStateRule{};
-  if (text == NaiveFlipRule::name) return NaiveFlipRule{};
-  const std::string prefix = std::string(MixtureRule::name) + ":";
-  if (text.starts_with(prefix)) {
-    const std::string number(text.substr(prefix.size()));
-    std::size_t used = 0;
-    double alpha = -1.0;
-    try {
-      alpha = std::stod(number, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    require(used == number.size() && used > 0 && alpha >= 0.0 && alpha <= 1.0,
-            "unit rule '" + std::string(text) + "': the mixture weight after 'mix:' must be a number in [0, 1]");
-    return MixtureRule{alpha};
-  }
-  throw InputError("unknown unit rule '" + std::string(text) + "' (expected gibbs, flip, naive or mix:A)");
+  std::optional<UnitRule> parsed;
+  for_each_rule_type([&](auto rule) {
+    if (!parsed) parsed = parse_as<decltype(rule)>(text);
+  });
+  if (!parsed)
+    throw InputError("unknown unit rule '" + std::string(text) + "' (expected one of " + unit_rule_names() + ")");
+  return *parsed;
 }
 
 std::string to_string(const UnitRule& rule) {
   return std::visit(
       [](const auto& concrete) -> std::string {
         using Rule = std::decay_t<decltype(concrete)>;
-        if constexpr (std::is_same_v<Rule, MixtureRule>) {
-          std::ostringstream out;
-          out << MixtureRule::name << ':' << concrete.flip_weight;
-          return out.str();
-        } else {
+        if constexpr (ParameterisedUnitRule<Rule>)
+          return std::string(Rule::name) + ":" + concrete.parameter_text();
+        else
           return std::string(Rule::name);
-        }
       },
       rule);
+}
+
+std::string unit_rule_names() {
+  std::string names;
+  for_each_rule_type([&](auto rule) { names += (names.empty() ? "" : ", ") + written_form<decltype(rule)>(); });
+  return names;
+}
+
+std::string unit_rule_help() {
+  std::size_t width = 0;
+  for_each_rule_type([&](auto rule) { width = std::max(width, written_form<decltype(rule)>().size()); });
+  std::string help;
+  for_each_rule_type([&](auto rule) {
+    using Rule = decltype(rule);
+    const std::string name = written_form<Rule>();
+    help += "  " + name + std::string(width - name.size() + 2, ' ') + std::string(Rule::description) + "\n";
+  });
+  return help;
 }
 
 }  // namespace rbmix

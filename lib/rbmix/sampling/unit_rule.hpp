@@ -1,28 +1,56 @@
 #pragma once
-// Unit rules (ALGORITHMS.md §2). A unit rule gives P(next = 1 | x, s) for one binary unit with total input x
-// (bias + weighted input, already multiplied by β when tempered) and current state s ∈ {0, 1}.
+// Unit rules (docs/algorithms.md §2). A unit rule gives P(next = 1 | x, s) for one binary unit with total input x
+// (bias + weighted input, already multiplied by β when tempered) and current state s ∈ {0, 1}. Every operator of
+// rbmix is one rule: the exact builder, the structural pattern, the proofs and the batched sampler all evaluate it
+// through one kernel (unit_rule_kernel.hpp).
 //
-// The concept: a rule is a small value type with
-//   static constexpr std::string_view name;                       // as written on the command line
-//   template <class T> T probability_of_one(T x, T s, T decay) const;
-// where decay = e^{−|x|} is passed in so that a batched caller computes it once per unit with vectorised exp;
-// the rule itself is then cheap arithmetic. A rule promises: the result is a probability in [0, 1]; it is exactly
-// 0 or 1 where the operator is structurally deterministic (so ergodicity checks can rely on exact zeros);
-// and the resulting layer operator leaves p(unit | rest) ∝ e^{x·unit} invariant (all rules here but the naive one
-// also satisfy detailed balance per unit; the naive flip does too but is not ergodic).
+// The contract (ConcreteUnitRule below; tests/support/rule_contract.hpp checks it for every rule):
+//   - probability_of_one(x, s, decay) is a probability in [0, 1], for float and double;
+//   - the rule sees its input only through sign(x) (x > 0, x < 0, x = 0) and decay = e^{−|x|}, which the caller
+//     computes (once per unit, vectorised). The structural tables evaluate a rule at one interior decay to find
+//     which transitions are impossible, and the proofs reason about rational functions of e^{−|x|}: both need it;
+//   - where the operator is deterministic for every decay of one sign (a structural 0 or 1) the result is exactly
+//     0 or 1, so that ergodicity checks can rely on exact zeros;
+//   - the layer operator leaves p(unit | rest) ∝ e^{x·unit} invariant, and a rule with
+//     per_unit_detailed_balance = true satisfies p(s)·P(s → t) = p(t)·P(t → s) for each unit (all rules here do;
+//     the naive flip is reversible but not ergodic);
+//   - a rule has a name, and a parameterised rule (one with `parameter`) reads and writes its parameter, so that
+//     names, parsing and help texts come from the rules themselves.
 //
-// Adding a rule: write one struct here and add it to UnitRule; parsing, the exact builder and the batched
-// sampler all pick it up.
+// Adding a rule: write one struct here and add it to UnitRule; parsing, help texts, the exact builder, the
+// structural pattern and the batched sampler all pick it up.
 #include <cmath>
+#include <concepts>
 #include <string>
 #include <string_view>
 #include <variant>
 
 namespace rbmix {
 
+// What every rule is; a rule is a small copyable value type.
+template <typename Rule>
+concept ConcreteUnitRule = std::copyable<Rule> && requires(const Rule& rule, double x, float y) {
+  { Rule::name } -> std::convertible_to<std::string_view>;
+  { Rule::description } -> std::convertible_to<std::string_view>;
+  { Rule::per_unit_detailed_balance } -> std::convertible_to<bool>;
+  { rule.probability_of_one(x, x, x) } -> std::same_as<double>;
+  { rule.probability_of_one(y, y, y) } -> std::same_as<float>;
+};
+
+// A rule written "name:parameter" on the command line: parse_parameter throws InputError naming the text when the
+// parameter is malformed, and parameter_text writes what parse_parameter reads back.
+template <typename Rule>
+concept ParameterisedUnitRule = ConcreteUnitRule<Rule> && requires(const Rule& rule, std::string_view text) {
+  { Rule::parameter } -> std::convertible_to<std::string_view>;
+  { Rule::parse_parameter(text) } -> std::same_as<Rule>;
+  { rule.parameter_text() } -> std::same_as<std::string>;
+};
+
 // Gibbs sampling: P(1) = σ(x).
 struct GibbsRule {
   static constexpr std::string_view name = "gibbs";
+  static constexpr std::string_view description = "Gibbs sampling G";
+  static constexpr bool per_unit_detailed_balance = true;
   template <typename T>
   T probability_of_one(T x, T /*s*/, T decay) const {
     // σ(x) = 1/(1+e^{−x}) for x ≥ 0, e^{x}/(1+e^{x}) for x < 0; both from decay = e^{−|x|}.
@@ -34,6 +62,8 @@ struct GibbsRule {
 // is resampled with probability 1/2, which is what makes the operator aperiodic (003 §3.3).
 struct FlipTheStateRule {
   static constexpr std::string_view name = "flip";
+  static constexpr std::string_view description = "flip-the-state T (003 §3)";
+  static constexpr bool per_unit_detailed_balance = true;
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     if (x > T(0)) return s == T(0) ? T(1) : T(1) - decay;
@@ -46,6 +76,8 @@ struct FlipTheStateRule {
 // general (W = 0, b = c = 0 gives period 2); kept so rbmix can show that.
 struct NaiveFlipRule {
   static constexpr std::string_view name = "naive";
+  static constexpr std::string_view description = "naive Metropolis flip, always flips at x = 0 (not ergodic)";
+  static constexpr bool per_unit_detailed_balance = true;
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);
@@ -55,6 +87,9 @@ struct NaiveFlipRule {
 // T^α = α·T + (1−α)·G (003 §5.2).
 struct MixtureRule {
   static constexpr std::string_view name = "mix";
+  static constexpr std::string_view parameter = "A";
+  static constexpr std::string_view description = "the mixture A·T + (1−A)·G, 0 ≤ A ≤ 1 (003 §5.2)";
+  static constexpr bool per_unit_detailed_balance = true;
   double flip_weight = 0.5;  // α
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
@@ -62,20 +97,28 @@ struct MixtureRule {
     return alpha * FlipTheStateRule{}.probability_of_one(x, s, decay) +
            (T(1) - alpha) * GibbsRule{}.probability_of_one(x, s, decay);
   }
+  // "0.25" → α = 0.25; throws InputError unless the text is a number in [0, 1].
+  static MixtureRule parse_parameter(std::string_view text);
+  std::string parameter_text() const;
 };
 
 using UnitRule = std::variant<GibbsRule, FlipTheStateRule, MixtureRule, NaiveFlipRule>;
 
-// P(next = 1 | x, s) for any rule; computes e^{−|x|} itself.
+// P(next = 1 | x, s) for any rule; computes e^{−|x|} itself (a single evaluation: batches use the kernel).
 template <typename T>
 T probability_of_one(const UnitRule& rule, T x, T s) {
   const T decay = std::exp(-std::abs(x));
   return std::visit([&](const auto& concrete) { return concrete.probability_of_one(x, s, decay); }, rule);
 }
 
-// Parses "gibbs", "flip", "naive", "mix:A" (0 ≤ A ≤ 1); throws InputError naming the text otherwise.
+// Parses any rule of UnitRule by its name ("gibbs", "flip", "naive", "mix:A"); throws InputError naming the text
+// and listing the rules otherwise.
 UnitRule parse_unit_rule(std::string_view text);
 // The text parse_unit_rule reads back: "gibbs", "flip", "naive", "mix:0.5".
 std::string to_string(const UnitRule& rule);
+// Every rule as written on the command line, comma-separated: "gibbs, flip, mix:A, naive".
+std::string unit_rule_names();
+// One line per rule, "  NAME  description", for help texts.
+std::string unit_rule_help();
 
 }  // namespace rbmix

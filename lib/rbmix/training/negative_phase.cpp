@@ -84,8 +84,7 @@ class ChainNegativePhase final : public NegativePhase {
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
     const BasicRbm<Scalar>& model = uses_fast_weights_ ? in_scalar(rbm, regular_model_) : sampling_model;
     const Matrix<Scalar>& visible = replicas_.front().visible();
-    hidden_inputs_.noalias() = visible * model.weights.transpose();
-    hidden_inputs_.rowwise() += model.hidden_bias.transpose();
+    model.layer_inputs(Layer::hidden, visible, hidden_inputs_);
     hidden_probabilities_ = logistic_array(hidden_inputs_.array()).matrix();
     const BasicStatistics<Scalar> statistics = batch_statistics(visible, hidden_probabilities_);
     if constexpr (std::is_same_v<Scalar, double>) {

@@ -119,8 +119,7 @@ void Trainer::step() {
   const double learning_rate = scheduled_learning_rate(options_, updates_done_);
 
   const Rbm& current = model_to_sample();
-  hidden_inputs_.noalias() = batch * current.weights.transpose();
-  hidden_inputs_.rowwise() += current.hidden_bias.transpose();
+  current.layer_inputs(Layer::hidden, batch, hidden_inputs_);
   const MatrixD positive_hidden = logistic_array(hidden_inputs_.array()).matrix();
   const Statistics positive = batch_statistics(batch, positive_hidden);
   negative_phase_->start_batch(batch, hidden_inputs_);

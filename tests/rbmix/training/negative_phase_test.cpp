@@ -256,5 +256,29 @@ TEST(ContrastiveDivergence, OneStepMatchesItsExactExpectationForEveryRule) {
   }
 }
 
+// The hidden side of the negative statistics is E[h|v] = σ(c + W v), not a sampled h: with one chain, ⟨h⟩ must be
+// σ(c + W v) at the chain's own v (which ⟨v⟩ is), strictly inside (0, 1), and ⟨h vᵀ⟩ = ⟨h⟩ vᵀ. A sampled h would
+// give 0s and 1s.
+TEST(ContrastiveDivergence, HiddenStatisticsAreConditionalExpectationsNotSamples) {
+  constexpr double kRoundingTolerance = 1e-12;
+  const Rbm rbm = testing::random_rbm(4, 3, 1.5, 31);
+  MatrixD batch(1, 4);
+  batch << 1, 0, 1, 1;
+  for (const char* rule : {"gibbs", "flip"}) {
+    TrainingOptions options;
+    apply_algorithm(options, Algorithm::cd);
+    options.rule = parse_unit_rule(rule);
+    auto phase = make_negative_phase(options, 4, 3, 1);
+    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    const Statistics statistics = phase->statistics(rbm);
+    const VectorD expected = rbm.hidden_probabilities(statistics.visible.transpose()).transpose();
+    EXPECT_LT((statistics.hidden - expected).cwiseAbs().maxCoeff(), kRoundingTolerance) << rule;
+    EXPECT_TRUE((statistics.hidden.array() > 0.0 && statistics.hidden.array() < 1.0).all()) << rule;
+    EXPECT_LT((statistics.hidden_visible - statistics.hidden * statistics.visible.transpose()).cwiseAbs().maxCoeff(),
+              kRoundingTolerance)
+        << rule;
+  }
+}
+
 }  // namespace
 }  // namespace rbmix

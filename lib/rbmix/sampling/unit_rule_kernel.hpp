@@ -1,0 +1,75 @@
+#pragma once
+// The one element-wise kernel that applies a unit rule to a block of units (docs/algorithms.md §2). The batched
+// sampler (one block per chain row), the exact transition tables and the structural tables (one block per table)
+// all call it, so each operator is evaluated by the same code wherever it is used.
+//
+// For a block of `count` contiguous inputs x_k and states s_k the kernel computes the decays d_k for the whole
+// block with one vectorised pass into a kept workspace, then hands (k, rule.probability_of_one(x_k, s_k, d_k)) to
+// the caller's `use`. The evaluation says what d_k is:
+//   exact       d_k = e^{−|x_k|}, the rule's probability;
+//   structural  d_k = 1 at x_k = 0 and one interior value otherwise. By the rule contract (unit_rule.hpp) a rule
+//               is a rational function of e^{−|x|} per sign of x that is either constantly 0 or 1 or strictly
+//               inside (0, 1) on e^{−|x|} ∈ (0, 1), so one interior point reveals which transitions are
+//               impossible, never confusing a floating-point underflow (σ(50) rounds to 1) with a structural 1.
+// The workspace only grows: once it holds the largest block, applying the kernel allocates nothing.
+#include <Eigen/Core>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/core/types.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix {
+
+enum class Evaluation {
+  exact,       // the rule's probabilities
+  structural,  // 0 or 1 only where the rule is deterministic for every |x| with the same sign
+};
+
+// The decays of one block, kept between calls by the caller (one per thread when threads share the work).
+template <typename Scalar>
+using DecayWorkspace = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
+
+// Any decay in (0, 1) would do for the structural evaluation; 1/2 is exact in binary.
+inline constexpr double structural_interior_decay = 0.5;
+
+template <ConcreteUnitRule Rule, typename Scalar, typename Use>
+void apply_unit_rule(const Rule& rule, Evaluation evaluation, const Scalar* inputs, const Scalar* states,
+                     Eigen::Index count, DecayWorkspace<Scalar>& workspace, Use&& use) {
+  if (workspace.size() < count) workspace.resize(count);
+  // A segment that starts at the workspace's aligned start: the vectorised exp then splits the block into
+  // packets exactly as it would a freshly allocated array, so the decays do not depend on the workspace's size.
+  auto decay = workspace.head(count);
+  const Eigen::Map<const Eigen::Array<Scalar, 1, Eigen::Dynamic>> x(inputs, count);
+  if (evaluation == Evaluation::exact) {
+    decay = (-x.abs()).exp();
+  } else {
+    for (Eigen::Index k = 0; k < count; ++k)
+      decay[k] = inputs[k] == Scalar(0) ? Scalar(1) : Scalar(structural_interior_decay);
+  }
+  for (Eigen::Index k = 0; k < count; ++k) use(k, rule.probability_of_one(inputs[k], states[k], decay[k]));
+}
+
+// The same for any rule of UnitRule: one dispatch per block, not per unit.
+template <typename Scalar, typename Use>
+void apply_unit_rule(const UnitRule& rule, Evaluation evaluation, const Scalar* inputs, const Scalar* states,
+                     Eigen::Index count, DecayWorkspace<Scalar>& workspace, Use&& use) {
+  std::visit(
+      [&](const auto& concrete) { apply_unit_rule(concrete, evaluation, inputs, states, count, workspace, use); },
+      rule);
+}
+
+// P(next = 1 | x, s) of a layer update for every unit of `inputs` with states `state` (same shape), without
+// drawing: the whole matrix is one block. The exact and structural transition tables are built from it.
+template <typename Scalar>
+void layer_probabilities(const UnitRule& rule, Evaluation evaluation, const Matrix<Scalar>& inputs,
+                         const Matrix<Scalar>& state, Matrix<Scalar>& probabilities) {
+  require(inputs.rows() == state.rows() && inputs.cols() == state.cols(),
+          "layer_probabilities: inputs and states differ in shape");
+  probabilities.resize(inputs.rows(), inputs.cols());
+  DecayWorkspace<Scalar> workspace;
+  Scalar* out = probabilities.data();
+  apply_unit_rule(rule, evaluation, inputs.data(), state.data(), inputs.size(), workspace,
+                  [out](Eigen::Index k, Scalar probability) { out[k] = probability; });
+}
+
+}  // namespace rbmix
