@@ -53,7 +53,8 @@ void add_experiment_arguments(CLI::App& command, ExperimentArguments& arguments,
 ExperimentSettings validate_experiment_arguments(const ExperimentArguments& arguments);
 
 // The command line that reproduces the grid in `arguments` (the experiment's name, then its options as given),
-// without the options that do not change results (--out, --threads, --shard, --resume).
+// without --seed (the grid records the seed itself) and the options that do not change results (--out, --threads,
+// --shard, --resume).
 std::vector<std::string> grid_arguments(const ExperimentArguments& arguments);
 
 // The run record of `rbmix experiment <name>`: `configuration` with the scale, thread count and MNIST directory,

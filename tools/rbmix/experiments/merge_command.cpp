@@ -139,7 +139,7 @@ void merge(const MergeArguments& arguments) {
   // The experiment itself, on the merged journal: every job is found there, none runs again.
   std::vector<std::string> command{"experiment"};
   for (const auto& token : record.at("identity").at("arguments")) command.push_back(token.get<std::string>());
-  command.insert(command.end(), {"--out", out.string(), "--resume"});
+  command.insert(command.end(), {"--seed", record.at("identity").at("seed").dump(), "--out", out.string(), "--resume"});
   const int status = run_self(command);
   if (status != 0)
     throw std::runtime_error("merge: the experiment on the merged journal exited " + std::to_string(status));
