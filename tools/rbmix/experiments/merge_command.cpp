@@ -49,9 +49,6 @@ Shard read_shard(const std::filesystem::path& directory) {
 // Refuses `shard` unless it is of the same grid as `first`, naming what differs.
 void require_same_grid(const Shard& first, const Shard& shard) {
   const nlohmann::json &ours = first.record.at("identity"), &theirs = shard.record.at("identity");
-  require(ours.at("seed") == theirs.at("seed"), "merge: shard " + quoted(shard.directory) + " was run with seed " +
-                                                    theirs.at("seed").dump() + ", shard " + quoted(first.directory) +
-                                                    " with seed " + ours.at("seed").dump());
   const auto command = [](const nlohmann::json& identity) {
     std::string text;
     for (const auto& token : identity.at("arguments")) text += (text.empty() ? "" : " ") + token.get<std::string>();
@@ -60,6 +57,9 @@ void require_same_grid(const Shard& first, const Shard& shard) {
   require(ours.at("arguments") == theirs.at("arguments"), "merge: shard " + quoted(shard.directory) +
                                                               " is of another grid: `" + command(theirs) + "`, not `" +
                                                               command(ours) + "` as " + quoted(first.directory));
+  require(ours.at("seed") == theirs.at("seed"), "merge: shard " + quoted(shard.directory) + " was run with seed " +
+                                                    theirs.at("seed").dump() + ", shard " + quoted(first.directory) +
+                                                    " with seed " + ours.at("seed").dump());
   require(ours == theirs, "merge: shard " + quoted(shard.directory) + " was run by rbmix " +
                               theirs.value("rbmix_version", "?") + ", " + quoted(first.directory) + " by rbmix " +
                               ours.value("rbmix_version", "?"));
