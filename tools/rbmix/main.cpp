@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
   } catch (const rbmix::experiments::GridPartDone& done) {
-    // A shard journaled its share, or an MPI worker rank handed its results to rank 0: not an error.
+    // A shard journaled its share, or an MPI worker rank stops because rank 0 cannot go on (rank 0 says why).
     if (*done.what() != '\0') std::cerr << "rbmix: " << done.what() << '\n';
     return 0;
   } catch (const rbmix::InputError& error) {

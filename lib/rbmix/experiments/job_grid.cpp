@@ -125,7 +125,7 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
 std::vector<std::string> JobGrid::run(std::size_t count, int threads,
                                       const std::function<std::string(std::size_t)>& job) {
   const std::size_t phase = next_phase_++;
-  const bool distributed = mpi_world_active() && !workers_released_;
+  const bool distributed = mpi_world_active();
   const bool coordinator = mpi_rank() == 0;
   std::map<std::size_t, JobOutcome> outcomes;
   std::vector<std::size_t> todo;
@@ -152,31 +152,34 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
     progress.job_done();
   };
   const auto attempt = [&job](std::size_t index) { return run_one(job, index); };
-  if (distributed) {
+  if (distributed)
     run_mpi_jobs(todo, threads, attempt, finished);
-    workers_released_ = true;
-    if (!coordinator) throw GridPartDone("");
-  } else {
+  else
     run_on_threads(todo, threads, attempt, finished);
-  }
-  if (refusal) std::rethrow_exception(refusal);
 
-  std::string failures;
-  std::size_t failed = 0;
-  for (const auto& [index, outcome] : outcomes)
-    if (!outcome.succeeded) {
-      if (failed++ == 0) failures = "job " + std::to_string(index) + " failed: " + outcome.text;
-    }
-  require(failed == 0, failures + " (" + std::to_string(failed) + " of " + std::to_string(outcomes.size()) +
-                           " jobs failed; the others are journaled in '" + journal->path().string() +
-                           "': rerun with --resume to run only the failed and missing jobs)");
-  if (!settings_.shard.whole() || outcomes.size() < count)
-    throw GridPartDone("shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) +
-                       " jobs journaled in '" + journal->path().string() +
-                       "'; combine the shards with `rbmix experiment merge --out DIR SHARD_DIR...`");
+  // On rank 0: whether the experiment can go on with every result, or why not.
+  std::exception_ptr stop = refusal;
   std::vector<std::string> texts;
-  texts.reserve(count);
-  for (auto& [index, outcome] : outcomes) texts.push_back(std::move(outcome.text));
+  if (coordinator && !stop) try {
+      std::string failures;
+      std::size_t failed = 0;
+      for (const auto& [index, outcome] : outcomes)
+        if (!outcome.succeeded && failed++ == 0) failures = "job " + std::to_string(index) + " failed: " + outcome.text;
+      require(failed == 0, failures + " (" + std::to_string(failed) + " of " + std::to_string(outcomes.size()) +
+                               " jobs failed; the others are journaled in '" + journal->path().string() +
+                               "': rerun with --resume to run only the failed and missing jobs)");
+      if (!settings_.shard.whole() || outcomes.size() < count)
+        throw GridPartDone("shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) +
+                           " jobs journaled in '" + journal->path().string() +
+                           "'; combine the shards with `rbmix experiment merge --out DIR SHARD_DIR...`");
+      texts.reserve(count);
+      for (auto& [index, outcome] : outcomes) texts.push_back(std::move(outcome.text));
+    } catch (...) {
+      stop = std::current_exception();
+    }
+  // Every rank goes on with the same results (the experiment's next phase may need them); only rank 0 writes.
+  if (distributed && !share_mpi_texts(texts, !stop) && !coordinator) throw GridPartDone("");
+  if (stop) std::rethrow_exception(stop);
   return texts;
 }
 

@@ -32,7 +32,8 @@ struct JobGridSettings {
 };
 
 // Thrown where this process's part of the grid is done but the experiment cannot go on to its outputs: a shard
-// whose share is journaled, or an MPI worker rank once rank 0 has every result. Not an error: exit status 0.
+// whose share is journaled, or an MPI worker rank when rank 0 cannot go on (it reports why). Not an error: exit
+// status 0.
 class GridPartDone : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -45,10 +46,10 @@ class JobGrid {
   const JobGridSettings& settings() const { return settings_; }
 
   // Runs job(index) for every index in [0, count) of the next phase that is not already journaled (with resume) and
-  // belongs to this shard, on the MPI ranks if a world is active (the first phase only: the workers leave after it)
-  // or else on `threads` threads of this process. Returns the texts in index order. Throws GridPartDone when this
-  // process's share is done but not the whole phase, and InputError naming the failed jobs when jobs threw (after
-  // every other job ran and was journaled).
+  // belongs to this shard, on the MPI ranks if a world is active, or else on `threads` threads of this process.
+  // Returns the texts in index order, on every rank. Throws GridPartDone when this process's share is done but not
+  // the whole phase (and on worker ranks when rank 0 cannot go on), and InputError naming the failed jobs when jobs
+  // threw (after every other job ran and was journaled).
   std::vector<std::string> run(std::size_t count, int threads, const std::function<std::string(std::size_t)>& job);
 
  private:
@@ -56,7 +57,6 @@ class JobGrid {
 
   JobGridSettings settings_;
   std::size_t next_phase_ = 0;
-  bool workers_released_ = false;
 };
 
 // The grid every JobRunner made from now on uses; null: none (the runners keep to threads, nothing is journaled).

@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -121,6 +122,39 @@ bool start_mpi_world() {
   return true;
 }
 
+bool share_mpi_texts(std::vector<std::string>& texts, bool proceed) {
+  require(world().active, "share_mpi_texts: no MPI world is active");
+  int go_on = proceed ? 1 : 0;
+  MPI_Bcast(&go_on, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (go_on == 0) return false;
+  std::int64_t count = static_cast<std::int64_t>(texts.size());
+  MPI_Bcast(&count, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(count));
+  std::string joined;
+  if (world().rank == 0)
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      lengths[k] = static_cast<std::int64_t>(texts[k].size());
+      joined += texts[k];
+    }
+  MPI_Bcast(lengths.data(), static_cast<int>(count), MPI_INT64_T, 0, MPI_COMM_WORLD);
+  std::int64_t total = static_cast<std::int64_t>(joined.size());
+  MPI_Bcast(&total, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  joined.resize(static_cast<std::size_t>(total));
+  // In pieces: one MPI call counts at most INT_MAX elements.
+  constexpr std::int64_t piece = 1 << 30;
+  for (std::int64_t offset = 0; offset < total; offset += piece)
+    MPI_Bcast(joined.data() + offset, static_cast<int>(std::min(piece, total - offset)), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (world().rank != 0) {
+    texts.clear();
+    std::size_t offset = 0;
+    for (const std::int64_t length : lengths) {
+      texts.push_back(joined.substr(offset, static_cast<std::size_t>(length)));
+      offset += static_cast<std::size_t>(length);
+    }
+  }
+  return true;
+}
+
 bool mpi_world_active() { return world().active; }
 int mpi_rank() { return world().rank; }
 int mpi_size() { return world().size; }
@@ -158,6 +192,10 @@ bool mpi_world_active() { return false; }
 int mpi_rank() { return 0; }
 int mpi_size() { return 1; }
 std::vector<std::string> mpi_hosts() { return {}; }
+
+bool share_mpi_texts(std::vector<std::string>&, bool) {
+  throw InputError("this rbmix was built without MPI (RBMIX_MPI=OFF)");
+}
 
 void run_mpi_jobs(const std::vector<std::size_t>&, int, const std::function<JobOutcome(std::size_t job)>&,
                   const std::function<void(std::size_t job, const JobOutcome& outcome)>&) {

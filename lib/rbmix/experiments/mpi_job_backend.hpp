@@ -29,4 +29,8 @@ void run_mpi_jobs(const std::vector<std::size_t>& todo, int threads,
                   const std::function<JobOutcome(std::size_t job)>& job,
                   const std::function<void(std::size_t job, const JobOutcome& outcome)>& finished);
 
+// Collective: rank 0's `texts` (when `proceed` there) reach every rank. Returns rank 0's `proceed`; where it is false
+// the other ranks' texts are left alone.
+bool share_mpi_texts(std::vector<std::string>& texts, bool proceed);
+
 }  // namespace rbmix::experiments

@@ -31,7 +31,8 @@ std::vector<std::string> grid_arguments(const ExperimentArguments& arguments) {
   std::vector<std::string> tokens{arguments.command->get_name()};
   for (const CLI::Option* option : arguments.command->get_options()) {
     const std::string name = option->get_name();
-    if (option->count() == 0 || name == "--out" || name == "--seed" || name == "--threads" || name == "--shard" || name == "--resume")
+    if (option->count() == 0 || name == "--out" || name == "--seed" || name == "--threads" || name == "--shard" ||
+        name == "--resume")
       continue;
     tokens.push_back(name);
     if (option->get_expected_min() > 0)
