@@ -6,10 +6,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <thread>
 
 #include "rbmix/core/error.hpp"
 
@@ -18,6 +20,8 @@ namespace {
 
 enum Tag : int { hello_tag = 1, request_tag = 2, assign_tag = 3 };
 constexpr std::int64_t stop_signal = -1;
+// Short next to any job, long enough that a waiting rank 0 costs next to no CPU.
+constexpr std::chrono::microseconds coordinator_poll_interval{500};
 
 struct World {
   bool active = false;
@@ -55,7 +59,12 @@ void serve(const std::vector<std::size_t>& todo,
   std::size_t next = 0;
   for (long long stopped = 0; stopped < requesters;) {
     MPI_Status status;
-    MPI_Probe(MPI_ANY_SOURCE, request_tag, MPI_COMM_WORLD, &status);
+    // Polled with pauses: a blocking probe spins, and rank 0 would take a core from the workers beside it.
+    for (int arrived = 0;;) {
+      MPI_Iprobe(MPI_ANY_SOURCE, request_tag, MPI_COMM_WORLD, &arrived, &status);
+      if (arrived) break;
+      std::this_thread::sleep_for(coordinator_poll_interval);
+    }
     int bytes = 0;
     MPI_Get_count(&status, MPI_CHAR, &bytes);
     std::string message(static_cast<std::size_t>(bytes), '\0');
