@@ -56,6 +56,8 @@ Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) 
 
 void run_demo(const DemoArguments& arguments) {
   experiments::ResultDirectory out(arguments.out);
+  // Made now, so that started_utc is the start; written last, with the list of files.
+  const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);
 
   heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md 7)");
   const BinaryMatrix bars = bars_and_stripes(3);
@@ -136,7 +138,7 @@ void run_demo(const DemoArguments& arguments) {
   }
   times.print(std::cout);
   out.write_csv("autocorrelation_times.csv", times);
-  out.write_run_record(make_run_record("demo", {{"out", arguments.out}}, arguments.seed));
+  out.write_run_record(record);
   std::cout << "\nwrote " << out.path().string() << "/ (run.json and CSV tables)\n";
 }
 

@@ -1,21 +1,14 @@
 // rbmix data convert-mnist: binarises MNIST-style IDX files (MNIST or Fashion-MNIST) into .npy data sets.
-#include <cstdlib>
-#include <iostream>
-#include <limits>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
+#include <string>
 
 #include "data_output.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/binarize.hpp"
-#include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
-#include "rbmix/data/patches.hpp"
-#include "rbmix/data/split.hpp"
-#include "rbmix/io/binary_data_file.hpp"
-#include "rbmix/io/npy.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {

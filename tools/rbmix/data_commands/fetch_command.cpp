@@ -2,23 +2,14 @@
 // beside the installed program (<prefix>/share/rbmix/scripts) and then in the source tree this program was built
 // from.
 #include <cstdlib>
-#include <iostream>
-#include <limits>
+#include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <unordered_map>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
-#include "data_output.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/data/binarize.hpp"
-#include "rbmix/data/datasets.hpp"
-#include "rbmix/data/mnist.hpp"
-#include "rbmix/data/patches.hpp"
-#include "rbmix/data/split.hpp"
-#include "rbmix/io/binary_data_file.hpp"
-#include "rbmix/io/npy.hpp"
-#include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {
 namespace {

@@ -51,10 +51,10 @@ void run(const SlemSweepArguments& arguments) {
   options.threads = settings.threads;
   options.validate();
   experiments::ResultDirectory out(settings.out);
+  nlohmann::json record = make_experiment_record("slem-sweep", experiments::to_json(options), settings);
 
   const experiments::SlemSweepResult result = experiments::run_slem_sweep(options);
   experiments::write_slem_sweep(options, result, out);
-  nlohmann::json record = make_experiment_record("slem-sweep", experiments::to_json(options), settings);
   record["seconds"] = result.seconds;
   out.write_run_record(record);
 
