@@ -1,6 +1,6 @@
 #pragma once
-// JobGrid: how the jobs of an experiment run when they form a grid (docs/algorithms.md has none of this; it is
-// bookkeeping): every finished job is journaled in the output directory (job_journal.hpp); `resume` skips the jobs
+// JobGrid: how the jobs of an experiment run when they form a grid, whatever the machines: every finished job is
+// journaled in the output directory (job_journal.hpp); `resume` skips the jobs
 // already journaled; a shard runs only its share (job_shard.hpp) and stops once it is journaled; under mpirun the
 // jobs are spread over the ranks (mpi_job_backend.hpp); a job that throws is journaled with its message and the
 // others still run. Results come back as the serialized text each job produced, in index order, whatever the
