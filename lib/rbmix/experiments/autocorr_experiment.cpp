@@ -9,6 +9,7 @@
 #include "rbmix/data/binarize.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
+#include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
@@ -122,6 +123,54 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
 }
 
 }  // namespace
+
+namespace {
+
+nlohmann::json operator_to_grid_json(const AutocorrOperatorResult& result) {
+  nlohmann::json estimates = nlohmann::json::array(), autocorrelation = nlohmann::json::array();
+  for (const auto& estimate : result.estimates)
+    estimates.push_back({{"method", estimate.method},
+                         {"time", exact_number(estimate.time)},
+                         {"lower", exact_number(estimate.lower)},
+                         {"upper", exact_number(estimate.upper)},
+                         {"cutoff", estimate.cutoff},
+                         {"trusted", estimate.trusted},
+                         {"warning", estimate.warning}});
+  for (const double value : result.autocorrelation) autocorrelation.push_back(exact_number(value));
+  return {{"estimates", estimates}, {"autocorrelation", autocorrelation}};
+}
+
+AutocorrOperatorResult operator_from_grid_json(const nlohmann::json& json) {
+  AutocorrOperatorResult result;
+  for (const auto& estimate : json.at("estimates"))
+    result.estimates.push_back({estimate.at("method").get<std::string>(), read_exact_number(estimate.at("time")),
+                                read_exact_number(estimate.at("lower")), read_exact_number(estimate.at("upper")),
+                                estimate.at("cutoff").get<Eigen::Index>(), estimate.at("trusted").get<bool>(),
+                                estimate.at("warning").get<std::string>()});
+  const nlohmann::json& autocorrelation = json.at("autocorrelation");
+  result.autocorrelation.resize(static_cast<Eigen::Index>(autocorrelation.size()));
+  for (std::size_t lag = 0; lag < autocorrelation.size(); ++lag)
+    result.autocorrelation(static_cast<Eigen::Index>(lag)) = read_exact_number(autocorrelation[lag]);
+  return result;
+}
+
+}  // namespace
+
+nlohmann::json to_grid_json(const AutocorrTrial& trial) {
+  return {{"setting", trial.setting},
+          {"trial", trial.trial},
+          {"train_seconds", exact_number(trial.train_seconds)},
+          {"gibbs", operator_to_grid_json(trial.gibbs)},
+          {"flip", operator_to_grid_json(trial.flip)}};
+}
+
+void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial) {
+  trial.setting = json.at("setting").get<std::size_t>();
+  trial.trial = json.at("trial").get<int>();
+  trial.train_seconds = read_exact_number(json.at("train_seconds"));
+  trial.gibbs = operator_from_grid_json(json.at("gibbs"));
+  trial.flip = operator_from_grid_json(json.at("flip"));
+}
 
 AutocorrResult run_autocorr(const AutocorrOptions& options) {
   options.validate();

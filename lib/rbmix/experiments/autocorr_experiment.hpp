@@ -74,6 +74,10 @@ struct AutocorrResult {
   double seconds = 0.0;
 };
 
+// One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).
+nlohmann::json to_grid_json(const AutocorrTrial& trial);
+void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial);
+
 AutocorrResult run_autocorr(const AutocorrOptions& options);
 
 // 003 Table 2: per setting and estimator, mean τ of G and T over the trials and the gain 1 − τ_T/τ_G in percent.

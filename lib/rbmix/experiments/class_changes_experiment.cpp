@@ -131,6 +131,25 @@ const std::array<std::string, 2> operator_names{"G", "T"};
 
 }  // namespace
 
+nlohmann::json to_grid_json(const ClassChangesTrial& trial) {
+  nlohmann::json counts = nlohmann::json::array();
+  for (const auto& count : trial.counts)
+    counts.push_back(
+        {{"changes", count.changes}, {"first_changes", count.first_changes}, {"censored", count.censored}});
+  return {{"setting", trial.setting}, {"trial", trial.trial}, {"counts", counts}};
+}
+
+void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial) {
+  trial.setting = json.at("setting").get<std::size_t>();
+  trial.trial = json.at("trial").get<int>();
+  for (std::size_t r = 0; r < trial.counts.size(); ++r) {
+    const nlohmann::json& count = json.at("counts").at(r);
+    trial.counts[r].changes = count.at("changes").get<long long>();
+    trial.counts[r].first_changes = count.at("first_changes").get<std::vector<long long>>();
+    trial.counts[r].censored = count.at("censored").get<long long>();
+  }
+}
+
 ClassChangesResult run_class_changes(const ClassChangesOptions& options) {
   options.validate();
   std::vector<std::pair<std::size_t, int>> jobs;

@@ -56,6 +56,10 @@ struct ClassChangesResult {
   double seconds = 0.0;
 };
 
+// One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).
+nlohmann::json to_grid_json(const ClassChangesTrial& trial);
+void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial);
+
 ClassChangesResult run_class_changes(const ClassChangesOptions& options);
 
 // The q-quantile of `values` by linear interpolation (R's type 7).

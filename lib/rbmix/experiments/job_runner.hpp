@@ -2,34 +2,73 @@
 // JobRunner: runs the independent jobs 0..N−1 of an experiment (its trials, RBMs, runs) and returns their results
 // in index order. The contract that makes results reproducible is the job's, not the runner's: a job depends only
 // on its index and on read-only shared inputs, and draws its randomness from (experiment seed, index) alone
-// (trial_seed), so results do not depend on the thread count or on the order in which jobs finish. This runner
-// spreads the jobs over the OpenMP threads of one process; another backend (MPI ranks, shards of indices) keeps the
-// same contract: every index runs exactly once and results are collected in index order.
+// (trial_seed), so results do not depend on the thread count or on the order in which jobs finish. Every backend
+// keeps the same contract: every index runs exactly once and results are collected in index order. The backends:
+// the OpenMP threads of one process, and, when the command line activated a JobGrid (job_grid.hpp), the grid's:
+// journaled and resumable, a shard of the indices, or MPI ranks. A grid moves results as text, so run_jobs uses it
+// only for results that say how to write and read themselves (GridSerializable); the others stay in memory.
+#include <concepts>
 #include <cstddef>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <type_traits>
 #include <vector>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_grid.hpp"
 
 namespace rbmix::experiments {
 
 class JobRunner {
  public:
-  // threads ≤ 0: OpenMP's default (all cores).
-  explicit JobRunner(int threads = 0) : threads_(threads) {}
+  // threads ≤ 0: OpenMP's default (all cores). The runner uses the grid active when it is made, if any.
+  explicit JobRunner(int threads = 0) : threads_(threads), grid_(active_job_grid()) {}
 
-  // Calls job(index) once for every index in [0, count), in parallel. Each job's own OpenMP regions run serially
-  // (the jobs are the parallelism). If jobs throw, every job still runs and the exception of the lowest failing
-  // index is rethrown, so the reported error does not depend on the thread count either.
+  // Calls job(index) once for every index in [0, count), in parallel threads of this process, whatever grid is
+  // active. Each job's own OpenMP regions run serially (the jobs are the parallelism). If jobs throw, every job still
+  // runs and the exception of the lowest failing index is rethrown, so the reported error does not depend on the
+  // thread count either.
   void run(std::size_t count, const std::function<void(std::size_t index)>& job) const;
+
+  int threads() const { return threads_; }
+  JobGrid* grid() const { return grid_; }
+  // Throws InputError if the active grid asks for what only serializable results allow (a shard, a resume, MPI).
+  void require_no_distribution() const;
 
  private:
   int threads_;
+  JobGrid* grid_;
+};
+
+// A job result a grid can journal and send between ranks: to_grid_json(result) and from_grid_json(json, result),
+// found by argument-dependent lookup, must restore every bit (doubles through exact_number).
+template <typename Result>
+concept GridSerializable = requires(const Result& result, Result& restored, const nlohmann::json& json) {
+  { to_grid_json(result) } -> std::convertible_to<nlohmann::json>;
+  from_grid_json(json, restored);
 };
 
 // job(index) for every index in [0, count) on `runner`; the results in index order.
 template <typename Job>
 std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
-  std::vector<std::invoke_result_t<Job&, std::size_t>> results(count);
+  using Result = std::invoke_result_t<Job&, std::size_t>;
+  std::vector<Result> results(count);
+  if constexpr (GridSerializable<Result>) {
+    if (runner.grid() != nullptr) {
+      const std::vector<std::string> texts = runner.grid()->run(count, runner.threads(), [&job](std::size_t index) {
+        return nlohmann::json(to_grid_json(job(index))).dump();
+      });
+      for (std::size_t index = 0; index < count; ++index) try {
+          from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
+        } catch (const nlohmann::json::exception& error) {
+          throw InputError("the journaled result of job " + std::to_string(index) +
+                           " cannot be read (written by another rbmix version?): " + error.what());
+        }
+      return results;
+    }
+  }
+  runner.require_no_distribution();
   runner.run(count, [&](std::size_t index) { results[index] = job(index); });
   return results;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // ResultDirectory: where an experiment writes its results: CSV tables, SVG plots and, last, run.json, the run record
-// (command, configuration, seed, version, threads) with the list of the files written beside it.
+// (command, configuration, seed, version, threads) with the list of the files written beside it. Under mpirun only
+// rank 0 writes (the other ranks compute the same results: job_grid.hpp).
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>

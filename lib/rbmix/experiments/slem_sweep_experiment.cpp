@@ -5,6 +5,7 @@
 #include "rbmix/analysis/slem.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/random/random_stream.hpp"
 
@@ -35,6 +36,22 @@ nlohmann::json to_json(const SlemSweepOptions& options) {
   return {{"source", "003 Fig. 3"},          {"sizes", options.sizes},
           {"c", options.weight_bounds},      {"rbms_per_setting", options.rbms_per_setting},
           {"weights", "U[-c, c], biases 0"}, {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+}
+
+nlohmann::json to_grid_json(const SlemSweepRbm& rbm) {
+  return {{"size", rbm.size},
+          {"c", rbm.weight_bound},
+          {"index", rbm.index},
+          {"slem_gibbs", exact_number(rbm.slem_gibbs)},
+          {"slem_flip", exact_number(rbm.slem_flip)}};
+}
+
+void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
+  rbm.size = json.at("size").get<int>();
+  rbm.weight_bound = json.at("c").get<int>();
+  rbm.index = json.at("index").get<int>();
+  rbm.slem_gibbs = read_exact_number(json.at("slem_gibbs"));
+  rbm.slem_flip = read_exact_number(json.at("slem_flip"));
 }
 
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {

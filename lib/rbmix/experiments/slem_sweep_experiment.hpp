@@ -52,6 +52,10 @@ struct SlemSweepResult {
   double seconds = 0.0;
 };
 
+// One RBM's job result as the job grid journals it (job_runner.hpp: GridSerializable).
+nlohmann::json to_grid_json(const SlemSweepRbm& rbm);
+void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm);
+
 // Dense SLEMs of G and T for every RBM, in parallel over RBMs (JobRunner).
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options);
 // size, c, rbms, share_flip_better, mean_slem_gibbs, mean_slem_flip.

@@ -2,7 +2,74 @@
 
 #include <limits>
 
+#include "rbmix/core/error.hpp"
+#include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/model/exact.hpp"
+
+namespace rbmix {
+namespace {
+
+nlohmann::json optional_exact_number(const std::optional<double>& value) {
+  return value ? experiments::exact_number(*value) : nlohmann::json(nullptr);
+}
+
+std::optional<double> read_optional_exact_number(const nlohmann::json& json) {
+  if (json.is_null()) return std::nullopt;
+  return experiments::read_exact_number(json);
+}
+
+nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
+  return {{"update", point.update},
+          {"epoch", experiments::exact_number(point.epoch)},
+          {"train_log_likelihood", optional_exact_number(point.train_log_likelihood)},
+          {"test_log_likelihood", optional_exact_number(point.test_log_likelihood)}};
+}
+
+EvaluationPoint point_from_grid_json(const nlohmann::json& json) {
+  return {json.at("update").get<std::int64_t>(), experiments::read_exact_number(json.at("epoch")),
+          read_optional_exact_number(json.at("train_log_likelihood")),
+          read_optional_exact_number(json.at("test_log_likelihood"))};
+}
+
+nlohmann::json optional_point(const std::optional<EvaluationPoint>& point) {
+  return point ? point_to_grid_json(*point) : nlohmann::json(nullptr);
+}
+
+std::optional<EvaluationPoint> read_optional_point(const nlohmann::json& json) {
+  if (json.is_null()) return std::nullopt;
+  return point_from_grid_json(json);
+}
+
+}  // namespace
+
+nlohmann::json to_grid_json(const TrainingSummary& summary) {
+  nlohmann::json curve = nlohmann::json::array();
+  for (const auto& point : summary.learning_curve) curve.push_back(point_to_grid_json(point));
+  return {{"termination", static_cast<int>(summary.termination)},
+          {"message", summary.message},
+          {"updates_done", summary.updates_done},
+          {"learning_curve", curve},
+          {"best", optional_point(summary.best)},
+          {"final", optional_point(summary.final)},
+          {"seconds", experiments::exact_number(summary.seconds)}};
+}
+
+void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
+  const int termination = json.at("termination").get<int>();
+  require(termination >= static_cast<int>(Termination::completed) &&
+              termination <= static_cast<int>(Termination::interrupted),
+          "a journaled training summary has an unknown termination " + std::to_string(termination));
+  summary.termination = static_cast<Termination>(termination);
+  summary.message = json.at("message").get<std::string>();
+  summary.updates_done = json.at("updates_done").get<std::int64_t>();
+  summary.learning_curve.clear();
+  for (const auto& point : json.at("learning_curve")) summary.learning_curve.push_back(point_from_grid_json(point));
+  summary.best = read_optional_point(json.at("best"));
+  summary.final = read_optional_point(json.at("final"));
+  summary.seconds = experiments::read_exact_number(json.at("seconds"));
+}
+
+}  // namespace rbmix
 
 namespace rbmix::experiments {
 

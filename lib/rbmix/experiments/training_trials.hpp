@@ -1,10 +1,20 @@
 #pragma once
 // Many independent training runs, spread over threads by a JobRunner. Each run is fully determined by its options
 // (its seed included), so the results do not depend on the thread count or on the order in which runs finish.
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/training/trainer.hpp"
+
+namespace rbmix {
+
+// A training run's summary as the job grid journals it (job_runner.hpp: GridSerializable); in namespace rbmix,
+// TrainingSummary's, for argument-dependent lookup.
+nlohmann::json to_grid_json(const TrainingSummary& summary);
+void from_grid_json(const nlohmann::json& json, TrainingSummary& summary);
+
+}  // namespace rbmix
 
 namespace rbmix::experiments {
 

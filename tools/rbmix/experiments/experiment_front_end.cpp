@@ -1,8 +1,12 @@
 #include "experiment_front_end.hpp"
 
+#include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_grid.hpp"
+#include "rbmix/experiments/mpi_job_backend.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {
@@ -17,6 +21,24 @@ void add_experiment_arguments(CLI::App& command, ExperimentArguments& arguments,
   command.add_option("--threads", arguments.threads, "jobs run at once (default 0: all cores)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   if (!specification.mnist_help.empty()) command.add_option("--mnist", arguments.mnist, specification.mnist_help);
+  command.add_option("--shard", arguments.shard,
+                     "I/N: run only share I of N of the jobs (every N-th), journaled in --out for `experiment merge`");
+  command.add_flag("--resume", arguments.resume, "skip the jobs already journaled in --out by an interrupted run");
+  arguments.command = &command;
+}
+
+std::vector<std::string> grid_arguments(const ExperimentArguments& arguments) {
+  std::vector<std::string> tokens{arguments.command->get_name()};
+  for (const CLI::Option* option : arguments.command->get_options()) {
+    const std::string name = option->get_name();
+    if (option->count() == 0 || name == "--out" || name == "--seed" || name == "--threads" || name == "--shard" ||
+        name == "--resume")
+      continue;
+    tokens.push_back(name);
+    if (option->get_expected_min() > 0)
+      for (const std::string& value : option->results()) tokens.push_back(value);
+  }
+  return tokens;
 }
 
 ExperimentSettings validate_experiment_arguments(const ExperimentArguments& arguments) {
@@ -31,6 +53,19 @@ ExperimentSettings validate_experiment_arguments(const ExperimentArguments& argu
     require(std::filesystem::is_directory(arguments.mnist), "--mnist: '" + arguments.mnist + "' is not a directory");
     settings.mnist = arguments.mnist;
   }
+  if (!arguments.shard.empty()) settings.shard = experiments::parse_shard(arguments.shard);
+  settings.resume = arguments.resume;
+  // Every rank parses the same command line; only rank 0 speaks and writes.
+  if (experiments::start_mpi_world() && experiments::mpi_rank() != 0) std::freopen("/dev/null", "w", stdout);
+  experiments::JobGridSettings grid;
+  grid.directory = settings.out;
+  grid.identity = {{"arguments", grid_arguments(arguments)}, {"seed", settings.seed}, {"rbmix_version", RBMIX_VERSION}};
+  grid.shard = settings.shard;
+  grid.resume = settings.resume;
+  // One command runs per process: its grid lives until the process ends.
+  static std::optional<experiments::JobGrid> active;
+  active.emplace(grid);
+  experiments::activate_job_grid(&*active);
   return settings;
 }
 
@@ -40,7 +75,10 @@ nlohmann::json make_experiment_record(const std::string& name, nlohmann::json co
   configuration["scale"] = experiments::to_string(settings.scale);
   configuration["job_threads"] = settings.threads;
   if (!settings.mnist.empty()) configuration["mnist_directory"] = settings.mnist.string();
-  return make_run_record("experiment " + name, configuration, settings.seed);
+  nlohmann::json record = make_run_record("experiment " + name, configuration, settings.seed);
+  record["ranks"] = experiments::mpi_size();
+  if (experiments::mpi_world_active()) record["hosts"] = experiments::mpi_hosts();
+  return record;
 }
 
 }  // namespace rbmix::cli

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_shard.hpp"
 
 namespace rbmix::cli {
 
@@ -19,6 +21,9 @@ struct ExperimentArguments {
   std::string out;
   int threads = 0;
   std::string mnist;
+  std::string shard;  // "I/N"; empty: every job
+  bool resume = false;
+  CLI::App* command = nullptr;  // the subcommand, whose parsed options identify the grid (job_grid.hpp)
 };
 
 // After validation.
@@ -28,6 +33,8 @@ struct ExperimentSettings {
   int threads = 0;              // 0: all cores
   std::filesystem::path out;    // not created yet: the experiment validates its own options first
   std::filesystem::path mnist;  // empty: not given
+  experiments::JobShard shard;
+  bool resume = false;
 };
 
 struct SharedArgumentSpecification {
@@ -40,10 +47,18 @@ struct SharedArgumentSpecification {
 void add_experiment_arguments(CLI::App& command, ExperimentArguments& arguments,
                               const SharedArgumentSpecification& specification);
 
-// Throws InputError naming the argument that is wrong.
+// Throws InputError naming the argument that is wrong. Activates the command's job grid (job_grid.hpp): its jobs are
+// journaled in --out, resumed with --resume, limited to --shard, and spread over the ranks under mpirun (where ranks
+// other than 0 print nothing on stdout).
 ExperimentSettings validate_experiment_arguments(const ExperimentArguments& arguments);
 
-// The run record of `rbmix experiment <name>`: `configuration` with the scale, thread count and MNIST directory.
+// The command line that reproduces the grid in `arguments` (the experiment's name, then its options as given),
+// without --seed (the grid records the seed itself) and the options that do not change results (--out, --threads,
+// --shard, --resume).
+std::vector<std::string> grid_arguments(const ExperimentArguments& arguments);
+
+// The run record of `rbmix experiment <name>`: `configuration` with the scale, thread count and MNIST directory,
+// and how the jobs ran (ranks and their hosts, shard).
 nlohmann::json make_experiment_record(const std::string& name, nlohmann::json configuration,
                                       const ExperimentSettings& settings);
 

@@ -1,0 +1,66 @@
+#pragma once
+// JobGrid: how the jobs of an experiment run when they form a grid, whatever the machines: every finished job is
+// journaled in the output directory (job_journal.hpp); `resume` skips the jobs
+// already journaled; a shard runs only its share (job_shard.hpp) and stops once it is journaled; under mpirun the
+// jobs are spread over the ranks (mpi_job_backend.hpp); a job that throws is journaled with its message and the
+// others still run. Results come back as the serialized text each job produced, in index order, whatever the
+// backend: the text is the same bytes whether computed now, on another rank, or read from the journal.
+//
+// The command-line front-end activates one grid for the command it runs (activate_job_grid); every JobRunner made
+// while it is active uses it, phase after phase (the first run_jobs of the experiment is phase 0, and so on).
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/experiments/job_shard.hpp"
+
+namespace rbmix::experiments {
+
+struct JobGridSettings {
+  std::filesystem::path directory;  // the output directory: the journal goes to directory/journal
+  // What makes two grids the same grid (experiment, its arguments, seed, version): a resume or merge must match it.
+  nlohmann::json identity;
+  JobShard shard;
+  bool resume = false;
+  bool show_progress = true;  // jobs done / total and ETA on stderr, at most every few seconds
+};
+
+// Thrown where this process's part of the grid is done but the experiment cannot go on to its outputs: a shard
+// whose share is journaled, or an MPI worker rank when rank 0 cannot go on (it reports why). Not an error: exit
+// status 0.
+class GridPartDone : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class JobGrid {
+ public:
+  explicit JobGrid(JobGridSettings settings);
+
+  const JobGridSettings& settings() const { return settings_; }
+
+  // Runs job(index) for every index in [0, count) of the next phase that is not already journaled (with resume) and
+  // belongs to this shard, on the MPI ranks if a world is active, or else on `threads` threads of this process.
+  // Returns the texts in index order, on every rank. Throws GridPartDone when this process's share is done but not
+  // the whole phase (and on worker ranks when rank 0 cannot go on), and InputError naming the failed jobs when jobs
+  // threw (after every other job ran and was journaled).
+  std::vector<std::string> run(std::size_t count, int threads, const std::function<std::string(std::size_t)>& job);
+
+ private:
+  void check_or_write_identity(std::size_t phase, std::size_t count);
+
+  JobGridSettings settings_;
+  std::size_t next_phase_ = 0;
+};
+
+// The grid every JobRunner made from now on uses; null: none (the runners keep to threads, nothing is journaled).
+void activate_job_grid(JobGrid* grid);
+JobGrid* active_job_grid();
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# End-to-end tests of experiment grids: experiment_grid_test.sh <path to rbmix> <case> [mpirun].
+# For two experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs), every way of running the
+# grid must write byte-identical tables and plots to one uninterrupted single-process run: shards merged, a run
+# interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts) and the journal may differ.
+set -u
+
+RBMIX=$(readlink -f -- "$1")
+readonly RBMIX CASE=$2 MPIRUN=${3:-}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+
+failures=0
+fail() {
+  echo "FAIL [$CASE]: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The two grids, as the arguments after `rbmix experiment`.
+readonly SLEM=(slem-sweep --scale smoke --sizes 2,3 --c 1,4 --count 10 --seed 3)
+readonly DCP=(dcp-small --trials 2 --epochs 60 --seed 5)
+
+# rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
+succeeds() {
+  local log=$WORK/last.log
+  if ! "$RBMIX" "$@" >"$log" 2>&1; then fail "rbmix $* exited non-zero: $(cat "$log")"; fi
+}
+
+# refused NEEDLE ARGS...: rbmix ARGS must exit 2 with NEEDLE in its message.
+refused() {
+  local needle=$1 output status
+  shift
+  output=$("$RBMIX" "$@" 2>&1)
+  status=$?
+  if ((status != 2)); then fail "rbmix $* exited $status, expected 2: $output"; fi
+  if ! grep -qF -- "$needle" <<<"$output"; then fail "rbmix $*: message does not name '$needle': $output"; fi
+}
+
+# same_outputs EXPECTED ACTUAL: every CSV and SVG of EXPECTED is in ACTUAL with the same bytes, and no other.
+same_outputs() {
+  local expected=$1 actual=$2 file
+  local wanted listed
+  wanted=$(cd "$expected" && ls -- *.csv *.svg 2>/dev/null)
+  listed=$(cd "$actual" 2>/dev/null && ls -- *.csv *.svg 2>/dev/null)
+  if [[ -z "$wanted" ]]; then fail "$expected holds no tables"; fi
+  if [[ "$wanted" != "$listed" ]]; then fail "$actual holds [$listed], $expected [$wanted]"; fi
+  for file in $wanted; do
+    cmp -s "$expected/$file" "$actual/$file" || fail "$actual/$file differs from $expected/$file"
+  done
+}
+
+# Shards 1/3, 2/3 and 3/3 merged give the single run's outputs; a missing shard or another seed is refused.
+case_grid_shards_merge() {
+  local name grid
+  for name in SLEM DCP; do
+    declare -n grid=$name
+    succeeds experiment "${grid[@]}" --out "$name-whole"
+    for shard in 1 2 3; do succeeds experiment "${grid[@]}" --shard "$shard/3" --out "$name-$shard"; done
+    [[ ! -e "$name-1/run.json" ]] || fail "shard 1/3 wrote outputs"
+    succeeds experiment merge --out "$name-merged" "$name-3" "$name-1" "$name-2"
+    same_outputs "$name-whole" "$name-merged"
+    refused "shard 2/3 is missing" experiment merge --out "$name-gap" "$name-1" "$name-3"
+  done
+  succeeds experiment "${SLEM[@]:0:${#SLEM[@]}-2}" --seed 4 --shard 2/3 --out reseeded
+  refused "seed 4" experiment merge --out mixed SLEM-1 reseeded SLEM-3
+  refused "another grid" experiment merge --out mixed SLEM-1 DCP-2 SLEM-3
+  rm SLEM-2/journal/phase-0/job-000004.json
+  refused "jobs missing: 4 (shard 2/3)" experiment merge --out holed SLEM-1 SLEM-2 SLEM-3
+}
+
+# A run that lost its outputs and some journal entries (as when killed midway), resumed, gives the same outputs;
+# so does a run killed at a random moment. A damaged journal entry is refused by name.
+case_grid_resume() {
+  local name grid job number
+  for name in SLEM DCP; do
+    declare -n grid=$name
+    succeeds experiment "${grid[@]}" --out "$name-whole"
+    mkdir "$name-cut"
+    cp -r "$name-whole/journal" "$name-cut/"
+    # Jobs 0, 3, 6, ... never finished; one was being written when the run died.
+    for job in "$name-cut"/journal/phase-0/job-*.json; do
+      number=$(basename "$job" .json | tr -dc 0-9)
+      if ((10#$number % 3 == 0)); then rm "$job"; fi
+    done
+    echo '{"trunc' >"$name-cut/journal/phase-0/job-000000.json.partial"
+    succeeds experiment "${grid[@]}" --resume --out "$name-cut"
+    same_outputs "$name-whole" "$name-cut"
+    [[ ! -e "$name-cut/journal/phase-0/job-000000.json" ]] && fail "$name: the resumed run did not journal job 0"
+  done
+
+  "$RBMIX" experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --threads 2 --out killed >/dev/null 2>&1 &
+  local pid=$!
+  sleep 0.5
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --resume --out killed
+  succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --out unkilled
+  same_outputs unkilled killed
+
+  refused "is of another grid (seed differ)" experiment "${SLEM[@]:0:${#SLEM[@]}-2}" --seed 9 --resume --out SLEM-cut
+  # A result edited after it was written: its checksum no longer matches.
+  sed -i 's/0x1\./0x1.f/' SLEM-cut/journal/phase-0/job-000005.json
+  refused "SLEM-cut/journal/phase-0/job-000005.json' is damaged: checksum mismatch" \
+    experiment "${SLEM[@]}" --resume --out SLEM-cut
+  echo 'not json' >DCP-cut/journal/phase-0/job-000002.json
+  refused "DCP-cut/journal/phase-0/job-000002.json' is damaged" experiment "${DCP[@]}" --resume --out DCP-cut
+}
+
+# mpirun -np 3 (rank 0 hands out the jobs, two worker ranks of two threads run them) gives the single run's outputs;
+# so does a shard run over MPI, merged.
+case_grid_mpi() {
+  if [[ -z "$MPIRUN" ]]; then
+    fail "no mpirun given"
+    return
+  fi
+  # Open MPI refuses root without these, and 3 ranks on fewer cores without --oversubscribe.
+  local launch=("$MPIRUN" --oversubscribe -np 3)
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  local name grid
+  for name in SLEM DCP; do
+    declare -n grid=$name
+    succeeds experiment "${grid[@]}" --threads 1 --out "$name-whole"
+    if ! "${launch[@]}" "$RBMIX" experiment "${grid[@]}" --threads 2 --out "$name-mpi" >"$name.log" 2>&1; then
+      fail "mpirun $name exited non-zero: $(cat "$name.log")"
+    fi
+    same_outputs "$name-whole" "$name-mpi"
+    grep -q '"ranks": 3' "$name-mpi/run.json" || fail "$name-mpi/run.json does not record 3 ranks"
+  done
+  "${launch[@]}" "$RBMIX" experiment "${SLEM[@]}" --shard 1/2 --out half-1 >/dev/null 2>&1 || fail "mpirun shard 1/2"
+  succeeds experiment "${SLEM[@]}" --shard 2/2 --out half-2
+  succeeds experiment merge --out halves half-1 half-2
+  same_outputs SLEM-whole halves
+}
+
+function_name="case_${CASE//-/_}"
+if ! declare -F "$function_name" >/dev/null; then
+  echo "unknown case '$CASE'" >&2
+  exit 2
+fi
+"$function_name"
+if ((failures > 0)); then
+  echo "$CASE: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "$CASE: passed"

@@ -1,0 +1,179 @@
+#include "rbmix/experiments/job_grid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "support/temporary_directory.hpp"
+
+namespace rbmix::experiments {
+namespace {
+
+struct Root {
+  std::size_t index = 0;
+  double value = 0.0;
+};
+
+nlohmann::json to_grid_json(const Root& root) { return {{"index", root.index}, {"value", exact_number(root.value)}}; }
+void from_grid_json(const nlohmann::json& json, Root& root) {
+  root.index = json.at("index").get<std::size_t>();
+  root.value = read_exact_number(json.at("value"));
+}
+
+static_assert(GridSerializable<Root>);
+static_assert(!GridSerializable<std::size_t>);
+
+// Jobs whose results have no short decimal form, so that an inexact round trip would show.
+Root root_job(std::size_t index) { return {index, std::sqrt(static_cast<double>(index) + 0.1)}; }
+
+JobGridSettings settings_in(const std::filesystem::path& directory) {
+  JobGridSettings settings;
+  settings.directory = directory;
+  settings.identity = {{"arguments", {"roots"}}, {"seed", 1}};
+  settings.show_progress = false;
+  return settings;
+}
+
+// Activates a grid for one test, and none after it.
+class ActiveGrid {
+ public:
+  explicit ActiveGrid(JobGridSettings settings) : grid_(std::move(settings)) { activate_job_grid(&grid_); }
+  ~ActiveGrid() { activate_job_grid(nullptr); }
+  ActiveGrid(const ActiveGrid&) = delete;
+  ActiveGrid& operator=(const ActiveGrid&) = delete;
+
+ private:
+  JobGrid grid_;
+};
+
+void expect_roots(const std::vector<Root>& roots, std::size_t count) {
+  ASSERT_EQ(roots.size(), count);
+  for (std::size_t index = 0; index < count; ++index) {
+    EXPECT_EQ(roots[index].index, index);
+    EXPECT_EQ(roots[index].value, root_job(index).value);  // bit for bit
+  }
+}
+
+TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
+  rbmix::testing::TemporaryDirectory directory;
+  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);
+  ActiveGrid grid(settings_in(directory.path()));
+  expect_roots(run_jobs(JobRunner(3), 30, root_job), 30);
+  EXPECT_EQ(JobJournal(directory.path(), 0).read().size(), 30u);
+  // A second run_jobs of the same experiment is its next phase, journaled apart.
+  expect_roots(run_jobs(JobRunner(1), 4, root_job), 4);
+  EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 4u);
+  expect_roots(in_memory, 30);
+}
+
+TEST(JobGrid, ResumeRunsOnlyTheJobsNotJournaled) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(2), 20, root_job);
+  }
+  const JobJournal journal(directory.path(), 0);
+  for (const std::size_t lost : {0, 7, 19}) std::filesystem::remove(journal.job_file(lost));
+  JobGridSettings settings = settings_in(directory.path());
+  settings.resume = true;
+  ActiveGrid grid(settings);
+  std::vector<std::atomic<int>> calls(20);
+  expect_roots(run_jobs(JobRunner(2), 20,
+                        [&](std::size_t index) {
+                          ++calls[index];
+                          return root_job(index);
+                        }),
+               20);
+  for (std::size_t index = 0; index < 20; ++index)
+    EXPECT_EQ(calls[index].load(), index == 0 || index == 7 || index == 19 ? 1 : 0) << "job " << index;
+}
+
+TEST(JobGrid, AShardRunsItsShareAndStops) {
+  rbmix::testing::TemporaryDirectory directory;
+  JobGridSettings settings = settings_in(directory.path());
+  settings.shard = {2, 3};
+  ActiveGrid grid(settings);
+  std::vector<std::atomic<int>> calls(10);
+  EXPECT_THROW(run_jobs(JobRunner(2), 10,
+                        [&](std::size_t index) {
+                          ++calls[index];
+                          return root_job(index);
+                        }),
+               GridPartDone);
+  for (std::size_t index = 0; index < 10; ++index) EXPECT_EQ(calls[index].load(), index % 3 == 1 ? 1 : 0);
+  EXPECT_EQ(JobJournal(directory.path(), 0).read().size(), 3u);
+  EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "2/3");
+}
+
+// A job that throws is journaled with its message; the others run and are journaled; a resume reruns only it.
+TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    try {
+      run_jobs(JobRunner(2), 12, [](std::size_t index) {
+        if (index == 4) throw InputError("--learning-rate diverged");
+        return root_job(index);
+      });
+      FAIL() << "no exception";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("job 4 failed: --learning-rate diverged"), std::string::npos)
+          << error.what();
+    }
+  }
+  const auto journaled = JobJournal(directory.path(), 0).read();
+  ASSERT_EQ(journaled.size(), 12u);
+  EXPECT_FALSE(journaled.at(4).succeeded);
+  EXPECT_EQ(journaled.at(4).text, "--learning-rate diverged");
+
+  JobGridSettings settings = settings_in(directory.path());
+  settings.resume = true;
+  ActiveGrid grid(settings);
+  std::atomic<int> calls{0};
+  expect_roots(run_jobs(JobRunner(2), 12,
+                        [&](std::size_t index) {
+                          ++calls;
+                          return root_job(index);
+                        }),
+               12);
+  EXPECT_EQ(calls.load(), 1);
+}
+
+TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(1), 3, root_job);
+  }
+  JobGridSettings settings = settings_in(directory.path());
+  settings.resume = true;
+  settings.identity["seed"] = 2;
+  ActiveGrid grid(settings);
+  try {
+    run_jobs(JobRunner(1), 3, root_job);
+    FAIL() << "no exception";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("(seed differ)"), std::string::npos) << error.what();
+  }
+}
+
+// Results a grid cannot journal run in memory, unless the grid asks for what needs the journal.
+TEST(JobGrid, UnserializableResultsRefuseShards) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    EXPECT_EQ(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }).size(), 5u);
+  }
+  JobGridSettings settings = settings_in(directory.path());
+  settings.shard = {1, 2};
+  ActiveGrid grid(settings);
+  EXPECT_THROW(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix::experiments
