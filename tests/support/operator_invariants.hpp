@@ -1,5 +1,5 @@
 #pragma once
-// One reusable check of what every transition operator promises (ALGORITHMS.md §2), run for G, T,
+// One reusable check of what every transition operator promises (docs/algorithms.md §2), run for G, T,
 // T^α, the naive flip, tempered variants and modified matrices: entries are probabilities, rows sum to 1,
 // π ∝ e^{−βE} is stationary, each layer operator satisfies detailed balance where claimed, the rule's structural
 // zeros are exact zeros (and structurally possible moves have positive probability), and the chain is ergodic

@@ -59,7 +59,7 @@ void run_demo(const DemoArguments& arguments) {
   // Made now, so that started_utc is the start; written last, with the list of files.
   const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);
 
-  heading("1. Data: Bars & Stripes 3x3 (ALGORITHMS.md §7)");
+  heading("1. Data: Bars & Stripes 3x3 (docs/algorithms.md §7)");
   const BinaryMatrix bars = bars_and_stripes(3);
   std::cout << bars.rows() << " rows of " << bars.cols() << " pixels; best possible average log-likelihood "
             << best_average_log_likelihood(bars) << " (the negative entropy of the rows)\n";

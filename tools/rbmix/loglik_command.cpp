@@ -1,5 +1,5 @@
 // rbmix loglik: the average log-likelihood of a data set under a model, with log Z computed exactly (enumerating
-// one layer, ALGORITHMS.md §5) or estimated by AIS (Salakhutdinov & Murray 2008). The estimators are alternatives
+// one layer, docs/algorithms.md §5) or estimated by AIS (Salakhutdinov & Murray 2008). The estimators are alternatives
 // in one option group; a new one adds a flag there and a branch in estimate().
 #include <chrono>
 #include <cmath>
@@ -198,7 +198,8 @@ void attach_loglik(CLI::App& app) {
       ->check(CLI::IsMember({"linear", "sm"}))
       ->capture_default_str();
   command
-      ->add_option("--operator", arguments->rule, "--ais: the operator of the visible updates (h is drawn by Gibbs), one of\n" + unit_rule_help())
+      ->add_option("--operator", arguments->rule,
+                   "--ais: the operator of the visible updates (h is drawn by Gibbs), one of\n" + unit_rule_help())
       ->capture_default_str();
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");

@@ -1,5 +1,5 @@
 // rbmix mixing: samples energy traces of a model with one operator and reports the integrated autocorrelation
-// time by the three estimators of ALGORITHMS.md §6 with their bands, the autocorrelation function (CSV) and its
+// time by the three estimators of docs/algorithms.md §6 with their bands, the autocorrelation function (CSV) and its
 // plot (SVG). With --out DIR: mixing.json (run record and results), autocorrelation.csv, autocorrelation.svg.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (ALGORITHMS.md §3) and
+// rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms.md §3) and
 // writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed and the
 // summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C (SIGINT) or SIGTERM (what a
 // batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a

@@ -1,5 +1,5 @@
 #pragma once
-// Autocorrelation of Markov chain traces (003 §4.3 eq. 16; ALGORITHMS.md §6).
+// Autocorrelation of Markov chain traces (003 §4.3 eq. 16; docs/algorithms.md §6).
 // A trace set is a matrix with one row per time step and one column per chain: all chains have the same length
 // and are independent runs of the same operator. The autocovariance of one series x_0..x_{N−1} is the biased
 // estimate γ̂(Δt) = (1/N) Σ_{t<N−Δt} (x_t − x̄)(x_{t+Δt} − x̄), computed by FFT with zero padding to at least twice

@@ -94,7 +94,7 @@ OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& s
     analyse_dense(rbm, specification, inverse_temperature, stationary, out);
   else
     analyse_matrix_free(rbm, specification, inverse_temperature, stationary, out);
-  // |μ| = 1 is not simple for a reducible or periodic chain (ALGORITHMS.md §2).
+  // |μ| = 1 is not simple for a reducible or periodic chain (docs/algorithms.md §2).
   if (!out.ergodicity.ergodic()) out.slem.slem = 1.0;
   return out;
 }

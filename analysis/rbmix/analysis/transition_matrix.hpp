@@ -1,5 +1,5 @@
 #pragma once
-// Dense exact transition matrices over all 2^{m+n} joint states in JointStateSpace order (ALGORITHMS.md §2).
+// Dense exact transition matrices over all 2^{m+n} joint states in JointStateSpace order (docs/algorithms.md §2).
 // Row-stochastic: K(x, y) = P(x → y).
 //   K_h(x, y) = [v_y = v_x] Π_i P(h_i → h'_i | input of hidden unit i given v_x)
 //   K_v(x, y) = [h_y = h_x] Π_j P(v_j → v'_j | input of visible unit j given h_x)

@@ -1,5 +1,5 @@
 #pragma once
-// The synthetic data sets of ALGORITHMS.md §7, as binary matrices with one sample per row (pixel (r, c) of a
+// The synthetic data sets of docs/algorithms.md §7, as binary matrices with one sample per row (pixel (r, c) of a
 // D×D image is column r·D + c). Each generator is deterministic given its arguments.
 #include <cstdint>
 #include <vector>

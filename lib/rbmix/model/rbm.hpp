@@ -1,5 +1,5 @@
 #pragma once
-// Binary RBM (ALGORITHMS.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
+// Binary RBM (docs/algorithms.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
 //   E(v,h) = −hᵀWv − bᵀv − cᵀh,   W is n×m (row i = hidden unit i), b visible bias (m), c hidden bias (n).
 // Batched functions take one sample per row and return one value (or row) per sample.
 #include <Eigen/Core>

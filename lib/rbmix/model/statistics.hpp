@@ -1,6 +1,6 @@
 #pragma once
 // Sufficient statistics of an RBM, ⟨h vᵀ⟩, ⟨v⟩, ⟨h⟩, and the log-likelihood gradient built from them
-// (ALGORITHMS.md §1): ∇W = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model, ∇b = ⟨v⟩_d − ⟨v⟩_m, ∇c = ⟨h⟩_d − ⟨h⟩_m.
+// (docs/algorithms.md §1): ∇W = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model, ∇b = ⟨v⟩_d − ⟨v⟩_m, ∇c = ⟨h⟩_d − ⟨h⟩_m.
 // The hidden side always uses E[h|v] where the estimator allows it.
 #include "rbmix/model/rbm.hpp"
 
@@ -28,7 +28,8 @@ auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
 
 // Gradient of the average log-likelihood in the shape of the parameters: positive minus negative statistics.
 template <typename Scalar>
-BasicRbm<Scalar> statistics_difference(const BasicStatistics<Scalar>& positive, const BasicStatistics<Scalar>& negative) {
+BasicRbm<Scalar> statistics_difference(const BasicStatistics<Scalar>& positive,
+                                       const BasicStatistics<Scalar>& negative) {
   BasicRbm<Scalar> gradient;
   gradient.weights = positive.hidden_visible - negative.hidden_visible;
   gradient.visible_bias = positive.visible - negative.visible;

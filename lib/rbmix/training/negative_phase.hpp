@@ -1,5 +1,5 @@
 #pragma once
-// NegativePhase: the model side of the log-likelihood gradient (ALGORITHMS.md §3). Training algorithms differ only
+// NegativePhase: the model side of the log-likelihood gradient (docs/algorithms.md §3). Training algorithms differ only
 // here; the positive phase, the parameter step and the optimizer are shared by all of them (trainer.hpp).
 //
 // The concept: per mini-batch the trainer calls start_batch once, then statistics() once per inner step (d times

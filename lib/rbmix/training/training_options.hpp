@@ -1,5 +1,5 @@
 #pragma once
-// TrainingOptions: everything that defines one training run (ALGORITHMS.md §3). The algorithms of the papers are
+// TrainingOptions: everything that defines one training run (docs/algorithms.md §3). The algorithms of the papers are
 // combinations of three orthogonal choices, so that no algorithm is written twice:
 //   negative phase  how the model side of the gradient is estimated (exact, CD-k, PCD-k, MF-CD, FPCD, t-PT k);
 //   inner steps d   S-DCP and CS-DCP only (difference_of_convex): d parameter steps share the positive phase of

@@ -1,10 +1,10 @@
 #include "rbmix/data/datasets.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <set>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "rbmix/core/error.hpp"
 
@@ -13,8 +13,7 @@ namespace {
 
 std::set<std::vector<std::uint8_t>> distinct_rows(const BinaryMatrix& data) {
   std::set<std::vector<std::uint8_t>> rows;
-  for (Eigen::Index r = 0; r < data.rows(); ++r)
-    rows.emplace(data.row(r).data(), data.row(r).data() + data.cols());
+  for (Eigen::Index r = 0; r < data.rows(); ++r) rows.emplace(data.row(r).data(), data.row(r).data() + data.cols());
   return rows;
 }
 
@@ -23,7 +22,7 @@ TEST(BarsAndStripes, HasAllPatternsWithTheTwoDuplicates) {
   EXPECT_EQ(data.rows(), 16);
   EXPECT_EQ(data.cols(), 9);
   EXPECT_EQ(distinct_rows(data).size(), 14U);
-  // Published best average log-likelihoods (ALGORITHMS.md §7): −2.599 with duplicates, −ln 14 unique.
+  // Published best average log-likelihoods (docs/algorithms.md §7): −2.599 with duplicates, −ln 14 unique.
   EXPECT_NEAR(best_average_log_likelihood(data), -2.599, 5e-4);
   const BinaryMatrix unique = bars_and_stripes(3, true);
   EXPECT_EQ(unique.rows(), 14);

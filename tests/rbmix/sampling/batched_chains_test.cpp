@@ -15,7 +15,7 @@ namespace {
 
 using testing::chi_squared_p_value;
 
-// The loop DESIGN.md promises: the batched sampler's empirical one-step transitions from a state must match the
+// The loop docs/design.md §1 promises: the batched sampler's empirical one-step transitions from a state must match the
 // exact row of K built from the same unit rule. One χ² test per (operator, start state); the whole family is
 // Bonferroni-corrected so that a correct sampler fails it with probability ≤ kFalseFailureRate.
 constexpr double kFalseFailureRate = 1e-6;
