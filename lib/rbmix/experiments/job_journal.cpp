@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/output_file.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::experiments {
@@ -53,7 +54,7 @@ void JobJournal::record(std::size_t job, const JobOutcome& outcome) const {
                                 {"succeeded", outcome.succeeded},
                                 {outcome.succeeded ? "result" : "error", outcome.text},
                                 {"checksum", journal_checksum(outcome.text)}};
-  write_text_file_atomically(job_file(job), entry.dump() + "\n");
+  write_output_file(job_file(job), entry.dump() + "\n");
 }
 
 std::map<std::size_t, JobOutcome> JobJournal::read() const {

@@ -9,6 +9,7 @@
 
 #include "support/brute_force.hpp"
 #include "support/generators.hpp"
+#include "support/input_error_message.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -20,16 +21,7 @@ constexpr double kEnergyTolerance = 1e-12;
 // Probabilities of at most 2^8 states from energies of that accuracy: relative errors ≈ 1e-12 of numbers ≤ 1.
 constexpr double kProbabilityTolerance = 1e-12;
 
-template <typename Action>
-std::string input_error_message(Action action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
-}
+using testing::input_error_message;
 
 TEST(JointStateSpace, CountsStatesOfEachLayerAndBoth) {
   const JointStateSpace space(3, 2);

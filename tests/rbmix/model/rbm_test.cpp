@@ -9,6 +9,7 @@
 
 #include "support/brute_force.hpp"
 #include "support/generators.hpp"
+#include "support/input_error_message.hpp"
 
 namespace rbmix {
 namespace {
@@ -78,16 +79,7 @@ EnumeratedLayer enumerate_visible(const Rbm& rbm, const Eigen::RowVectorXd& h) {
   return out;
 }
 
-template <typename Action>
-std::string input_error_message(Action action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
-}
+using testing::input_error_message;
 
 TEST(Rbm, ConstructedWithZeroParametersInTheDocumentedShapes) {
   const Rbm rbm(5, 3);

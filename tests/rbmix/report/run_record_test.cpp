@@ -17,6 +17,7 @@
 #include <string>
 
 #include "rbmix/core/error.hpp"
+#include "support/input_error_message.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace rbmix {
@@ -25,16 +26,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-template <typename Action>
-std::string input_error_message(Action action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
-}
+using testing::input_error_message;
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

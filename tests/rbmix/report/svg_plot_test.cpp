@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "rbmix/core/error.hpp"
+#include "support/input_error_message.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace rbmix {
@@ -185,16 +186,7 @@ ParsedSvg render_and_parse(const std::vector<PlotSeries>& series, const PlotOpti
   return parsed;
 }
 
-template <typename Action>
-std::string input_error_message(Action action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
-}
+using testing::input_error_message;
 
 TEST(SvgPlotParser, RejectsMalformedDocuments) {
   // The checker itself must be able to fail, or the tests below prove nothing.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rbmix/core/error.hpp"
+#include "support/input_error_message.hpp"
 
 namespace rbmix {
 namespace {
@@ -18,16 +19,7 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 // Calls `action` and returns the InputError message it throws (fails the test if it throws nothing).
-template <typename Action>
-std::string input_error_message(Action action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no InputError thrown";
-  return "";
-}
+using testing::input_error_message;
 
 MatrixD sample_matrix() {
   MatrixD matrix(2, 3);
