@@ -16,6 +16,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/exact.hpp"
+#include "rbmix/operator_option.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix::cli {
@@ -199,7 +200,7 @@ void attach_loglik(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_option("--operator", arguments->rule,
-                   "--ais: the operator of the visible updates (h is drawn by Gibbs), one of\n" + unit_rule_help())
+                   operator_help("--ais: the operator of the visible updates (h is drawn by Gibbs)"))
       ->capture_default_str();
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");

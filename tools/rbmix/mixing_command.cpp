@@ -146,7 +146,7 @@ void attach(CLI::App& parent) {
   CLI::App* command = parent.add_subcommand(
       "mixing", "Integrated autocorrelation time of the energy under an operator (three estimators)");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--operator", arguments->rule, operator_help)->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
   command->add_option("--steps", arguments->steps, "recorded sweeps per chain")->capture_default_str();
   command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();

@@ -13,6 +13,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
+#include "rbmix/operator_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/training/boltzmann_machine_trainer.hpp"
 
@@ -139,7 +140,8 @@ void attach_mrf(CLI::App& app) {
   command->add_option("--validation", arguments->validation, "validation data (.npy; default: --data)");
   command->add_option("--test", arguments->test, "test data (.npy), scored with the selected model");
   command->add_option("--algo", arguments->algorithm, "exact|pcd|pl")->capture_default_str();
-  command->add_option("--operator", arguments->rule, "pcd: unit rule gibbs|flip|mix:A")->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help("pcd: the unit rule of the sequential sweeps"))
+      ->capture_default_str();
   command->add_option("--measure", arguments->measure, "validation measure: ll (exact, ≤ 25 units)|pl|auto")
       ->check(CLI::IsMember({"auto", "ll", "pl"}))
       ->capture_default_str();

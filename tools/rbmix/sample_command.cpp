@@ -16,6 +16,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/operator_option.hpp"
 #include "rbmix/report/png_image.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/sampling/rates.hpp"
@@ -199,9 +200,8 @@ void attach(CLI::App& parent) {
   CLI::App* command = parent.add_subcommand("sample", "Draw samples from a model with 001's samplers");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
   command->add_option("--sampler", arguments->sampler, "gibbs|rates-fpcd|rates-herding|herding|sp")->required();
-  auto* rule =
-      command->add_option("--operator", arguments->rule, "unit rule of the stochastic samplers: gibbs|flip|mix:A|naive")
-          ->capture_default_str();
+  auto* rule = command->add_option("--operator", arguments->rule, operator_help("unit rule of the stochastic samplers"))
+                   ->capture_default_str();
   auto* rates =
       command->add_option("--rates-data", arguments->rates_data,
                           "binary training set (.npy) giving the rates R (rates-fpcd, rates-herding, herding)");

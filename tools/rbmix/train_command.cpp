@@ -183,7 +183,7 @@ void attach(CLI::App& parent) {
   command->add_option("--test", arguments->test, "test data (.npy)");
   command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
   command->add_option("--algo", arguments->algorithm, "cd|pcd|mfcd|fpcd|pt|exact|cg|sdcp|csdcp")->capture_default_str();
-  command->add_option("--operator", arguments->rule, operator_help)->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
   command->add_option("--k", options.sampling_steps, "sweeps per negative phase")->capture_default_str();
   command->add_option("--replicas", options.replicas, "parallel tempering replicas t (pt only)")->capture_default_str();
   command->add_option("--d", options.inner_steps, "inner steps d (sdcp, csdcp only)")->capture_default_str();

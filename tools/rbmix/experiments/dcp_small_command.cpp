@@ -50,7 +50,7 @@ void attach(CLI::App& parent) {
   auto arguments = std::make_shared<DcpSmallArguments>();
   CLI::App* command = parent.add_subcommand("dcp-small", "002 §4.2.1: CD, PCD, CG vs S-DCP, CS-DCP on small data");
   add_experiment_arguments(*command, arguments->shared, {experiments::Scale::smoke, ""});
-  command->add_option("--operator", arguments->rule, operator_help)->capture_default_str();
+  command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
   command->add_option("--trials", arguments->trials, "override the number of trials");
   command->add_option("--epochs", arguments->epochs, "override the number of epochs");
   command->callback([arguments] { run(*arguments); });
