@@ -5,6 +5,8 @@
 # model), and, for bad input, a non-zero exit with a message that names the input and no crash.
 # Needs bash, awk and python3 (standard library only: json, struct, zipfile).
 set -u
+# shellcheck source=case_runner.sh
+source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
 
 RBMIX=$(readlink -f -- "$1")  # absolute: each case runs in its own directory
 readonly RBMIX
@@ -18,11 +20,6 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 
-failures=0
-fail() {
-  echo "FAIL [$CASE]: $*" >&2
-  failures=$((failures + 1))
-}
 
 # Output and status of the last command run through `run`.
 OUTPUT=""
@@ -1008,14 +1005,4 @@ case_bad_isl_input() {
 
 # ---------------------------------------------------------------------------------------------------------------
 
-function_name="case_${CASE//-/_}"
-if ! declare -F "$function_name" >/dev/null; then
-  echo "unknown case '$CASE'" >&2
-  exit 2
-fi
-"$function_name"
-if ((failures > 0)); then
-  echo "$CASE: $failures check(s) failed" >&2
-  exit 1
-fi
-echo "$CASE: passed"
+run_case

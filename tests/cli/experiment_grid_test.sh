@@ -4,6 +4,8 @@
 # grid must write byte-identical tables and plots to one uninterrupted single-process run: shards merged, a run
 # interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts) and the journal may differ.
 set -u
+# shellcheck source=case_runner.sh
+source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
 
 RBMIX=$(readlink -f -- "$1")
 readonly RBMIX CASE=$2 MPIRUN=${3:-}
@@ -11,11 +13,6 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 
-failures=0
-fail() {
-  echo "FAIL [$CASE]: $*" >&2
-  failures=$((failures + 1))
-}
 
 # The two grids, as the arguments after `rbmix experiment`.
 readonly SLEM=(slem-sweep --scale smoke --sizes 2,3 --c 1,4 --count 10 --seed 3)
@@ -133,14 +130,4 @@ case_grid_mpi() {
   same_outputs SLEM-whole halves
 }
 
-function_name="case_${CASE//-/_}"
-if ! declare -F "$function_name" >/dev/null; then
-  echo "unknown case '$CASE'" >&2
-  exit 2
-fi
-"$function_name"
-if ((failures > 0)); then
-  echo "$CASE: $failures check(s) failed" >&2
-  exit 1
-fi
-echo "$CASE: passed"
+run_case

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/crc32.hpp"
 
 namespace rbmix {
 namespace {
@@ -33,17 +34,6 @@ constexpr std::uint16_t flag_encrypted = 1;
 
 void put(std::string& out, std::uint64_t value, std::size_t width) {
   for (std::size_t k = 0; k < width; ++k) out += static_cast<char>((value >> (8 * k)) & 0xFF);
-}
-
-std::uint32_t crc32_of(std::string_view bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes uInt lengths; feed large inputs in pieces.
-  constexpr std::size_t piece = std::size_t{1} << 30;
-  for (std::size_t start = 0; start < bytes.size(); start += piece) {
-    const auto length = static_cast<uInt>(std::min(piece, bytes.size() - start));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + start), length);
-  }
-  return static_cast<std::uint32_t>(crc);
 }
 
 // Bounds-checked little-endian reads from the archive.

@@ -1,13 +1,12 @@
 #include "rbmix/training/checkpoint.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string_view>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/crc32.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/training/binary_archive.hpp"
@@ -19,17 +18,6 @@ constexpr std::string_view checkpoint_magic = "RBMIXCKP";
 // Version 1 had no checksum; it is refused with a message saying so.
 constexpr std::uint64_t checkpoint_version = 2;
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
-
-std::uint64_t crc32_of(std::string_view bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib's length is a uInt: feed large files in pieces.
-  constexpr std::size_t piece = std::size_t{1} << 30;
-  for (std::size_t start = 0; start < bytes.size(); start += piece) {
-    const auto length = static_cast<uInt>(std::min(piece, bytes.size() - start));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + start), length);
-  }
-  return crc;
-}
 
 void write_model(BinaryWriter& writer, const Rbm& rbm) {
   writer.write_matrix(rbm.weights);
