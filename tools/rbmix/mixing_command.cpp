@@ -122,13 +122,7 @@ void run_mixing(const MixingArguments& arguments) {
       }
       acf.write_csv(out / "autocorrelation.csv");
       write_svg_plot(out / "autocorrelation.svg", {series},
-                     {"Autocorrelation of the energy",
-                      "lag Δt (sweeps)",
-                      "R(Δt)",
-                      false,
-                      std::nullopt,
-                      std::nullopt,
-                      {{"", 0.0}}});
+                     autocorrelation_plot_options("Autocorrelation of the energy"));
     }
   }
   if (arguments.json) {

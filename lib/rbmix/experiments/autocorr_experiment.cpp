@@ -245,13 +245,7 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
     }
     out.write_csv("autocorrelation_" + setting.name + ".csv", acf);
     out.write_svg("autocorrelation_" + setting.name + ".svg", {gibbs, flip},
-                  {"Energy autocorrelation, " + setting.name + " (mean over trials)",
-                   "lag Δt (sweeps)",
-                   "R(Δt)",
-                   false,
-                   std::nullopt,
-                   std::nullopt,
-                   {{"", 0.0}}});
+                  autocorrelation_plot_options("Energy autocorrelation, " + setting.name + " (mean over trials)"));
   }
   out.write_csv("autocorr.csv", autocorr_summary_table(options, result));
 }

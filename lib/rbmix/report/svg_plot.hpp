@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rbmix {
@@ -32,6 +33,11 @@ struct PlotOptions {
   std::optional<double> y_max;
   std::vector<PlotReferenceLine> reference_lines;  // horizontal dashed lines, e.g. the best possible log-likelihood
 };
+
+// The axes of an energy autocorrelation plot R(Δt) against the lag, with the zero line drawn for reference.
+inline PlotOptions autocorrelation_plot_options(std::string title) {
+  return {std::move(title), "lag Δt (sweeps)", "R(Δt)", false, std::nullopt, std::nullopt, {{"", 0.0}}};
+}
 
 // Renders the series to SVG text. Throws InputError for series whose x, y (and band) lengths differ, or for
 // non-positive x on a log axis. Non-finite points are skipped (a diverged run still plots up to divergence).
