@@ -18,6 +18,11 @@ void ResultDirectory::write_svg(const std::string& name, const std::vector<PlotS
   files_.push_back(name);
 }
 
+void ResultDirectory::write_png(const std::string& name, const GreyImage& image) {
+  if (mpi_rank() == 0) rbmix::write_png(directory_ / name, image);
+  files_.push_back(name);
+}
+
 void ResultDirectory::write_run_record(nlohmann::json record) {
   files_.push_back("run.json");
   record["files"] = files_;
