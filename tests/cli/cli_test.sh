@@ -871,6 +871,32 @@ case_experiment_run_record() {
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
 }
 
+# experiment samplers at smoke scale (a synthetic 4×4 image set, about a second): the tables, the ISL plot and one
+# picture per sampler, all listed in run.json; the same run with one thread or two writes the same tables; its own
+# options are checked.
+case_experiment_samplers() {
+  succeeds experiment samplers --scale smoke --threads 2 --seed 3 --out s2
+  expect_output_contains "001's claims against this run"
+  local files
+  files=$(python -c 'import json; print(" ".join(json.load(open("s2/run.json"))["files"]))')
+  for file in samplers.csv samplers_claims.csv samplers_tuning.csv samplers_models.csv samplers_curves.csv \
+    isl_artificial-modes-4x4.svg training_artificial-modes-4x4.png samples_artificial-modes-4x4_gibbs.png \
+    samples_artificial-modes-4x4_rates-fpcd.png samples_artificial-modes-4x4_rates-fpcd-flip.png \
+    samples_artificial-modes-4x4_rates-herding.png samples_artificial-modes-4x4_herding.png \
+    samples_artificial-modes-4x4_sp.png run.json; do
+    [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
+    [[ -s "s2/$file" ]] || fail "s2/$file is missing or empty"
+  done
+  succeeds experiment samplers --scale smoke --threads 1 --seed 3 --out s1
+  for file in samplers.csv samplers_tuning.csv samplers_curves.csv isl_artificial-modes-4x4.svg; do
+    cmp -s "s1/$file" "s2/$file" || fail "$file differs between one thread and two"
+  done
+  rejects_clearly "--samples" experiment samplers --scale smoke --samples 0 --out t
+  rejects "--fashion-mnist" experiment samplers --scale smoke --fashion-mnist no-such-directory --out t
+  rejects "--hidden" experiment samplers --scale smoke --hidden 0 --out t
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 # write_bits_npy FILE ROW...: a uint8 .npy array with one row per argument, each a string of 0s and 1s.
 write_bits_npy() {
   python - "$@" <<'PY'

@@ -18,8 +18,9 @@ TEST(ResultDirectory, RunRecordListsTheFilesWritten) {
   table.add_row({1.0});
   out.write_csv("values.csv", table);
   out.write_svg("plot.svg", {{"line", {1.0, 2.0}, {3.0, 4.0}, {}, {}, false}}, {});
+  out.write_png("picture.png", tile_images(MatrixF::Ones(2, 4), 2, 2, 2));
   out.write_run_record({{"command", "test"}});
-  const std::vector<std::string> expected{"values.csv", "plot.svg", "run.json"};
+  const std::vector<std::string> expected{"values.csv", "plot.svg", "picture.png", "run.json"};
   EXPECT_EQ(out.files(), expected);
   for (const auto& name : expected) EXPECT_TRUE(std::filesystem::is_regular_file(out.path() / name)) << name;
   std::ifstream file(out.path() / "run.json");

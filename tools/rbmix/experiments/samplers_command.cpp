@@ -5,6 +5,7 @@
 // 001's claims beside what this run measured.
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "experiment_front_end.hpp"
@@ -14,6 +15,9 @@
 
 namespace rbmix::cli {
 namespace {
+
+// An explicit range: CLI11's PositiveNumber names the largest double in its message.
+const CLI::Range kPositiveCount(std::int64_t{1}, std::numeric_limits<std::int64_t>::max());
 
 struct SamplersArguments {
   ExperimentArguments shared;
@@ -84,14 +88,13 @@ void attach(CLI::App& parent) {
   command->add_option("--hidden", arguments->hidden, "override the hidden sizes of the model grid")->delimiter(',');
   command->add_option("--learning-rates", arguments->learning_rates, "override the learning rates of the model grid")
       ->delimiter(',');
-  command->add_option("--updates", arguments->updates, "override the FPCD updates per model")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--updates", arguments->updates, "override the FPCD updates per model")->check(kPositiveCount);
   command->add_option("--samples", arguments->samples, "override N, the samples per sampler setting")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveCount);
   command
       ->add_option("--selection-samples", arguments->selection_samples,
                    "override the Gibbs samples that choose the model")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveCount);
   command->add_option("--validation-rows", arguments->validation_rows, "validation images used (image data)")
       ->capture_default_str();
   command->add_option("--test-rows", arguments->test_rows, "test images the ISL is reported on (image data)")
