@@ -256,7 +256,7 @@ void SamplersOptions::validate() const {
 std::vector<SamplerCandidates> samplers_grid(Scale scale) {
   const bool paper = scale == Scale::paper;
   // ε_F in decades: 001 §5 reports rates-herding's best ε_F 10–100× above rates-FPCD's; both ranges span four
-  // decades or more, so that either order can come out (a first MNIST run chose ε_F = 0.1 for rates-FPCD).
+  // decades or more, so that either order can come out.
   const std::vector<double> fpcd_rates =
       paper ? std::vector<double>{1e-4, 1e-3, 1e-2, 1e-1, 1.0} : std::vector<double>{1e-2, 1e-1};
   const std::vector<double> herding_rates =
