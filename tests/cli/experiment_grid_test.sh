@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of experiment grids: experiment_grid_test.sh <path to rbmix> <case> [mpirun].
-# For two experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs), every way of running the
+# For three experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs; samplers: three phases,
+# 4 models, 14 sampler settings and a reference curve), every way of running the
 # grid must write byte-identical tables and plots to one uninterrupted single-process run: shards merged, a run
 # interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts) and the journal may differ.
 set -u
@@ -14,9 +15,10 @@ trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 
 
-# The two grids, as the arguments after `rbmix experiment`.
+# The grids, as the arguments after `rbmix experiment`.
 readonly SLEM=(slem-sweep --scale smoke --sizes 2,3 --c 1,4 --count 10 --seed 3)
 readonly DCP=(dcp-small --trials 2 --epochs 60 --seed 5)
+readonly SAMPLERS=(samplers --scale smoke --samples 300 --seed 6)
 
 # rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
 succeeds() {
@@ -50,7 +52,7 @@ same_outputs() {
 # Shards 1/3, 2/3 and 3/3 merged give the single run's outputs; a missing shard or another seed is refused.
 case_grid_shards_merge() {
   local name grid
-  for name in SLEM DCP; do
+  for name in SLEM DCP SAMPLERS; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     for shard in 1 2 3; do succeeds experiment "${grid[@]}" --shard "$shard/3" --out "$name-$shard"; done
@@ -70,7 +72,7 @@ case_grid_shards_merge() {
 # so does a run killed at a random moment. A damaged journal entry is refused by name.
 case_grid_resume() {
   local name grid job number
-  for name in SLEM DCP; do
+  for name in SLEM DCP SAMPLERS; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     mkdir "$name-cut"
@@ -115,7 +117,7 @@ case_grid_mpi() {
   local launch=("$MPIRUN" --oversubscribe -np 3)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   local name grid
-  for name in SLEM DCP; do
+  for name in SLEM DCP SAMPLERS; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --threads 1 --out "$name-whole"
     if ! "${launch[@]}" "$RBMIX" experiment "${grid[@]}" --threads 2 --out "$name-mpi" >"$name.log" 2>&1; then

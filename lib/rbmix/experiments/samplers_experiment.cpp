@@ -23,6 +23,8 @@ namespace {
 // Every sampler setting of data set d samples with trial_seed(seed, kSamplingSeedIndex + d): far above the model
 // jobs' indices, which use trial_seed(seed, job).
 constexpr std::uint64_t kSamplingSeedIndex = std::uint64_t{1} << 32;
+// The synthetic data set draws from trial_seed(seed, kSyntheticDataSeedIndex), apart from every job's index.
+constexpr std::uint64_t kSyntheticDataSeedIndex = kSamplingSeedIndex - 1;
 // Samples are drawn in blocks of this many rows: the grey levels of a block are dropped once its binary rows are
 // kept, so memory stays at N binary rows whatever N.
 constexpr Eigen::Index kSampleBlock = 1024;
@@ -281,7 +283,7 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
                                         std::uint64_t seed) {
   const Eigen::Index rows = train + validation + test;
   const BinaryMatrix all =
-      artificial_modes(kSyntheticMutationProbability, static_cast<int>(rows), trial_seed(seed, kSamplingSeedIndex - 1))
+      artificial_modes(kSyntheticMutationProbability, static_cast<int>(rows), trial_seed(seed, kSyntheticDataSeedIndex))
           .samples;
   return {"artificial-modes-4x4", all.topRows(train),    all.middleRows(train, validation),
           all.bottomRows(test),   artificial_modes_side, artificial_modes_side};
