@@ -894,6 +894,7 @@ case_experiment_samplers() {
   rejects_clearly "--samples" experiment samplers --scale smoke --samples 0 --out t
   rejects "--fashion-mnist" experiment samplers --scale smoke --fashion-mnist no-such-directory --out t
   rejects "--hidden" experiment samplers --scale smoke --hidden 0 --out t
+  rejects "--validation-rows" experiment samplers --scale smoke --validation-rows 10 --out t
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
 }
 

@@ -13,6 +13,7 @@
 // setting, and one per data set for the training set). Every setting of a data set samples with the same seed
 // (common random numbers: the settings are compared on the same random draws), so the results depend only on the
 // options and the seed, not on the thread count or on how the grid is split.
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -29,6 +29,7 @@ struct SamplersArguments {
   Eigen::Index selection_samples = 0;
   Eigen::Index validation_rows = 10000;
   Eigen::Index test_rows = 2000;
+  bool image_rows_given = false;  // --validation-rows or --test-rows: refused without image data
 };
 
 void run(const SamplersArguments& arguments) {
@@ -43,6 +44,8 @@ void run(const SamplersArguments& arguments) {
     data_sets.push_back(experiments::image_samplers_data("fashion-mnist", arguments.fashion_mnist,
                                                          arguments.validation_rows, arguments.test_rows));
   }
+  require(!data_sets.empty() || !arguments.image_rows_given,
+          "--validation-rows and --test-rows apply to image data only (--mnist or --fashion-mnist)");
   experiments::SamplersOptions options =
       experiments::samplers_options(settings.scale, settings.seed, std::move(data_sets));
   options.threads = settings.threads;
@@ -95,11 +98,16 @@ void attach(CLI::App& parent) {
       ->add_option("--selection-samples", arguments->selection_samples,
                    "override the Gibbs samples that choose the model")
       ->check(kPositiveCount);
-  command->add_option("--validation-rows", arguments->validation_rows, "validation images used (image data)")
-      ->capture_default_str();
-  command->add_option("--test-rows", arguments->test_rows, "test images the ISL is reported on (image data)")
-      ->capture_default_str();
-  command->callback([arguments] { run(*arguments); });
+  auto* validation_rows =
+      command->add_option("--validation-rows", arguments->validation_rows, "validation images used (image data)")
+          ->capture_default_str();
+  auto* test_rows =
+      command->add_option("--test-rows", arguments->test_rows, "test images the ISL is reported on (image data)")
+          ->capture_default_str();
+  command->callback([arguments, validation_rows, test_rows] {
+    arguments->image_rows_given = validation_rows->count() > 0 || test_rows->count() > 0;
+    run(*arguments);
+  });
 }
 
 }  // namespace
