@@ -12,6 +12,13 @@
 #include "rbmix/verify/rule_contract.hpp"
 #include "rbmix/verify/sampled_transitions.hpp"
 
+// Runs a rapidcheck property inside a GoogleTest test (rapidcheck's RC_GTEST_PROP has no typed form); rapidcheck
+// prints the counterexample and the check's message.
+template <typename Property>
+void expect_property(const char* description, Property property) {
+  if (!rc::check(description, property)) ADD_FAILURE() << "rapidcheck falsified: " << description;
+}
+
 template <typename Rule>
 class RuleChecks : public ::testing::Test {};
 TYPED_TEST_SUITE_P(RuleChecks);
@@ -21,16 +28,16 @@ TYPED_TEST_P(RuleChecks, KeepsTheUnitRuleContract) {
 }
 
 TYPED_TEST_P(RuleChecks, IsExactOnRandomTinyRbms) {
-  EXPECT_TRUE(rc::check("stationary, reversible, ergodic on random RBMs", [] {
+  expect_property("stationary, reversible, ergodic on random RBMs", [] {
     RC_ASSERT(rbmix::verify::check_operator_invariants(*rbmix::verify::arbitrary_tiny_rbm(3, 3.0), TypeParam{}));
-  }));
+  });
 }
 
 // Integer weights and zero biases: total inputs of exactly 0 are common, where tie rules matter.
 TYPED_TEST_P(RuleChecks, IsExactOnTinyRbmsWithTies) {
-  EXPECT_TRUE(rc::check("stationary, reversible, ergodic on RBMs with ties", [] {
+  expect_property("stationary, reversible, ergodic on RBMs with ties", [] {
     RC_ASSERT(rbmix::verify::check_operator_invariants(*rbmix::verify::arbitrary_tied_rbm(3, 2), TypeParam{}));
-  }));
+  });
 }
 
 // 20000 chains from each of the 32 joint states, one sweep, in double and in float: a correct sampler fails with

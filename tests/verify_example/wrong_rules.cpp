@@ -3,5 +3,5 @@
 #include "my_rules.hpp"
 #include "rule_checks.hpp"
 
-INSTANTIATE_TYPED_TEST_SUITE_P(WrongRule, RuleChecks,
-                               ::testing::Types<my_sampler::FlipWithoutTieRule, my_sampler::SignErrorGibbsRule>);
+using WrongRules = ::testing::Types<my_sampler::FlipWithoutTieRule, my_sampler::SignErrorGibbsRule>;
+INSTANTIATE_TYPED_TEST_SUITE_P(WrongRule, RuleChecks, WrongRules);

@@ -5,7 +5,7 @@
 //   K_v(x, y) = [h_y = h_x] Π_j P(v_j → v'_j | input of visible unit j given h_x)
 //   K = K_h K_v, and since the intermediate state of a sweep is z = (v_x, h_y), every entry is one product:
 //   K(x, y) = K_h(x, z) K_v(z, y) — no sum over z is needed.
-// The promises (checked for every rule by tests/support/operator_invariants): rows sum to 1; π ∝ e^{−βE} is
+// The promises (checked for every rule by rbmix/verify/operator_invariants): rows sum to 1; π ∝ e^{−βE} is
 // stationary; each layer operator satisfies detailed balance; the rule's structural zeros are exact zeros.
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/unit_transition_table.hpp"

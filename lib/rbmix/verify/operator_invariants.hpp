@@ -78,10 +78,11 @@ VerificationResult check_operator_invariants(const Rbm& rbm, const Rule& rule, d
                                              std::optional<bool> ergodic = true) {
   VerificationResult result = check_operator_invariants(exact_operator(rbm, rule, inverse_temperature, ergodic));
   if (!result) {
+    const Eigen::IOFormat row(Eigen::FullPrecision, Eigen::DontAlignCols, ", ", ", ");
+    const Eigen::IOFormat matrix(Eigen::FullPrecision, Eigen::DontAlignCols, ", ", "; ");
     std::ostringstream on;
-    on << " (on the RBM with W = [" << rbm.weights.format(Eigen::IOFormat(Eigen::FullPrecision, 0, ", ", "; "))
-       << "], b = [" << rbm.visible_bias.transpose().format(Eigen::IOFormat(Eigen::FullPrecision, 0, ", "))
-       << "], c = [" << rbm.hidden_bias.transpose().format(Eigen::IOFormat(Eigen::FullPrecision, 0, ", ")) << "])";
+    on << " (on the RBM with W = [" << rbm.weights.format(matrix) << "], b = [" << rbm.visible_bias.format(row)
+       << "], c = [" << rbm.hidden_bias.format(row) << "])";
     result.message += on.str();
   }
   return result;
