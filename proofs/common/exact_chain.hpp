@@ -3,7 +3,9 @@
 // An RBM is given multiplicatively: factor e^{W_ij}, e^{b_j}, e^{c_i}. Then every quantity the unit rules need is
 // rational: e^{x} of a unit's total input is a product of factors, sign(x) compares it with 1, and
 // e^{−|x|} = min(e^{x}, e^{−x}). The library's own rule templates (lib/rbmix/sampling/unit_rule.hpp) are evaluated
-// on these exact numbers — the proof checks the very definitions the sampler and the exact builder use.
+// on these exact numbers — the proof checks the very definitions the sampler and the exact builder use. Any rule
+// whose probability_of_one is a template over the number type (ExactUnitRule) can be checked the same way.
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <variant>
@@ -57,15 +59,28 @@ struct ExactRbm {
   }
 };
 
-// P(next | current) of one unit whose input has exponential `input_factor` = e^{x}, by the library's rule.
-template <typename Number>
-Number unit_step_probability(const UnitRule& rule, const Number& input_factor, int current, int next) {
+// A rule the proofs can evaluate: its probability_of_one is a template that also runs on the exact Number (every
+// built-in rule is; a user's own rule is when written the same way).
+template <typename Rule, typename Number>
+concept ExactUnitRule = ConcreteUnitRule<Rule> && requires(const Rule& rule, const Number& value) {
+  { rule.probability_of_one(value, value, value) } -> std::convertible_to<Number>;
+};
+
+// P(next | current) of one unit whose input has exponential `input_factor` = e^{x}, by the rule's own definition.
+template <typename Number, typename Rule>
+requires ExactUnitRule<Rule, Number> Number unit_step_probability(const Rule& rule, const Number& input_factor,
+                                                                  int current, int next) {
   const Number one(1);
   const Number sign = input_factor > one ? one : (input_factor < one ? -one : Number(0));
   const Number decay = input_factor > one ? one / input_factor : input_factor;  // e^{−|x|}
-  const Number p_one =
-      std::visit([&](const auto& concrete) { return concrete.probability_of_one(sign, Number(current), decay); }, rule);
+  const Number p_one = rule.probability_of_one(sign, Number(current), decay);
   return next == 1 ? p_one : one - p_one;
+}
+// The same for whichever built-in rule `rule` holds.
+template <typename Number>
+Number unit_step_probability(const UnitRule& rule, const Number& input_factor, int current, int next) {
+  return std::visit([&](const auto& concrete) { return unit_step_probability(concrete, input_factor, current, next); },
+                    rule);
 }
 
 template <typename Number>
@@ -75,8 +90,9 @@ using ExactMatrix = std::vector<std::vector<Number>>;
 // of unit steps (z = (v_x, h_y) is the only intermediate state of x → y).
 enum class ExactOperatorKind { hidden_layer, visible_layer, sweep };
 
-template <typename Number>
-ExactMatrix<Number> exact_transition_matrix(const ExactRbm<Number>& rbm, const UnitRule& rule, ExactOperatorKind kind) {
+// `rule` is UnitRule or any ExactUnitRule.
+template <typename Number, typename Rule>
+ExactMatrix<Number> exact_transition_matrix(const ExactRbm<Number>& rbm, const Rule& rule, ExactOperatorKind kind) {
   const std::uint64_t size = rbm.states();
   ExactMatrix<Number> matrix(size, std::vector<Number>(size, Number(0)));
   const auto hidden_step = [&](std::uint64_t v, std::uint64_t h, std::uint64_t next_h) {

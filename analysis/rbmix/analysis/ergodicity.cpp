@@ -118,11 +118,6 @@ StagedSweepGraph::StagedSweepGraph(const JointStateSpace& space, UnitTransitionT
           "staged sweep graph: the tables do not fit the state space");
 }
 
-StagedSweepGraph::StagedSweepGraph(const Rbm& rbm, const UnitRule& rule, double inverse_temperature)
-    : StagedSweepGraph(JointStateSpace(rbm),
-                       unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, Evaluation::structural),
-                       unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, Evaluation::structural)) {}
-
 bool StagedSweepGraph::next_successor(std::uint64_t node, std::uint64_t& cursor, std::uint64_t& successor) const {
   const std::uint64_t state = node % space_.size();
   const int stage = static_cast<int>(node / space_.size());

@@ -45,7 +45,13 @@ class StagedSweepGraph final : public TransitionGraph {
  public:
   // Tables must be structural (Evaluation::structural).
   StagedSweepGraph(const JointStateSpace& space, UnitTransitionTable hidden, UnitTransitionTable visible);
-  StagedSweepGraph(const Rbm& rbm, const UnitRule& rule, double inverse_temperature = 1.0);
+  // Any rule the kernel applies: a built-in one, UnitRule, or a user's own.
+  template <KernelUnitRule Rule>
+  StagedSweepGraph(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0)
+      : StagedSweepGraph(
+            JointStateSpace(rbm),
+            unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, Evaluation::structural),
+            unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, Evaluation::structural)) {}
   std::uint64_t node_count() const override { return space_.size() * static_cast<std::uint64_t>(stages()); }
   std::uint64_t state_count() const override { return space_.size(); }
   int steps_per_transition() const override { return stages(); }

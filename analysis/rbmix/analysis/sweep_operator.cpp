@@ -9,10 +9,6 @@ namespace {
 constexpr std::uint64_t kParallelStates = std::uint64_t{1} << 16;
 }  // namespace
 
-SweepOperator::SweepOperator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature)
-    : SweepOperator(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
-                    unit_transition_table(rbm, rule, Layer::visible, inverse_temperature)) {}
-
 SweepOperator::SweepOperator(const JointStateSpace& space, UnitTransitionTable hidden, UnitTransitionTable visible)
     : space_(space), hidden_(std::move(hidden)), visible_(std::move(visible)) {
   require(hidden_.units() == space.n_hidden() &&

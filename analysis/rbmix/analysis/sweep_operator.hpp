@@ -17,7 +17,11 @@ class SweepOperator {
  public:
   using Scalar = double;
 
-  SweepOperator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature = 1.0);
+  // Any rule the kernel applies: a built-in one, UnitRule, or a user's own.
+  template <KernelUnitRule Rule>
+  SweepOperator(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0)
+      : SweepOperator(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
+                      unit_transition_table(rbm, rule, Layer::visible, inverse_temperature)) {}
   SweepOperator(const JointStateSpace& space, UnitTransitionTable hidden, UnitTransitionTable visible);
 
   Eigen::Index rows() const { return static_cast<Eigen::Index>(space_.size()); }

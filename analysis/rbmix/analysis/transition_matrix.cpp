@@ -56,22 +56,9 @@ MatrixD layer_transition_matrix(const JointStateSpace& space, const UnitTransiti
   return matrix;
 }
 
-MatrixD layer_transition_matrix(const Rbm& rbm, const UnitRule& rule, Layer layer, double inverse_temperature) {
-  return layer_transition_matrix(JointStateSpace(rbm), unit_transition_table(rbm, rule, layer, inverse_temperature),
-                                 layer);
-}
-
-MatrixD sweep_transition_matrix(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
-  return sweep_transition_matrix(JointStateSpace(rbm),
-                                 unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),
-                                 unit_transition_table(rbm, rule, Layer::visible, inverse_temperature));
-}
-
-TransitionPattern sweep_transition_pattern(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
-  const MatrixD structural = sweep_transition_matrix(
-      JointStateSpace(rbm),
-      unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, Evaluation::structural),
-      unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, Evaluation::structural));
+TransitionPattern sweep_transition_pattern(const JointStateSpace& space, const UnitTransitionTable& hidden,
+                                           const UnitTransitionTable& visible) {
+  const MatrixD structural = sweep_transition_matrix(space, hidden, visible);
   return (structural.array() > 0.0).matrix();
 }
 

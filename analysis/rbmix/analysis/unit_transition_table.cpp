@@ -24,20 +24,15 @@ double UnitTransitionTable::layer_probability(std::uint64_t other_layer_state, s
   return product;
 }
 
-UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer, double inverse_temperature,
-                                          Evaluation evaluation) {
+MatrixD every_layer_input(const Rbm& rbm, Layer layer, double inverse_temperature) {
   rbm.validate();
   validate_inverse_temperature(inverse_temperature);
-  // The inputs and the rule's evaluation are those of BatchedChains, to the bit.
   const int other_units = static_cast<int>(layer == Layer::hidden ? rbm.n_visible() : rbm.n_hidden());
   MatrixD inputs;
   rbm.layer_inputs(layer, all_layer_states(other_units), inputs, inverse_temperature);
-  const MatrixD zeros = MatrixD::Zero(inputs.rows(), inputs.cols());
-  const MatrixD ones = MatrixD::Ones(inputs.rows(), inputs.cols());
-  UnitTransitionTable table;
-  layer_probabilities(rule, evaluation, inputs, zeros, table.from_zero);
-  layer_probabilities(rule, evaluation, inputs, ones, table.from_one);
-  return table;
+  return inputs;
 }
+
+template UnitTransitionTable unit_transition_table(const Rbm&, const UnitRule&, Layer, double, Evaluation);
 
 }  // namespace rbmix::analysis

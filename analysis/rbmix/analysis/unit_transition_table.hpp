@@ -32,8 +32,26 @@ struct UnitTransitionTable {
   int units() const { return static_cast<int>(from_zero.cols()); }
 };
 
-// The table of `layer` for the RBM under `rule` at inverse temperature β ≥ 0.
-UnitTransitionTable unit_transition_table(const Rbm& rbm, const UnitRule& rule, Layer layer,
-                                          double inverse_temperature = 1.0, Evaluation evaluation = Evaluation::exact);
+// β·(total input) of every unit of `layer` for every state of the other layer in index order (one row per state),
+// exactly as BatchedChains forms them. Validates the RBM and β ≥ 0.
+MatrixD every_layer_input(const Rbm& rbm, Layer layer, double inverse_temperature);
+
+// The table of `layer` for the RBM under `rule` (any rule: a built-in one, UnitRule, or a user's own) at inverse
+// temperature β ≥ 0.
+template <KernelUnitRule Rule>
+UnitTransitionTable unit_transition_table(const Rbm& rbm, const Rule& rule, Layer layer,
+                                          double inverse_temperature = 1.0, Evaluation evaluation = Evaluation::exact) {
+  // The inputs and the rule's evaluation are those of BatchedChains, to the bit.
+  const MatrixD inputs = every_layer_input(rbm, layer, inverse_temperature);
+  const MatrixD zeros = MatrixD::Zero(inputs.rows(), inputs.cols());
+  const MatrixD ones = MatrixD::Ones(inputs.rows(), inputs.cols());
+  UnitTransitionTable table;
+  layer_probabilities(rule, evaluation, inputs, zeros, table.from_zero);
+  layer_probabilities(rule, evaluation, inputs, ones, table.from_one);
+  return table;
+}
+
+// The built-in rules' tables are compiled once, in the library.
+extern template UnitTransitionTable unit_transition_table(const Rbm&, const UnitRule&, Layer, double, Evaluation);
 
 }  // namespace rbmix::analysis

@@ -4,7 +4,7 @@
 // rbmix is one rule: the exact builder, the structural pattern, the proofs and the batched sampler all evaluate it
 // through one kernel (unit_rule_kernel.hpp).
 //
-// The contract (ConcreteUnitRule below; tests/support/rule_contract.hpp checks it for every rule):
+// The contract (ConcreteUnitRule below; rbmix/verify/rule_contract.hpp checks it for any rule):
 //   - probability_of_one(x, s, decay) is a probability in [0, 1], for float and double;
 //   - the rule sees its input only through sign(x) (x > 0, x < 0, x = 0) and decay = e^{−|x|}, which the caller
 //     computes (once per unit, vectorised). The structural tables evaluate a rule at one interior decay to find

@@ -13,12 +13,19 @@
 //               impossible, never confusing a floating-point underflow (σ(50) rounds to 1) with a structural 1.
 // The workspace only grows: once it holds the largest block, applying the kernel allocates nothing.
 #include <Eigen/Core>
+#include <concepts>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix {
+
+// What the kernel applies: one concrete rule (the built-in ones or a user's own), or UnitRule, which holds one of
+// the built-in rules and is dispatched once per block. Everything built on the kernel (the exact tables and
+// matrices, the structural pattern, the proofs) accepts either.
+template <typename Rule>
+concept KernelUnitRule = ConcreteUnitRule<Rule> || std::same_as<Rule, UnitRule>;
 
 enum class Evaluation {
   exact,       // the rule's probabilities
@@ -60,8 +67,8 @@ void apply_unit_rule(const UnitRule& rule, Evaluation evaluation, const Scalar* 
 
 // P(next = 1 | x, s) of a layer update for every unit of `inputs` with states `state` (same shape), without
 // drawing: the whole matrix is one block. The exact and structural transition tables are built from it.
-template <typename Scalar>
-void layer_probabilities(const UnitRule& rule, Evaluation evaluation, const Matrix<Scalar>& inputs,
+template <KernelUnitRule Rule, typename Scalar>
+void layer_probabilities(const Rule& rule, Evaluation evaluation, const Matrix<Scalar>& inputs,
                          const Matrix<Scalar>& state, Matrix<Scalar>& probabilities) {
   require(inputs.rows() == state.rows() && inputs.cols() == state.cols(),
           "layer_probabilities: inputs and states differ in shape");

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -51,7 +51,7 @@ TEST(Ergodicity, NaiveFlipIsPeriodicWhereFlipTheStateIsErgodic) {
 
 // The staged graph (m + n single-unit steps per sweep) and the dense pattern of K must agree.
 RC_GTEST_PROP(Ergodicity, StagedSweepGraphAgreesWithTheDensePattern, ()) {
-  const Rbm rbm = *testing::arbitrary_tied_rbm(3, 1);
+  const Rbm rbm = *verify::arbitrary_tied_rbm(3, 1);
   const double beta = *rc::gen::element(1.0, 0.0);
   for (const char* name : {"gibbs", "flip", "mix:0.5", "naive"}) {
     const UnitRule rule = parse_unit_rule(name);

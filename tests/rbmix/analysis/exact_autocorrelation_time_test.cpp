@@ -6,7 +6,7 @@
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -30,7 +30,7 @@ TEST(ExactAutocorrelationTime, TwoStateChainMatchesTheClosedForm) {
 
 // Against the definition: 1 + 2 Σ_{t≥1} ⟨f̄, K^t f̄⟩_π / Var f, summed until the terms vanish.
 RC_GTEST_PROP(ExactAutocorrelationTime, MatchesTheAutocorrelationSeriesOfTheEnergy, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 1.5);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 1.5);
   const JointStateSpace space(rbm);
   const VectorD stationary = space.stationary_distribution(rbm);
   const VectorD energy = space.energies(rbm);
@@ -54,7 +54,7 @@ RC_GTEST_PROP(ExactAutocorrelationTime, MatchesTheAutocorrelationSeriesOfTheEner
 
 // The matrix-free series on the sweep operator against the dense solve.
 RC_GTEST_PROP(ExactAutocorrelationTime, MatrixFreeSeriesAgreesWithTheDenseSolve, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 1.5);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 1.5);
   const JointStateSpace space(rbm);
   const VectorD stationary = space.stationary_distribution(rbm);
   const VectorD energy = space.energies(rbm);

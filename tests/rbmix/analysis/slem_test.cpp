@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "rbmix/analysis/sweep_operator.hpp"
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -35,7 +35,7 @@ double independent_units_slem(const Rbm& rbm, double flip_weight, double inverse
 }
 
 RC_GTEST_PROP(Slem, IndependentUnitsMatchTheClosedForm, ()) {
-  Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
+  Rbm rbm = *verify::arbitrary_tiny_rbm(3, 3.0);
   rbm.weights.setZero();
   if (*rc::gen::arbitrary<bool>()) rbm.visible_bias[0] = 0.0;  // a tie
   const double beta = *rc::gen::element(1.0, 0.5);
@@ -69,7 +69,7 @@ double dense_and_matrix_free_disagreement(const Rbm& rbm) {
 
 // Random 3 + 3 RBMs (64 states, above the Krylov dimension 30), and one fixed 4 + 4 RBM (256 states).
 RC_GTEST_PROP(Slem, DenseAndMatrixFreeAgree, ()) {
-  RC_ASSERT(dense_and_matrix_free_disagreement(*testing::arbitrary_rbm(3, 3, 3.0)) < kCrossCheckTolerance);
+  RC_ASSERT(dense_and_matrix_free_disagreement(*verify::arbitrary_rbm(3, 3, 3.0)) < kCrossCheckTolerance);
 }
 
 TEST(Slem, DenseAndMatrixFreeAgreeOnA256StateRbm) {
@@ -83,7 +83,7 @@ TEST(Slem, DenseAndMatrixFreeAgreeOnA256StateRbm) {
 // 001 §3: A' = (A − λI)/(1 − λ) maps each eigenvalue μ to (μ − λ)/(1 − λ). Every eigenvalue of A' must be the
 // image of a distinct eigenvalue of A.
 RC_GTEST_PROP(ModifiedMatrix, MapsEveryEigenvalue, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 2.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 2.0);
   const MatrixD matrix = sweep_transition_matrix(rbm, GibbsRule{});
   const double lambda = *rc::gen::element(0.5, 1.0) * matrix.diagonal().minCoeff();
   const Eigen::MatrixXd original = matrix;

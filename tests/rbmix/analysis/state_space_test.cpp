@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "rbmix/verify/generators.hpp"
 #include "support/brute_force.hpp"
-#include "support/generators.hpp"
 #include "support/input_error_message.hpp"
 
 namespace rbmix::analysis {
@@ -74,7 +74,7 @@ TEST(JointStateSpace, RefusesEmptyLayersAndTooManyUnits) {
 }
 
 RC_GTEST_PROP(JointStateSpace, EnergiesInIndexOrderMatchTheDefinition, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const JointStateSpace space(rbm);
   const VectorD energies = space.energies(rbm);
   RC_ASSERT(static_cast<std::uint64_t>(energies.size()) == space.size());
@@ -89,7 +89,7 @@ RC_GTEST_PROP(JointStateSpace, EnergiesInIndexOrderMatchTheDefinition, ()) {
 
 // π(x) = e^{−E(x)}/Z with Z by brute force, and its visible marginal against the brute-force p(v).
 RC_GTEST_PROP(JointStateSpace, StationaryDistributionIsTheBoltzmannDistribution, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const JointStateSpace space(rbm);
   const VectorD pi = space.stationary_distribution(rbm);
   const long double log_partition = testing::brute_force_log_partition(rbm);

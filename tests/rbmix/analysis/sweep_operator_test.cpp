@@ -6,7 +6,7 @@
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/analysis/transition_operator.hpp"
 #include "rbmix/random/random_stream.hpp"
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -22,7 +22,7 @@ VectorD random_vector(Eigen::Index size, std::uint64_t seed) {
 double max_difference(const VectorD& a, const VectorD& b) { return (a - b).cwiseAbs().maxCoeff(); }
 
 RC_GTEST_PROP(SweepOperator, MatchesTheDenseMatrixForEveryRule, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const double beta = *rc::gen::element(1.0, 0.5, 0.0);
   for (const char* name : {"gibbs", "flip", "mix:0.3", "naive"}) {
     const UnitRule rule = parse_unit_rule(name);
@@ -45,7 +45,7 @@ RC_GTEST_PROP(SweepOperator, MatchesTheDenseMatrixForEveryRule, ()) {
 }
 
 RC_GTEST_PROP(ModifiedOperator, MatchesTheModifiedDenseMatrix, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 2.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 2.0);
   const MatrixD dense = sweep_transition_matrix(rbm, GibbsRule{});
   const double lambda = 0.8 * dense.diagonal().minCoeff();
   const SweepOperator sweep(rbm, GibbsRule{});

@@ -4,9 +4,10 @@
 #include <rapidcheck/gtest.h>
 
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/verify/generators.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+#include "rbmix/verify/operator_invariants.hpp"
 #include "support/brute_force.hpp"
-#include "support/generators.hpp"
-#include "support/operator_invariants.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -17,18 +18,30 @@ constexpr double kAssemblyTolerance = 1e-15;
 // σ from the model's logistic_array against the rule's two-branch σ: a few ulps.
 constexpr double kGibbsFormulaTolerance = 1e-14;
 
+// The operators every invariant test runs: G, T, T^0.3, T^0.7, naive, G and T at β = 0.5, modified G and T.
+std::vector<verify::ExactOperator> all_exact_operators(const Rbm& rbm) {
+  std::vector<verify::ExactOperator> ops;
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive"})
+    ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule)));
+  for (const char* rule : {"gibbs", "flip"}) ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule), 0.5));
+  // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.
+  for (const std::size_t base : {std::size_t{0}, std::size_t{1}})
+    for (const double share : {0.5, 1.0}) ops.push_back(verify::modified_operator(ops[base], share));
+  return ops;
+}
+
 RC_GTEST_PROP(TransitionMatrix, EveryOperatorSatisfiesTheInvariantsOnRandomRbms, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
-  for (const auto& op : testing::all_exact_operators(rbm)) RC_ASSERT(testing::satisfies_operator_invariants(op));
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 3.0);
+  for (const auto& op : all_exact_operators(rbm)) RC_ASSERT(verify::check_operator_invariants(op));
 }
 
 RC_GTEST_PROP(TransitionMatrix, EveryOperatorSatisfiesTheInvariantsWithExactTies, ()) {
-  const Rbm rbm = *testing::arbitrary_tied_rbm(3, 2);
-  for (const auto& op : testing::all_exact_operators(rbm)) RC_ASSERT(testing::satisfies_operator_invariants(op));
+  const Rbm rbm = *verify::arbitrary_tied_rbm(3, 2);
+  for (const auto& op : all_exact_operators(rbm)) RC_ASSERT(verify::check_operator_invariants(op));
 }
 
 RC_GTEST_PROP(TransitionMatrix, SweepIsTheProductOfTheLayerOperators, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 3.0);
   for (const char* name : {"gibbs", "flip", "mix:0.4", "naive"}) {
     const UnitRule rule = parse_unit_rule(name);
     const MatrixD product = layer_transition_matrix(rbm, rule, Layer::hidden, 0.7) *
@@ -39,7 +52,7 @@ RC_GTEST_PROP(TransitionMatrix, SweepIsTheProductOfTheLayerOperators, ()) {
 
 // Independent answer: K_h(x, y) = [v_y = v_x] Π_i σ(±(c_i + W_i v)) from the model's own probabilities.
 RC_GTEST_PROP(TransitionMatrix, GibbsHiddenLayerMatchesTheModelsConditionals, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 3.0);
   const JointStateSpace space(rbm);
   const MatrixD layer = layer_transition_matrix(rbm, GibbsRule{}, Layer::hidden);
   for (std::uint64_t x = 0; x < space.size(); ++x)
@@ -89,15 +102,15 @@ TEST(TransitionMatrix, StructuralPatternIgnoresUnderflow) {
 TEST(OperatorInvariants, RejectBrokenOperators) {
   Rbm rbm(2, 2);
   rbm.weights(0, 1) = 0.5;
-  testing::ExactOperator shifted = testing::exact_operator(rbm, GibbsRule{});
+  verify::ExactOperator shifted = verify::exact_operator(rbm, GibbsRule{});
   shifted.sweep(3, 0) += 0.01;
   shifted.sweep(3, 1) -= 0.01;
-  EXPECT_FALSE(testing::satisfies_operator_invariants(shifted));
-  testing::ExactOperator naive = testing::exact_operator(Rbm(2, 2), NaiveFlipRule{});
+  EXPECT_FALSE(verify::as_assertion(verify::check_operator_invariants(shifted)));
+  verify::ExactOperator naive = verify::exact_operator(Rbm(2, 2), NaiveFlipRule{});
   naive.ergodic = true;
-  EXPECT_FALSE(testing::satisfies_operator_invariants(naive));
+  EXPECT_FALSE(verify::as_assertion(verify::check_operator_invariants(naive)));
   naive.ergodic = false;
-  EXPECT_TRUE(testing::satisfies_operator_invariants(naive));
+  EXPECT_TRUE(verify::as_assertion(verify::check_operator_invariants(naive)));
 }
 
 TEST(ModifiedMatrix, RejectsLambdaOutsideItsRange) {

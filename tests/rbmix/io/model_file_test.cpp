@@ -12,7 +12,7 @@
 #include "rbmix/io/npy.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/io/zip_archive.hpp"
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace rbmix {
@@ -36,7 +36,7 @@ std::string load_error(const std::filesystem::path& file) {
 }
 
 RC_GTEST_PROP(ModelFile, SaveThenLoadIsBitIdentical, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(9, 10.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(9, 10.0);
   const testing::TemporaryDirectory directory;
   const nlohmann::json provenance = {{"algorithm", "pcd"}, {"seed", 42}};
   save_rbm(directory / "model.npz", rbm, provenance);

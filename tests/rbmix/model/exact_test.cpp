@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "support/brute_force.hpp"
-#include "support/generators.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/verify/generators.hpp"
+#include "support/brute_force.hpp"
 
 namespace rbmix {
 namespace {
@@ -19,25 +19,26 @@ constexpr double kFiniteDifferenceTolerance = 1e-7;
 
 MatrixD all_visible_states(Eigen::Index units) {
   MatrixD states(Eigen::Index{1} << units, units);
-  for (Eigen::Index k = 0; k < states.rows(); ++k) states.row(k) = testing::bits_of(static_cast<std::uint64_t>(k), units);
+  for (Eigen::Index k = 0; k < states.rows(); ++k)
+    states.row(k) = testing::bits_of(static_cast<std::uint64_t>(k), units);
   return states;
 }
 
 RC_GTEST_PROP(ExactLogPartition, MatchesBruteForceOverAllJointStates, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(6, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(6, 3.0);
   const double expected = static_cast<double>(testing::brute_force_log_partition(rbm));
   RC_ASSERT(std::abs(exact_log_partition(rbm) - expected) < kLogPartitionTolerance * std::max(1.0, std::abs(expected)));
 }
 
 RC_GTEST_PROP(ExactLogPartition, EnumeratedLayerDoesNotChangeTheAnswer, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(8, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(8, 3.0);
   const double by_visible = exact_log_partition(rbm, EnumeratedLayer::visible);
   const double by_hidden = exact_log_partition(rbm, EnumeratedLayer::hidden);
   RC_ASSERT(std::abs(by_visible - by_hidden) < kLogPartitionTolerance * std::max(1.0, std::abs(by_hidden)));
 }
 
 RC_GTEST_PROP(ExactLogProbability, SumsToOneOverAllVisibleStates, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(6, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(6, 3.0);
   const VectorD log_p = exact_log_probability(rbm, all_visible_states(rbm.n_visible()), exact_log_partition(rbm));
   RC_ASSERT(std::abs(log_p.array().exp().sum() - 1.0) < 1e-12);
   // And each p(v) equals the brute-force marginal Σ_h p(v, h).
@@ -74,12 +75,12 @@ TEST(ExactLogPartition, RejectsNonFiniteParameters) {
 }
 
 RC_GTEST_PROP(ExactGradient, MatchesFiniteDifferencesOfTheAverageLogLikelihood, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(5, 1.5);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(5, 1.5);
   const auto rows = *rc::gen::inRange(1, 6);
   MatrixD data(rows, rbm.n_visible());
   for (Eigen::Index r = 0; r < rows; ++r)
-    data.row(r) = testing::bits_of(*rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << rbm.n_visible()),
-                                   rbm.n_visible());
+    data.row(r) =
+        testing::bits_of(*rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << rbm.n_visible()), rbm.n_visible());
   const Rbm gradient = exact_log_likelihood_gradient(rbm, data);
   const auto objective = [&](const Rbm& model) {
     return exact_average_log_likelihood(model, data, exact_log_partition(model));

@@ -7,8 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "rbmix/verify/generators.hpp"
 #include "support/brute_force.hpp"
-#include "support/generators.hpp"
 #include "support/input_error_message.hpp"
 
 namespace rbmix {
@@ -94,7 +94,7 @@ TEST(Rbm, ConstructedWithZeroParametersInTheDocumentedShapes) {
 
 // Every (v, h) pair of a tiny model at once: one batch row per pair.
 RC_GTEST_PROP(Rbm, EnergyMatchesTheDefinitionTermByTerm, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const MatrixD visible_states = all_states(rbm.n_visible()), hidden_states = all_states(rbm.n_hidden());
   MatrixD visible(visible_states.rows() * hidden_states.rows(), rbm.n_visible());
   MatrixD hidden(visible.rows(), rbm.n_hidden());
@@ -113,7 +113,7 @@ RC_GTEST_PROP(Rbm, EnergyMatchesTheDefinitionTermByTerm, ()) {
 
 // F(v) = −log Σ_h e^{−E(v,h)}, the definition the closed form −bᵀv − Σ softplus(c_i + W_i·v) must reproduce.
 RC_GTEST_PROP(Rbm, FreeEnergyIsMinusTheLogSumOverHiddenStates, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const MatrixD visible = all_states(rbm.n_visible());
   const VectorD free_energy = rbm.free_energy(visible);
   RC_ASSERT(free_energy.size() == visible.rows());
@@ -124,7 +124,7 @@ RC_GTEST_PROP(Rbm, FreeEnergyIsMinusTheLogSumOverHiddenStates, ()) {
 }
 
 RC_GTEST_PROP(Rbm, HiddenProbabilitiesMatchTheEnumeratedConditional, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const MatrixD visible = all_states(rbm.n_visible());
   const MatrixD probabilities = rbm.hidden_probabilities(visible);
   RC_ASSERT(probabilities.rows() == visible.rows());
@@ -137,7 +137,7 @@ RC_GTEST_PROP(Rbm, HiddenProbabilitiesMatchTheEnumeratedConditional, ()) {
 }
 
 RC_GTEST_PROP(Rbm, VisibleProbabilitiesMatchTheEnumeratedConditional, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const MatrixD hidden = all_states(rbm.n_hidden());
   const MatrixD probabilities = rbm.visible_probabilities(hidden);
   RC_ASSERT(probabilities.rows() == hidden.rows());
@@ -184,7 +184,7 @@ TEST(Rbm, FreeEnergyStaysExactForHugeInputs) {
 }
 
 RC_GTEST_PROP(Rbm, FloatModelAgreesWithTheDoubleModel, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 3.0);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const RbmF single = rbm.cast<float>();
   RC_ASSERT(single.n_visible() == rbm.n_visible());
   RC_ASSERT(single.n_hidden() == rbm.n_hidden());

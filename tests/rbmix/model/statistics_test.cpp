@@ -5,8 +5,8 @@
 
 #include <cmath>
 
+#include "rbmix/verify/generators.hpp"
 #include "support/brute_force.hpp"
-#include "support/generators.hpp"
 
 namespace rbmix {
 namespace {
@@ -105,7 +105,7 @@ double average_log_likelihood(const Rbm& rbm, const std::vector<std::uint64_t>& 
 // statistics from batch_statistics, negative ones from enumeration, their difference against finite differences of
 // the brute-force log-likelihood.
 RC_GTEST_PROP(StatisticsDifference, OfDataAndModelStatisticsIsTheLogLikelihoodGradient, ()) {
-  const Rbm rbm = *testing::arbitrary_tiny_rbm(4, 1.5);
+  const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 1.5);
   const auto data = *rc::gen::container<std::vector<std::uint64_t>>(
       static_cast<std::size_t>(*rc::gen::inRange(1, 6)),
       rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << rbm.n_visible()));

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/verify/chi_squared.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+#include "rbmix/verify/operator_invariants.hpp"
 #include "support/boltzmann_machine_models.hpp"
 #include "support/brute_force.hpp"
-#include "support/chi_squared.hpp"
-#include "support/operator_invariants.hpp"
 
 namespace rbmix {
 namespace {
@@ -49,9 +50,9 @@ MatrixD unit_update_matrix(const BoltzmannMachine& model, const UnitRule& rule, 
 
 // K of one sequential sweep (units 0, 1, …, n−1) with its unit operators, π from brute force, and the structural
 // pattern as the boolean product of the unit operators' patterns.
-testing::ExactOperator exact_sweep(const BoltzmannMachine& model, const char* rule_text) {
+verify::ExactOperator exact_sweep(const BoltzmannMachine& model, const char* rule_text) {
   const UnitRule rule = parse_unit_rule(rule_text);
-  testing::ExactOperator op;
+  verify::ExactOperator op;
   op.name = std::string(rule_text) + " sweep";
   const Eigen::Index states = Eigen::Index{1} << model.size();
   op.sweep = MatrixD::Identity(states, states);
@@ -72,7 +73,7 @@ testing::ExactOperator exact_sweep(const BoltzmannMachine& model, const char* ru
 TEST(BoltzmannMachineSweep, ExactOperatorsKeepPiAndSatisfyDetailedBalancePerUnit) {
   for (const Eigen::Index units : {Eigen::Index{3}, Eigen::Index{6}, Eigen::Index{8}}) {
     const BoltzmannMachine model = testing::random_boltzmann_machine(units, 1.5, 60 + units);
-    for (const char* rule : kRules) EXPECT_TRUE(testing::satisfies_operator_invariants(exact_sweep(model, rule)));
+    for (const char* rule : kRules) RBMIX_EXPECT_VERIFIED(verify::check_operator_invariants(exact_sweep(model, rule)));
   }
 }
 
@@ -91,8 +92,7 @@ TEST(BoltzmannMachineChains, OneSweepMatchesExactRowsByChiSquared) {
       chains.sweep(model);
       std::vector<std::uint64_t> counts(static_cast<std::size_t>(states), 0);
       for (Eigen::Index chain = 0; chain < kChainsPerStart; ++chain) ++counts[index_of(chains.states().row(chain))];
-      smallest = std::min(
-          smallest, testing::chi_squared_p_value(counts, exact.row(start).transpose()));
+      smallest = std::min(smallest, verify::chi_squared_p_value(counts, exact.row(start).transpose()));
     }
   }
   EXPECT_GT(smallest, kFalseFailureRate / family_size);

@@ -9,8 +9,8 @@
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/training/test_models.hpp"
+#include "rbmix/verify/chi_squared.hpp"
 #include "support/brute_force.hpp"
-#include "support/chi_squared.hpp"
 
 namespace rbmix {
 namespace {
@@ -152,7 +152,7 @@ TEST(SamplingProcess, FrozenFastParametersGiveTheExactRowsOfK) {
       const auto from = static_cast<Eigen::Index>(space.index(static_cast<std::uint64_t>(start), 0));
       for (Eigen::Index to = 0; to < k_sweeps.cols(); ++to)
         exact[static_cast<Eigen::Index>(space.visible_part(static_cast<std::uint64_t>(to)))] += k_sweeps(from, to);
-      EXPECT_GT(testing::chi_squared_p_value(counts, exact), threshold) << rules[r] << " from " << start;
+      EXPECT_GT(verify::chi_squared_p_value(counts, exact), threshold) << rules[r] << " from " << start;
     }
   }
 }

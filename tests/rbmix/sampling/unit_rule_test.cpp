@@ -8,7 +8,9 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/sampling/unit_rule_kernel.hpp"
-#include "support/rule_contract.hpp"
+#include "rbmix/verify/generators.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+#include "rbmix/verify/rule_contract.hpp"
 
 namespace rbmix {
 namespace {
@@ -24,32 +26,13 @@ std::vector<UnitRule> every_rule() {
   return {GibbsRule{}, FlipTheStateRule{}, NaiveFlipRule{}, MixtureRule{0.0}, MixtureRule{0.3}, MixtureRule{1.0}};
 }
 
-// A nonzero input and another with its sign, and a decay in (0, 1).
-struct ContractCase {
-  double x;
-  double same_sign_input;
-  double decay;
-};
-
-rc::Gen<ContractCase> arbitrary_case() {
-  return rc::gen::apply(
-      [](int sign, double magnitude, double other, double decay) {
-        const double s = sign == 0 ? -1.0 : 1.0;
-        return ContractCase{s * magnitude, s * other, decay};
-      },
-      rc::gen::inRange(0, 2), rc::gen::map(rc::gen::inRange(1, 4001), [](int k) { return k * kLargestInput / 4000; }),
-      rc::gen::map(rc::gen::inRange(1, 4001), [](int k) { return k * kLargestInput / 4000; }),
-      rc::gen::map(rc::gen::inRange(1, 1000), [](int k) { return k / 1000.0; }));
-}
-
 RC_GTEST_PROP(UnitRule, EveryRuleKeepsTheContractAtNonzeroInputs, ()) {
-  const ContractCase c = *arbitrary_case();
-  for (const UnitRule& rule : every_rule())
-    RC_ASSERT(testing::satisfies_rule_contract(rule, c.x, c.same_sign_input, c.decay));
+  const verify::RuleContractInput input = *verify::arbitrary_rule_contract_input(kLargestInput);
+  for (const UnitRule& rule : every_rule()) RC_ASSERT(verify::check_rule_contract(rule, input));
 }
 
 TEST(UnitRule, EveryRuleKeepsTheContractAtATie) {
-  for (const UnitRule& rule : every_rule()) EXPECT_TRUE(testing::satisfies_rule_contract(rule, 0.0, 0.0, 0.5));
+  for (const UnitRule& rule : every_rule()) RBMIX_EXPECT_VERIFIED(verify::check_rule_contract(rule, {0.0, 0.0, 0.5}));
 }
 
 // Broken rules the rig must reject, one per clause of the contract it names.
@@ -82,9 +65,9 @@ struct ClampedRule {  // min(1, 2(1 − e^{−|x|})) for x > 0: exactly 1 at the
 };
 
 TEST(UnitRule, TheContractRigRejectsBrokenRules) {
-  EXPECT_FALSE(testing::satisfies_rule_contract(ReadsTheInputRule{}, 1.0, 2.0, 0.5));
-  EXPECT_FALSE(testing::satisfies_rule_contract(UnbalancedRule{}, -1.0, -2.0, 0.5));
-  EXPECT_FALSE(testing::satisfies_rule_contract(ClampedRule{}, 1.0, 2.0, 0.9));
+  EXPECT_FALSE(verify::check_rule_contract(ReadsTheInputRule{}, 1.0, 2.0, 0.5));
+  EXPECT_FALSE(verify::check_rule_contract(UnbalancedRule{}, -1.0, -2.0, 0.5));
+  EXPECT_FALSE(verify::check_rule_contract(ClampedRule{}, 1.0, 2.0, 0.9));
 }
 
 TEST(UnitRule, MixtureWeightsTheFlipByAlphaAndGibbsByOneMinusAlpha) {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
 namespace rbmix {
 namespace {
@@ -118,8 +118,8 @@ TEST(Optimizer, UsesTheLearningRateOfEachStep) {
 // From zero velocity the first step is η(g − λW) whatever the momentum: the momentum form and the one-pass form
 // (momentum 0) must agree.
 RC_GTEST_PROP(Optimizer, FirstStepDoesNotDependOnMomentum, ()) {
-  const Rbm start = *testing::arbitrary_rbm(3, 2, 2.0);
-  const Rbm gradient = *testing::arbitrary_rbm(3, 2, 2.0);
+  const Rbm start = *verify::arbitrary_rbm(3, 2, 2.0);
+  const Rbm gradient = *verify::arbitrary_rbm(3, 2, 2.0);
   const double momentum = *rc::gen::inRange(1, 100) / 100.0;
   const double weight_decay = *rc::gen::inRange(0, 100) / 100.0;
   Rbm with_momentum = start, without_momentum = start;
@@ -131,8 +131,8 @@ RC_GTEST_PROP(Optimizer, FirstStepDoesNotDependOnMomentum, ()) {
 // A constant gradient g with momentum μ: v_k = η g (1 − μ^k)/(1 − μ), so after t steps
 // θ_t − θ₀ = η g (t − μ (1 − μ^t)/(1 − μ)) / (1 − μ).
 RC_GTEST_PROP(Optimizer, MomentumUnderAConstantGradientFollowsTheGeometricSeries, ()) {
-  const Rbm start = *testing::arbitrary_rbm(2, 3, 1.0);
-  const Rbm gradient = *testing::arbitrary_rbm(2, 3, 1.0);
+  const Rbm start = *verify::arbitrary_rbm(2, 3, 1.0);
+  const Rbm gradient = *verify::arbitrary_rbm(2, 3, 1.0);
   const double momentum = *rc::gen::inRange(1, 96) / 100.0;
   const int steps = *rc::gen::inRange(1, 21);
   constexpr double kLearningRateHere = 0.1;
@@ -150,7 +150,7 @@ RC_GTEST_PROP(Optimizer, MomentumUnderAConstantGradientFollowsTheGeometricSeries
 
 // Decay alone (zero gradient, no momentum) shrinks W geometrically, W_t = (1 − ηλ)^t W₀, and leaves the biases.
 RC_GTEST_PROP(Optimizer, DecayAloneShrinksWeightsGeometrically, ()) {
-  const Rbm start = *testing::arbitrary_rbm(3, 3, 2.0);
+  const Rbm start = *verify::arbitrary_rbm(3, 3, 2.0);
   const double weight_decay = *rc::gen::inRange(1, 100) / 100.0;
   const int steps = *rc::gen::inRange(1, 21);
   constexpr double kLearningRateHere = 0.5;
@@ -164,14 +164,14 @@ RC_GTEST_PROP(Optimizer, DecayAloneShrinksWeightsGeometrically, ()) {
 
 // velocity() is the last step taken: θ_t − θ_{t−1}.
 RC_GTEST_PROP(Optimizer, VelocityIsTheLastStep, ()) {
-  Rbm parameters = *testing::arbitrary_rbm(2, 2, 1.0);
+  Rbm parameters = *verify::arbitrary_rbm(2, 2, 1.0);
   const double momentum = *rc::gen::inRange(1, 100) / 100.0;
   Optimizer optimizer(momentum, 0.1, 2, 2);
   const int steps = *rc::gen::inRange(1, 6);
   Rbm before = parameters;
   for (int t = 0; t < steps; ++t) {
     before = parameters;
-    optimizer.step(parameters, *testing::arbitrary_rbm(2, 2, 1.0), 0.1);
+    optimizer.step(parameters, *verify::arbitrary_rbm(2, 2, 1.0), 0.1);
   }
   Rbm step = parameters;
   step.weights -= before.weights;

@@ -1,11 +1,11 @@
-#include "support/chi_squared.hpp"
+#include "rbmix/verify/chi_squared.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <numeric>
 #include <utility>
 
-namespace rbmix::testing {
+namespace rbmix::verify {
 
 double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const VectorD& probabilities) {
   const double total = static_cast<double>(std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}));
@@ -38,4 +38,4 @@ double chi_squared_p_value(const std::vector<std::uint64_t>& counts, const Vecto
   return boost::math::cdf(boost::math::complement(distribution, statistic));
 }
 
-}  // namespace rbmix::testing
+}  // namespace rbmix::verify

@@ -1,6 +1,6 @@
-#include "support/generators.hpp"
+#include "rbmix/verify/generators.hpp"
 
-namespace rbmix::testing {
+namespace rbmix::verify {
 namespace {
 // rapidcheck has no bounded real generator; draw a fine integer grid and scale it.
 rc::Gen<double> uniform_real(double scale) {
@@ -26,16 +26,14 @@ Rbm from_values(int n_visible, int n_hidden, const std::vector<double>& values) 
 
 rc::Gen<Rbm> arbitrary_rbm(int n_visible, int n_hidden, double scale) {
   const auto count = static_cast<std::size_t>(n_visible * n_hidden + n_visible + n_hidden);
-  return rc::gen::map(reals(count, scale), [=](const std::vector<double>& values) {
-    return from_values(n_visible, n_hidden, values);
-  });
+  return rc::gen::map(reals(count, scale),
+                      [=](const std::vector<double>& values) { return from_values(n_visible, n_hidden, values); });
 }
 
 rc::Gen<Rbm> arbitrary_tiny_rbm(int max_units, double scale) {
-  return rc::gen::mapcat(rc::gen::pair(rc::gen::inRange(1, max_units + 1), rc::gen::inRange(1, max_units + 1)),
-                         [=](const std::pair<int, int>& sizes) {
-                           return arbitrary_rbm(sizes.first, sizes.second, scale);
-                         });
+  return rc::gen::mapcat(
+      rc::gen::pair(rc::gen::inRange(1, max_units + 1), rc::gen::inRange(1, max_units + 1)),
+      [=](const std::pair<int, int>& sizes) { return arbitrary_rbm(sizes.first, sizes.second, scale); });
 }
 
 rc::Gen<Rbm> arbitrary_tied_rbm(int max_units, int max_weight) {
@@ -54,4 +52,15 @@ rc::Gen<Rbm> arbitrary_tied_rbm(int max_units, int max_weight) {
       });
 }
 
-}  // namespace rbmix::testing
+rc::Gen<RuleContractInput> arbitrary_rule_contract_input(double largest_input) {
+  const auto magnitude = rc::gen::map(rc::gen::inRange(1, 4001), [=](int k) { return k * largest_input / 4000; });
+  return rc::gen::apply(
+      [](int sign, double x, double other, double decay) {
+        const double s = sign == 0 ? -1.0 : 1.0;
+        return RuleContractInput{s * x, s * other, decay};
+      },
+      rc::gen::inRange(0, 2), magnitude, magnitude,
+      rc::gen::map(rc::gen::inRange(1, 1000), [](int k) { return k / 1000.0; }));
+}
+
+}  // namespace rbmix::verify

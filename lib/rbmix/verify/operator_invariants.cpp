@@ -1,13 +1,12 @@
-#include "support/operator_invariants.hpp"
+#include "rbmix/verify/operator_invariants.hpp"
 
 #include <sstream>
 
 #include "rbmix/analysis/ergodicity.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/analysis/stationarity.hpp"
-#include "rbmix/model/tempering.hpp"
 
-namespace rbmix::testing {
+namespace rbmix::verify {
 namespace {
 
 // Rows hold at most 2^6 products of at most 6 rounded probabilities, and π is normalised by log-sum-exp:
@@ -17,20 +16,6 @@ constexpr double kStochasticTolerance = 1e-12;
 constexpr double kDetailedBalanceTolerance = 1e-14;
 
 }  // namespace
-
-ExactOperator exact_operator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
-  ExactOperator op;
-  std::ostringstream name;
-  name << to_string(rule) << " at β = " << inverse_temperature;
-  op.name = name.str();
-  op.sweep = analysis::sweep_transition_matrix(rbm, rule, inverse_temperature);
-  op.reversible_layers = {analysis::layer_transition_matrix(rbm, rule, Layer::hidden, inverse_temperature),
-                          analysis::layer_transition_matrix(rbm, rule, Layer::visible, inverse_temperature)};
-  op.pattern = analysis::sweep_transition_pattern(rbm, rule, inverse_temperature);
-  op.stationary = analysis::JointStateSpace(rbm).stationary_distribution(tempered(rbm, inverse_temperature));
-  if (!std::holds_alternative<NaiveFlipRule>(rule)) op.ergodic = true;
-  return op;
-}
 
 ExactOperator modified_operator(const ExactOperator& base, double lambda_share) {
   const double lambda = lambda_share * base.sweep.diagonal().minCoeff();
@@ -47,11 +32,9 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share) 
   return op;
 }
 
-::testing::AssertionResult satisfies_operator_invariants(const ExactOperator& op) {
+VerificationResult check_operator_invariants(const ExactOperator& op) {
   const analysis::DenseOperator dense(op.sweep);
-  const auto failure = [&](const std::string& what) {
-    return ::testing::AssertionFailure() << op.name << ": " << what;
-  };
+  const auto failure = [&](const std::string& what) { return VerificationResult::fail(op.name + ": " + what); };
   if (op.sweep.minCoeff() < 0.0 || op.sweep.maxCoeff() > 1.0 + kStochasticTolerance)
     return failure("an entry lies outside [0, 1]");
   if (const double error = analysis::row_sum_error(dense); !(error < kStochasticTolerance))
@@ -74,18 +57,7 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share) 
                      std::to_string(report.communicating_classes) + " classes, period " +
                      std::to_string(report.period));
   }
-  return ::testing::AssertionSuccess();
+  return VerificationResult::pass(op.name + ": every invariant holds");
 }
 
-std::vector<ExactOperator> all_exact_operators(const Rbm& rbm) {
-  std::vector<ExactOperator> ops;
-  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive"})
-    ops.push_back(exact_operator(rbm, parse_unit_rule(rule)));
-  for (const char* rule : {"gibbs", "flip"}) ops.push_back(exact_operator(rbm, parse_unit_rule(rule), 0.5));
-  // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.
-  for (const std::size_t base : {std::size_t{0}, std::size_t{1}})
-    for (const double share : {0.5, 1.0}) ops.push_back(modified_operator(ops[base], share));
-  return ops;
-}
-
-}  // namespace rbmix::testing
+}  // namespace rbmix::verify

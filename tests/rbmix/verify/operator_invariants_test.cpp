@@ -1,0 +1,63 @@
+#include "rbmix/verify/operator_invariants.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "rbmix/verify/generators.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+
+namespace rbmix::verify {
+namespace {
+
+// Rules defined outside the library, as a user would: lazy Gibbs (keep the state with probability 1/2, else
+// resample it by Gibbs), and flip-the-state that forgets its tie rule (always flips at x = 0: the naive flip).
+struct LazyGibbsRule {
+  static constexpr std::string_view name = "lazy-gibbs";
+  static constexpr std::string_view description = "keep the state with probability 1/2, else Gibbs";
+  static constexpr bool per_unit_detailed_balance = true;
+  template <typename T>
+  T probability_of_one(T x, T s, T decay) const {
+    return T(0.5) * s + T(0.5) * GibbsRule{}.probability_of_one(x, s, decay);
+  }
+};
+struct TieForgettingFlipRule {
+  static constexpr std::string_view name = "flip-without-tie-rule";
+  static constexpr std::string_view description = "flip-the-state that always flips at x = 0";
+  static constexpr bool per_unit_detailed_balance = true;
+  template <typename T>
+  T probability_of_one(T x, T s, T decay) const {
+    return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);
+  }
+};
+
+RC_GTEST_PROP(OperatorInvariants, HoldForAUserRuleOnRandomAndTiedRbms, ()) {
+  RC_ASSERT(check_operator_invariants(*arbitrary_tiny_rbm(3, 3.0), LazyGibbsRule{}));
+  RC_ASSERT(check_operator_invariants(*arbitrary_tied_rbm(3, 2), LazyGibbsRule{}, 0.5));
+}
+
+// Off ties the rule is flip-the-state and passes; at W = 0, b = c = 0 every unit flips at every step, so the
+// chain has period 2 and the ergodicity the rule's author claims fails, with a message that says so.
+TEST(OperatorInvariants, RejectAUserRuleThatForgetsTheTieRule) {
+  Rbm untied(2, 2);
+  untied.weights << 0.5, -1.0, 1.5, 0.25;
+  untied.visible_bias << 0.1, -0.3;
+  untied.hidden_bias << 0.7, -0.2;
+  RBMIX_EXPECT_VERIFIED(check_operator_invariants(untied, TieForgettingFlipRule{}));
+  const VerificationResult tied = check_operator_invariants(Rbm(2, 2), TieForgettingFlipRule{});
+  EXPECT_FALSE(tied.passed);
+  EXPECT_NE(tied.message.find("flip-without-tie-rule at β = 1: ergodicity claimed true but found"), std::string::npos)
+      << tied.message;
+}
+
+TEST(OperatorInvariants, AUserRuleAndTheBuiltInRuleGiveTheSameOperator) {
+  Rbm rbm(2, 3);
+  rbm.weights << 0.5, -1.0, 1.5, 0.25, 0.0, -2.0;
+  const ExactOperator builtin = exact_operator(rbm, UnitRule{NaiveFlipRule{}});
+  const ExactOperator user = exact_operator(rbm, TieForgettingFlipRule{}, 1.0, std::nullopt);
+  EXPECT_EQ(builtin.sweep, user.sweep);
+  EXPECT_EQ(builtin.pattern, user.pattern);
+  EXPECT_EQ(builtin.name, "naive at β = 1");
+}
+
+}  // namespace
+}  // namespace rbmix::verify

@@ -1,0 +1,102 @@
+#include "rbmix/verify/sampled_transitions.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+
+namespace rbmix::verify {
+namespace {
+
+// Fewer chains than the project's own χ² test (batched_chains_test) keep these quick; the power tests below show
+// they still reject an order error. Each check below fails a correct sampler with probability ≤ 1e-6 (the
+// default TransitionTestOptions::false_failure_rate, Bonferroni over its start states); the seeds are fixed.
+constexpr Eigen::Index kChainsPerStart = 4000;
+
+// A 2 + 2 RBM whose layer order matters and with an exact tie (hidden unit 1 at v = 0).
+Rbm test_rbm() {
+  Rbm rbm(2, 2);
+  rbm.weights << 1.5, -1.0, 2.0, 0.5;
+  rbm.visible_bias << -0.5, 0.3;
+  rbm.hidden_bias << 0.2, 0.0;
+  return rbm;
+}
+
+// A rule defined outside the library: keep the state with probability 1/2, else resample it by Gibbs.
+struct LazyGibbsRule {
+  static constexpr std::string_view name = "lazy-gibbs";
+  static constexpr std::string_view description = "keep the state with probability 1/2, else Gibbs";
+  static constexpr bool per_unit_detailed_balance = true;
+  template <typename T>
+  T probability_of_one(T x, T s, T decay) const {
+    return T(0.5) * s + T(0.5) * GibbsRule{}.probability_of_one(x, s, decay);
+  }
+};
+
+// A Gibbs sweep written by hand, as a user's own sampler would be: hidden given v, then visible given the new h
+// (K = K_h K_v), or, wrongly, the visible layer first.
+struct HandWrittenGibbsSweep {
+  Rbm rbm;
+  bool visible_first = false;
+  RandomStream stream{2024, 0};
+  void resample(MatrixD& layer, const MatrixD& inputs) {
+    for (Eigen::Index b = 0; b < layer.rows(); ++b)
+      for (Eigen::Index k = 0; k < layer.cols(); ++k)
+        layer(b, k) = stream.uniform() < 1.0 / (1.0 + std::exp(-inputs(b, k))) ? 1.0 : 0.0;
+  }
+  void operator()(MatrixD& visible, MatrixD& hidden) {
+    const auto update_hidden = [&] {
+      resample(hidden, (visible * rbm.weights.transpose()).rowwise() + rbm.hidden_bias.transpose());
+    };
+    const auto update_visible = [&] {
+      resample(visible, (hidden * rbm.weights).rowwise() + rbm.visible_bias.transpose());
+    };
+    if (visible_first) {
+      update_visible();
+      update_hidden();
+    } else {
+      update_hidden();
+      update_visible();
+    }
+  }
+};
+
+TransitionTestOptions quick_options() {
+  TransitionTestOptions options;
+  options.chains_per_start = kChainsPerStart;
+  return options;
+}
+
+TEST(SampledTransitions, BatchedChainsRunAUserRuleExactly) {
+  RBMIX_EXPECT_VERIFIED(check_sampled_transitions(test_rbm(), LazyGibbsRule{}, quick_options()));
+}
+
+TEST(SampledTransitions, AUserSamplerInTheRightOrderPasses) {
+  RBMIX_EXPECT_VERIFIED(
+      check_sampler_transitions(test_rbm(), GibbsRule{}, HandWrittenGibbsSweep{test_rbm()}, quick_options()));
+}
+
+// Power: the same sampler with its layers in the wrong order is a different operator, and the χ² test says which
+// start state shows it.
+TEST(SampledTransitions, AUserSamplerInTheWrongOrderIsRejected) {
+  const VerificationResult result =
+      check_sampler_transitions(test_rbm(), GibbsRule{}, HandWrittenGibbsSweep{test_rbm(), true}, quick_options());
+  EXPECT_FALSE(result.passed);
+  EXPECT_NE(result.message.find("the sampled transitions disagree with the exact row"), std::string::npos)
+      << result.message;
+}
+
+TEST(SampledTransitions, AnObservedImpossibleTransitionFailsWhateverTheThreshold) {
+  MatrixD exact(2, 2);
+  exact << 1.0, 0.0, 0.5, 0.5;
+  const TransitionCounts counts{{99, 1}, {50, 50}};
+  const VerificationResult result = check_transition_counts(counts, exact, 1e-12);
+  EXPECT_FALSE(result.passed);
+  EXPECT_NE(result.message.find("next state 1 was reached 1 times where 0 were expected"), std::string::npos)
+      << result.message;
+}
+
+}  // namespace
+}  // namespace rbmix::verify
