@@ -82,10 +82,12 @@ void attach_convert_mnist(CLI::App& data) {
     save_labels(out / "train-labels.npy", {train.labels.begin(), train.labels.begin() + training_rows});
     save_labels(out / "validation-labels.npy", {train.labels.begin() + training_rows, train.labels.end()});
     save_labels(out / "test-labels.npy", test.labels);
-    const nlohmann::json configuration = {
-        {"source", convert->directory},      {"binarisation", convert->binarisation},
-        {"validation", convert->validation}, {"grey", convert->grey},
-        {"train_rows", training_rows},       {"test_rows", test.images.pixels.rows()}};
+    nlohmann::json configuration = {{"source", convert->directory},
+                                    {"binarisation", convert->binarisation},
+                                    {"validation", convert->validation},
+                                    {"train_rows", training_rows},
+                                    {"test_rows", test.images.pixels.rows()}};
+    if (convert->grey) configuration["grey"] = true;  // only when set: earlier records stay as they were
     write_json_file(out / "conversion.json", make_run_record("data convert-mnist", configuration, convert->seed));
   });
 }
