@@ -839,6 +839,21 @@ case_classify() {
   succeeds train --data train.npy --resample-binarisation --hidden 4 --updates 20 --out grey
 }
 
+# The pcd-study experiment at smoke scale (synthetic data) writes its tables, one SVG per part and run.json.
+case_experiment_pcd_study() {
+  succeeds experiment pcd-study --scale smoke --updates 100 --mrf-updates 100 --trials 1 --threads 1 --seed 2 --out p
+  expect_output_contains "MRF training-data entropy"
+  local file
+  for file in pcd_study.csv pcd_study_curves.csv pcd_study_exact.svg pcd_study_ais.svg pcd_study_classification.svg \
+    pcd_study_mrf.svg run.json; do
+    [[ -s "p/$file" ]] || fail "pcd-study wrote no $file"
+  done
+  [[ $(wc -l <p/pcd_study.csv) -eq 26 ]] || fail "pcd_study.csv should hold a header and 25 curves"
+  rejects "--parts" experiment pcd-study --scale smoke --parts exact,horse --out q
+  rejects "--mnist" experiment pcd-study --scale paper --out q
+  [[ ! -e q ]] || fail "a refused pcd-study made its output directory"
+}
+
 case_bad_mrf() {
   succeeds data make bas --size 3 --out bas.npy
   succeeds data make bas --size 4 --out wide.npy
