@@ -815,6 +815,45 @@ case_mrf_train() {
   expect_output_contains "best validation log-likelihood"
 }
 
+# A classification RBM (000 §4.2) trained on labelled Artificial Modes classifies its test set almost perfectly;
+# rbmix classify recomputes the error the trainer reported, and each loader refuses the other model kind.
+case_classify() {
+  succeeds data make modes --p-mut 0.05 --size 400 --seed 1 --out train.npy --labels train-labels.npy
+  succeeds data make modes --p-mut 0.05 --size 400 --seed 2 --out test.npy --labels test-labels.npy
+  succeeds train --data train.npy --labels train-labels.npy --test test.npy --test-labels test-labels.npy \
+    --hidden 16 --algo pcd --operator flip --lr 0.05 --batch 20 --updates 1500 --eval-every 500 --seed 3 --out run
+  expect_output_contains "final classification error"
+  local reported
+  reported=$(awk -F, 'END { print $4 }' run/learning_curve.csv)
+  awk -v e="$reported" 'BEGIN { exit !(e < 0.05) }' || fail "test error $reported is not below 0.05"
+  succeeds classify --model run/model.npz --data test.npy --labels test-labels.npy --out predicted.npy
+  expect_near "classify recomputes the test error" \
+    "$(sed -n 's/^classification error: \([^ ]*\) .*/\1/p' <<<"$OUTPUT")" "$reported" 1e-12
+  [[ -s predicted.npy ]] || fail "no predicted.npy"
+  rejects "not a plain RBM" loglik --model run/model.npz --data test.npy --exact
+  succeeds model random --visible 16 --hidden 2 --weight-range 1 --seed 1 --out plain.npz
+  rejects "not a classification-rbm" classify --model plain.npz --data test.npy --labels test-labels.npy
+  rejects "--test-labels" train --data train.npy --labels train-labels.npy --test test.npy --hidden 2 --out o
+  rejects "exact negative phase" train --data train.npy --labels train-labels.npy --algo exact --hidden 2 --out o
+  rejects "--labels" classify --model run/model.npz --data test.npy
+  succeeds train --data train.npy --resample-binarisation --hidden 4 --updates 20 --out grey
+}
+
+# The pcd-study experiment at smoke scale (synthetic data) writes its tables, one SVG per part and run.json.
+case_experiment_pcd_study() {
+  succeeds experiment pcd-study --scale smoke --updates 100 --mrf-updates 100 --trials 1 --threads 1 --seed 2 --out p
+  expect_output_contains "MRF training-data entropy"
+  local file
+  for file in pcd_study.csv pcd_study_curves.csv pcd_study_exact.svg pcd_study_ais.svg pcd_study_classification.svg \
+    pcd_study_mrf.svg run.json; do
+    [[ -s "p/$file" ]] || fail "pcd-study wrote no $file"
+  done
+  [[ $(wc -l <p/pcd_study.csv) -eq 26 ]] || fail "pcd_study.csv should hold a header and 25 curves"
+  rejects "--parts" experiment pcd-study --scale smoke --parts exact,horse --out q
+  rejects "--mnist" experiment pcd-study --scale paper --out q
+  [[ ! -e q ]] || fail "a refused pcd-study made its output directory"
+}
+
 case_bad_mrf() {
   succeeds data make bas --size 3 --out bas.npy
   succeeds data make bas --size 4 --out wide.npy

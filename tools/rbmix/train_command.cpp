@@ -4,8 +4,13 @@
 // batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a
 // checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the last
 // checkpoint.
+// With --labels it trains a classification RBM (000 §4.2): the one-hot labels are appended to the rows as one
+// softmax group, the learning curve holds the classification errors, and model.npz is a classification-rbm model
+// (rbmix classify predicts with it). --resample-binarisation reads --data as grey levels and draws every use of a
+// row afresh (000 §4.1).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,6 +22,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
@@ -34,6 +40,9 @@ struct TrainArguments {
   TrainingOptions options;
   std::string data;
   std::string test;
+  std::string labels;
+  std::string test_labels;
+  int classes = 0;
   int hidden = 0;
   std::string algorithm = "cd";
   std::string rule = "gibbs";
@@ -52,22 +61,44 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
-  Table table({"update", "epoch", "train_log_likelihood", "test_log_likelihood"});
+Table learning_curve_table(const std::vector<EvaluationPoint>& curve, bool classification) {
   const double missing = std::numeric_limits<double>::quiet_NaN();
+  if (classification) {
+    Table table({"update", "epoch", "train_error", "test_error"});
+    for (const auto& point : curve)
+      table.add_row({static_cast<long long>(point.update), point.epoch, point.train_error.value_or(missing),
+                     point.test_error.value_or(missing)});
+    return table;
+  }
+  Table table({"update", "epoch", "train_log_likelihood", "test_log_likelihood"});
   for (const auto& point : curve)
     table.add_row({static_cast<long long>(point.update), point.epoch, point.train_log_likelihood.value_or(missing),
                    point.test_log_likelihood.value_or(missing)});
   return table;
 }
 
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
   if (!point) return nullptr;
-  return {
-      {"update", point->update},
-      {"epoch", point->epoch},
-      {"train_log_likelihood", point->train_log_likelihood ? nlohmann::json(*point->train_log_likelihood) : nullptr},
-      {"test_log_likelihood", point->test_log_likelihood ? nlohmann::json(*point->test_log_likelihood) : nullptr}};
+  nlohmann::json out = {{"update", point->update},
+                        {"epoch", point->epoch},
+                        {"train_log_likelihood", optional_json(point->train_log_likelihood)},
+                        {"test_log_likelihood", optional_json(point->test_log_likelihood)}};
+  if (point->train_error || point->test_error) {
+    out["train_error"] = optional_json(point->train_error);
+    out["test_error"] = optional_json(point->test_error);
+  }
+  return out;
+}
+
+// The number of classes: --classes, or one more than the largest training label (at least 2).
+int class_count(const TrainArguments& arguments, const std::vector<int>& labels) {
+  if (arguments.classes > 0) return arguments.classes;
+  const int largest = labels.empty() ? 0 : *std::max_element(labels.begin(), labels.end());
+  return std::max(largest + 1, 2);
 }
 
 // Refuses an option that `algorithm` would ignore, naming it, so that a typo in --algo cannot silently drop a
@@ -105,8 +136,23 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   options.validate();
   const std::filesystem::path out = prepare_output_directory(arguments.out);
 
-  const MatrixD train = to_real(load_binary_matrix(arguments.data));
-  const MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
+  require(arguments.test_labels.empty() || !arguments.labels.empty(), "--test-labels needs --labels");
+  require(arguments.classes == 0 || !arguments.labels.empty(), "--classes needs --labels");
+  require(arguments.test_labels.empty() == arguments.test.empty() || arguments.labels.empty(),
+          "--labels: a classification run needs --test-labels exactly when it has --test");
+  MatrixD train =
+      options.resample_binarisation ? load_grey_levels(arguments.data) : to_real(load_binary_matrix(arguments.data));
+  MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
+  const bool classification = !arguments.labels.empty();
+  if (classification) {
+    const std::vector<int> labels = load_labels(arguments.labels);
+    options.label_classes = class_count(arguments, labels);
+    options.validate();
+    train = append_one_hot_labels(train, labels, options.label_classes, "--labels " + arguments.labels);
+    if (test.size() > 0)
+      test = append_one_hot_labels(test, load_labels(arguments.test_labels), options.label_classes,
+                                   "--test-labels " + arguments.test_labels);
+  }
   Trainer trainer(options, train, test, arguments.hidden);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
@@ -120,6 +166,10 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   configuration["data"] = arguments.data;
   configuration["test"] = arguments.test;
   configuration["n_visible"] = train.cols();
+  if (classification) {
+    configuration["labels"] = arguments.labels;
+    configuration["test_labels"] = arguments.test_labels;
+  }
   configuration["n_hidden"] = arguments.hidden;
   configuration["training_samples"] = train.rows();
   nlohmann::json record = make_run_record("train", configuration, options.seed);
@@ -159,8 +209,12 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
                        {"seconds", summary.seconds},
                        {"best", point_json(summary.best)},
                        {"final", point_json(summary.final)}};
-  save_rbm(out / "model.npz", trainer.model(), record);
-  learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
+  if (classification) {
+    save_classification_rbm(out / "model.npz", {trainer.model(), options.label_classes}, record);
+  } else {
+    save_rbm(out / "model.npz", trainer.model(), record);
+  }
+  learning_curve_table(trainer.learning_curve(), classification).write_csv(out / "learning_curve.csv");
   write_json_file(out / "run.json", record);
 
   std::cout << summary.message << '\n';
@@ -168,6 +222,10 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
     std::cout << "final average log-likelihood: train " << *summary.final->train_log_likelihood
               << (summary.final->test_log_likelihood ? ", test " + std::to_string(*summary.final->test_log_likelihood)
                                                      : std::string())
+              << '\n';
+  if (summary.final && summary.final->train_error)
+    std::cout << "final classification error: train " << *summary.final->train_error
+              << (summary.final->test_error ? ", test " + std::to_string(*summary.final->test_error) : std::string())
               << '\n';
   std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
@@ -181,6 +239,14 @@ void attach(CLI::App& parent) {
       parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
   command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
   command->add_option("--test", arguments->test, "test data (.npy)");
+  command->add_option("--labels", arguments->labels,
+                      "training labels (.npy, |u1): train a classification RBM (000 §4.2) on (row, label)");
+  command->add_option("--test-labels", arguments->test_labels, "test labels (.npy, |u1; with --labels and --test)");
+  command->add_option("--classes", arguments->classes, "label classes K (default: 1 + the largest training label)")
+      ->check(CLI::Range(2, 1 << 16));
+  command->add_flag("--resample-binarisation", options.resample_binarisation,
+                    "--data holds grey levels (|u1 intensities or floats in [0, 1]); every use of a row draws its "
+                    "binary version afresh (000 §4.1)");
   command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
   command->add_option("--algo", arguments->algorithm, "cd|pcd|mfcd|fpcd|pt|exact|cg|sdcp|csdcp")->capture_default_str();
   command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();

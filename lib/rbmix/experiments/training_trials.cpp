@@ -26,9 +26,12 @@ nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
 }
 
 EvaluationPoint point_from_grid_json(const nlohmann::json& json) {
-  return {json.at("update").get<std::int64_t>(), experiments::read_exact_number(json.at("epoch")),
+  return {json.at("update").get<std::int64_t>(),
+          experiments::read_exact_number(json.at("epoch")),
           read_optional_exact_number(json.at("train_log_likelihood")),
-          read_optional_exact_number(json.at("test_log_likelihood"))};
+          read_optional_exact_number(json.at("test_log_likelihood")),
+          std::nullopt,
+          std::nullopt};
 }
 
 nlohmann::json optional_point(const std::optional<EvaluationPoint>& point) {

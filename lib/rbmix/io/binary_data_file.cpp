@@ -53,4 +53,41 @@ BinaryMatrix load_binary_matrix(const std::filesystem::path& file) {
   return data;
 }
 
+std::vector<int> load_labels(const std::filesystem::path& file) {
+  const std::string source = file.string();
+  const NpyArray array = read_npy(file);
+  require(array.shape.size() == 1 && array.dtype == NpyDtype::uint8,
+          source + ": labels must be a 1-D array of dtype |u1 (numpy: labels.astype(np.uint8))");
+  std::vector<int> labels(array.bytes.size());
+  for (std::size_t k = 0; k < labels.size(); ++k) labels[k] = static_cast<unsigned char>(array.bytes[k]);
+  return labels;
+}
+
+MatrixD load_grey_levels(const std::filesystem::path& file) {
+  const std::string source = file.string();
+  const NpyArray array = read_npy(file);
+  require(array.shape.size() == 2, source + ": grey levels must be a 2-D array (samples × features), found " +
+                                       std::to_string(array.shape.size()) + "-D");
+  MatrixD grey(array.shape[0], array.shape[1]);
+  switch (array.dtype) {
+    case NpyDtype::uint8: {
+      // x / 255 in double, the very probability stochastic_binarize compares its draws with.
+      constexpr double max_intensity = 255.0;
+      for (Eigen::Index k = 0; k < grey.size(); ++k)
+        grey.data()[k] = static_cast<unsigned char>(array.bytes[static_cast<std::size_t>(k)]) / max_intensity;
+      return grey;
+    }
+    case NpyDtype::float64:
+      grey = npy_to_matrix<double>(array, source);
+      break;
+    case NpyDtype::float32:
+      grey = npy_to_matrix<float>(array, source).cast<double>();
+      break;
+    case NpyDtype::boolean:
+      throw InputError(source + ": grey levels must be |u1 intensities or <f4/<f8 values in [0, 1], not |b1");
+  }
+  require((grey.array() >= 0.0 && grey.array() <= 1.0).all(), source + ": a grey level lies outside [0, 1]");
+  return grey;
+}
+
 }  // namespace rbmix

@@ -4,6 +4,7 @@
 // <f8 arrays whose every value is exactly 0 or 1, as numpy users commonly save them; any other value, rank or
 // dtype is an InputError naming the file.
 #include <filesystem>
+#include <vector>
 
 #include "rbmix/core/types.hpp"
 
@@ -11,5 +12,12 @@ namespace rbmix {
 
 void save_binary_matrix(const std::filesystem::path& file, const BinaryMatrix& data);
 BinaryMatrix load_binary_matrix(const std::filesystem::path& file);
+
+// Class labels: a 1-D |u1 array (as rbmix data convert-mnist writes them; numpy: labels.astype(np.uint8)).
+std::vector<int> load_labels(const std::filesystem::path& file);
+// Grey levels p ∈ [0, 1], one sample per row, for data binarised afresh at every use (000 §4.1): a 2-D |u1 array
+// of intensities x ∈ [0, 255] read as p = x / 255 (as stochastic_binarize reads them), or <f4 / <f8 values in
+// [0, 1]. Anything else is an InputError naming the file.
+MatrixD load_grey_levels(const std::filesystem::path& file);
 
 }  // namespace rbmix

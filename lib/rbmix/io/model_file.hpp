@@ -6,17 +6,23 @@
 // Promises: load_rbm(save_rbm(rbm)) returns bit-identical parameters; loading refuses, with an InputError naming the
 // file, anything that is not such an archive: missing members, other dtypes, shapes that disagree with each other
 // or with the metadata, NaN or Inf parameters, another format or a newer format version.
+// A classification RBM (model/classification_rbm.hpp) is the same archive with metadata "kind":
+// "classification-rbm" and "classes": K, written as format version 2 so that an rbmix from before classification
+// RBMs refuses it instead of reading the label units as binary ones; a file without "kind" is a plain RBM. Each
+// loader refuses the other kind, naming it.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/rbm.hpp"
 
 namespace rbmix {
 
 inline constexpr std::string_view model_format_name = "rbmix-model";
-inline constexpr int model_format_version = 1;
+inline constexpr int model_format_version = 2;  // the newest version this rbmix reads
+inline constexpr std::string_view classification_model_kind = "classification-rbm";
 
 struct LoadedRbm {
   Rbm rbm;
@@ -27,5 +33,15 @@ void save_rbm(const std::filesystem::path& file, const Rbm& rbm, const nlohmann:
 LoadedRbm load_rbm(const std::filesystem::path& file);
 // The same from the bytes of a model file; `source` names it in messages.
 LoadedRbm decode_rbm(std::string bytes, const std::string& source);
+
+struct LoadedClassificationRbm {
+  ClassificationRbm model;
+  nlohmann::json metadata;
+};
+
+void save_classification_rbm(const std::filesystem::path& file, const ClassificationRbm& model,
+                             const nlohmann::json& provenance);
+LoadedClassificationRbm load_classification_rbm(const std::filesystem::path& file);
+LoadedClassificationRbm decode_classification_rbm(std::string bytes, const std::string& source);
 
 }  // namespace rbmix

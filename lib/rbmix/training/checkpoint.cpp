@@ -15,8 +15,10 @@ namespace rbmix {
 namespace {
 
 constexpr std::string_view checkpoint_magic = "RBMIXCKP";
-// Version 1 had no checksum; it is refused with a message saying so.
-constexpr std::uint64_t checkpoint_version = 2;
+// Version 1 had no checksum; it is refused with a message saying so. Version 2 had no classification errors in the
+// learning curve; it is still read (its points have none).
+constexpr std::uint64_t checkpoint_version = 3;
+constexpr std::uint64_t checkpoint_version_without_errors = 2;
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
 
 void write_model(BinaryWriter& writer, const Rbm& rbm) {
@@ -75,6 +77,8 @@ std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& sta
     writer.write_f64(point.epoch);
     write_optional(writer, point.train_log_likelihood);
     write_optional(writer, point.test_log_likelihood);
+    write_optional(writer, point.train_error);
+    write_optional(writer, point.test_error);
   }
   negative_phase.save(writer);
   writer.write_string(std::string(checkpoint_magic));
@@ -89,12 +93,14 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
   std::uint64_t stored_checksum = 0;
   std::memcpy(&stored_checksum, bytes.data() + bytes.size() - checksum_bytes, checksum_bytes);
   bytes.resize(bytes.size() - checksum_bytes);
+  std::uint64_t version = 0;
   {
     BinaryReader header(bytes, source);
     if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
-    const std::uint64_t version = header.read_u64();
+    version = header.read_u64();
     if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
-    if (version != checkpoint_version) header.fail("unsupported checkpoint format version " + std::to_string(version));
+    if (version != checkpoint_version && version != checkpoint_version_without_errors)
+      header.fail("unsupported checkpoint format version " + std::to_string(version));
   }
   if (crc32_of(bytes) != stored_checksum)
     fail(
@@ -149,6 +155,11 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
     previous_update = point.update;
     point.train_log_likelihood = read_optional(reader, "a training log-likelihood");
     point.test_log_likelihood = read_optional(reader, "a test log-likelihood");
+    if (version == checkpoint_version_without_errors) continue;
+    point.train_error = read_optional(reader, "a training classification error");
+    point.test_error = read_optional(reader, "a test classification error");
+    for (const auto& error : {point.train_error, point.test_error})
+      if (error && !(*error >= 0.0 && *error <= 1.0)) reader.fail("a classification error lies outside [0, 1]");
   }
   negative_phase.load(reader);
   if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");

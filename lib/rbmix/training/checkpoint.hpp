@@ -2,9 +2,10 @@
 // The training checkpoint file: everything that determines the rest of a run (docs/algorithms.md §3), so that a
 // run resumed from it ends bit-identical to one that was never interrupted. Little-endian records (binary_archive):
 //
-//   "RBMIXCKP" · version 2 · trajectory fingerprint of the options · rows, visible, hidden units ·
+//   "RBMIXCKP" · version 3 · trajectory fingerprint of the options · rows, visible, hidden units ·
 //   updates done · batch position in the epoch · data order · data stream · parameters W, b, c · offsets μ, λ ·
-//   momentum velocity · learning curve · negative phase (chains, streams, fast weights) · "RBMIXCKP" · CRC-32
+//   momentum velocity · learning curve (version 2: without classification errors) · negative phase (chains, streams,
+//   fast weights) · "RBMIXCKP" · CRC-32
 //
 // The trailing CRC-32 (zlib) covers every byte before it, so a flipped bit anywhere or a cut file is refused before
 // any field is read. The fields are then checked one by one against what this run expects and against the values

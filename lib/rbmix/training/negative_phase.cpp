@@ -1,15 +1,25 @@
 #include "rbmix/training/negative_phase.hpp"
 
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "rbmix/model/exact.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/sampling/softmax_group.hpp"
 #include "rbmix/training/parallel_tempering.hpp"
 
 namespace rbmix {
 namespace {
+
+// The label group of a classification RBM: the last label_classes visible units (options.label_classes > 0).
+std::optional<SoftmaxGroup> label_group(const TrainingOptions& options, Eigen::Index n_visible) {
+  if (options.label_classes == 0) return std::nullopt;
+  const SoftmaxGroup group{n_visible - options.label_classes, options.label_classes};
+  validate_softmax_group(group, n_visible);
+  return group;
+}
 
 class ExactNegativePhase final : public NegativePhase {
  public:
@@ -21,12 +31,16 @@ class ExactNegativePhase final : public NegativePhase {
 
 class MeanFieldNegativePhase final : public NegativePhase {
  public:
+  explicit MeanFieldNegativePhase(std::optional<SoftmaxGroup> label_group) : label_group_(label_group) {}
+
   void start_batch(const MatrixD& /*batch*/, const MatrixD& positive_hidden_inputs) override {
     first_hidden_ = logistic_array(positive_hidden_inputs.array()).matrix();
   }
   // h⁰ is taken at θ^(t) for every inner step: MF-CD restarts from the data like CD.
   Statistics statistics(const Rbm& rbm) override {
-    const MatrixD visible = rbm.visible_probabilities(first_hidden_);
+    MatrixD visible = rbm.visible_probabilities(first_hidden_);
+    // A label group's mean is its softmax p(y | h⁰), not K independent logistics.
+    if (label_group_) softmax_group_probabilities(rbm, *label_group_, first_hidden_, visible);
     const MatrixD hidden = rbm.hidden_probabilities(visible);
     return batch_statistics(visible, hidden);
   }
@@ -34,6 +48,7 @@ class MeanFieldNegativePhase final : public NegativePhase {
   void load(BinaryReader&) override {}
 
  private:
+  std::optional<SoftmaxGroup> label_group_;
   MatrixD first_hidden_;
 };
 
@@ -45,6 +60,7 @@ class ChainNegativePhase final : public NegativePhase {
   ChainNegativePhase(const TrainingOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
                      Eigen::Index batch_size)
       : rule_(options.rule),
+        label_group_(label_group(options, n_visible)),
         sweeps_(options.sampling_steps),
         restart_at_batch_(options.negative_phase == NegativePhaseKind::contrastive_divergence),
         uses_fast_weights_(options.negative_phase == NegativePhaseKind::fast_persistent),
@@ -78,7 +94,13 @@ class ChainNegativePhase final : public NegativePhase {
     const BasicRbm<Scalar>& sampling_model = in_scalar(uses_fast_weights_ ? combined_model_ : rbm, sampling_model_);
     for (std::size_t replica = 0; replica < replicas_.size(); ++replica) {
       const auto beta = static_cast<Scalar>(inverse_temperatures_[replica]);
-      for (int sweep = 0; sweep < sweeps_; ++sweep) replicas_[replica].sweep(sampling_model, rule_, beta);
+      for (int sweep = 0; sweep < sweeps_; ++sweep) {
+        if (label_group_) {
+          sweep_with_softmax_group(replicas_[replica], sampling_model, rule_, *label_group_, beta);
+        } else {
+          replicas_[replica].sweep(sampling_model, rule_, beta);
+        }
+      }
     }
     if (replicas_.size() > 1) swap_neighbours(sampling_model);
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
@@ -178,6 +200,7 @@ class ChainNegativePhase final : public NegativePhase {
   }
 
   UnitRule rule_;
+  std::optional<SoftmaxGroup> label_group_;
   int sweeps_;
   bool restart_at_batch_;
   bool uses_fast_weights_;
@@ -208,7 +231,7 @@ std::unique_ptr<NegativePhase> make_negative_phase(const TrainingOptions& option
     case NegativePhaseKind::exact:
       return std::make_unique<ExactNegativePhase>();
     case NegativePhaseKind::mean_field:
-      return std::make_unique<MeanFieldNegativePhase>();
+      return std::make_unique<MeanFieldNegativePhase>(label_group(options, n_visible));
     default:
       break;
   }

@@ -19,6 +19,8 @@
 //                       k sweeps at β each, then swaps of neighbours (β_0,β_1), (β_1,β_2), … in turn; β = 1 gives
 //                       the sample;
 //   MF-CD               deterministic: h⁰ = σ(c+Wv), v¹ = σ(b+Wᵀh⁰), h¹ = σ(c+Wv¹), statistics of (v¹, h¹) (000 §2.2).
+// A classification RBM (options.label_classes > 0) keeps all of these: its label group, the last visible units, is
+// drawn exactly from p(y | h) after every sweep and is the softmax p(y | h⁰) in MF-CD (sampling/softmax_group.hpp).
 // Sampling may run in float (options.sample_in_float); statistics are returned in double.
 #include <memory>
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/statistics.hpp"
 #include "rbmix/training/checkpoint.hpp"
@@ -18,6 +19,10 @@ constexpr double initial_hidden_offset = 0.5;  // λ starts at 0.5 (002 §4)
 void require_binary(const MatrixD& data, const std::string& what) {
   const bool binary = (data.array() == 0.0 || data.array() == 1.0).all();
   require(binary, what + ": every value must be 0 or 1");
+}
+
+void require_unit_interval(const MatrixD& data, const std::string& what) {
+  require((data.array() >= 0.0 && data.array() <= 1.0).all(), what + ": every grey level must lie in [0, 1]");
 }
 
 Rbm initial_model(const TrainingOptions& options, const MatrixD& train, Eigen::Index n_hidden) {
@@ -59,11 +64,20 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
   options_.validate();
   require(train_.rows() > 0 && train_.cols() > 0, "training data: no samples");
   require(n_hidden > 0, "the number of hidden units must be positive");
-  require_binary(train_, "training data");
+  if (options_.resample_binarisation) {
+    require_unit_interval(train_, "training data");
+  } else {
+    require_binary(train_, "training data");
+  }
   if (test_.size() > 0) {
     require(test_.cols() == train_.cols(), "test data: " + std::to_string(test_.cols()) +
                                                " columns, but the training data have " + std::to_string(train_.cols()));
     require_binary(test_, "test data");
+  }
+  if (options_.label_classes > 0) {
+    // The label block must be one-hot in every row: the softmax group has no other states.
+    one_hot_labels(train_, options_.label_classes, "training data");
+    if (test_.size() > 0) one_hot_labels(test_, options_.label_classes, "test data");
   }
   batch_size_ = options_.batch_size == 0 ? train_.rows() : options_.batch_size;
   require(batch_size_ <= train_.rows(), "batch size " + std::to_string(batch_size_) + " exceeds the " +
@@ -102,8 +116,20 @@ const MatrixD& Trainer::next_batch() {
   }
   batch_.resize(batch_size_, train_.cols());
   const Eigen::Index first = batch_in_epoch_ * batch_size_;
-  for (Eigen::Index row = 0; row < batch_size_; ++row)
-    batch_.row(row) = train_.row(static_cast<Eigen::Index>(permutation_[static_cast<std::size_t>(first + row)]));
+  if (options_.resample_binarisation) {
+    // The stream of (epoch, row) is the one stochastic_binarize gives row `row` in epoch `epoch`, so every use of
+    // a row draws afresh and the draws do not depend on the batch composition or the thread count.
+    const auto epoch = static_cast<std::uint64_t>(epoch_of_next_batch());
+    for (Eigen::Index row = 0; row < batch_size_; ++row) {
+      const std::uint64_t source = permutation_[static_cast<std::size_t>(first + row)];
+      RandomStream stream(options_.seed, (epoch << 32) | source, StreamDomain::binarisation);
+      for (Eigen::Index unit = 0; unit < train_.cols(); ++unit)
+        batch_(row, unit) = stream.uniform() < train_(static_cast<Eigen::Index>(source), unit) ? 1.0 : 0.0;
+    }
+  } else {
+    for (Eigen::Index row = 0; row < batch_size_; ++row)
+      batch_.row(row) = train_.row(static_cast<Eigen::Index>(permutation_[static_cast<std::size_t>(first + row)]));
+  }
   batch_in_epoch_ = (batch_in_epoch_ + 1) % batches_per_epoch_;
   return batch_;
 }
@@ -169,7 +195,15 @@ EvaluationPoint Trainer::evaluate(const TrainingHooks& hooks) const {
   point.update = updates_done_;
   point.epoch = epochs_done();
   const Rbm rbm = model();
-  if (hooks.estimate_log_likelihood) {
+  if (options_.label_classes > 0) {
+    const ClassificationRbm classifier{rbm, options_.label_classes};
+    const Eigen::Index inputs = classifier.n_inputs();
+    point.train_error = classification_error(classifier, train_.leftCols(inputs),
+                                             one_hot_labels(train_, options_.label_classes, "training data"));
+    if (test_.size() > 0)
+      point.test_error = classification_error(classifier, test_.leftCols(inputs),
+                                              one_hot_labels(test_, options_.label_classes, "test data"));
+  } else if (hooks.estimate_log_likelihood) {
     point.train_log_likelihood = hooks.estimate_log_likelihood(rbm, train_);
     if (test_.size() > 0) point.test_log_likelihood = hooks.estimate_log_likelihood(rbm, test_);
   } else if (std::min(rbm.n_visible(), rbm.n_hidden()) <= options_.max_enumerated_units) {

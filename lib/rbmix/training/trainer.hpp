@@ -16,11 +16,14 @@
 //
 // run() evaluates at update 0, every evaluation_interval updates and at the end: exact average log-likelihood of
 // the training and test data when the smaller layer has at most max_enumerated_units units, or the estimator
-// hook when one is given (e.g. AIS). It stops when the planned updates are done, when the interrupt hook says so,
-// or when the parameters diverge (NaN/Inf or |θ| > divergence_bound); a diverged run restores the last good
-// parameters (those of the last evaluation or checkpoint) and writes no checkpoint, so the last checkpoint on
-// disk stays intact. A checkpoint holds everything that determines the rest of the run, so a run resumed from it
-// ends bit-identical to one that was never interrupted.
+// hook when one is given (e.g. AIS); for a classification RBM (label_classes > 0) the training and test
+// classification errors instead (model/classification_rbm.hpp; on grey-level training rows the inputs are the
+// grey levels themselves).
+// With resample_binarisation the training rows are grey levels and each batch row is drawn afresh (000 §4.1). It stops
+// when the planned updates are done, when the interrupt hook says so, or when the parameters diverge (NaN/Inf or |θ| >
+// divergence_bound); a diverged run restores the last good parameters (those of the last evaluation or checkpoint) and
+// writes no checkpoint, so the last checkpoint on disk stays intact. A checkpoint holds everything that determines the
+// rest of the run, so a run resumed from it ends bit-identical to one that was never interrupted.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -47,6 +50,9 @@ struct EvaluationPoint {
   double epoch = 0.0;
   std::optional<double> train_log_likelihood;  // average over the rows
   std::optional<double> test_log_likelihood;
+  // Classification RBMs (options.label_classes > 0): the fraction of rows whose label argmax_y p(y | x) misses.
+  std::optional<double> train_error;
+  std::optional<double> test_error;
 };
 
 enum class Termination { completed, diverged, interrupted };
@@ -97,6 +103,7 @@ class Trainer {
 
  private:
   const MatrixD& next_batch();
+  std::int64_t epoch_of_next_batch() const { return updates_done_ / batches_per_epoch_; }
   const Rbm& model_to_sample();
   EvaluationPoint evaluate(const TrainingHooks& hooks) const;
   std::optional<std::string> divergence() const;

@@ -70,6 +70,12 @@ bool TrainingOptions::is_valid(std::string* why) const {
   if (!(initial_weight_scale >= 0.0 && std::isfinite(initial_weight_scale)))
     return fail(why, "the initial weight scale must be non-negative, got " + std::to_string(initial_weight_scale));
   if (!(divergence_bound > 0.0)) return fail(why, "the divergence bound must be positive");
+  if (label_classes < 0 || label_classes == 1)
+    return fail(why,
+                "a softmax label group needs at least 2 classes (or 0 for none), got " + std::to_string(label_classes));
+  if (label_classes > 0 && negative_phase == NegativePhaseKind::exact)
+    return fail(why, "the exact negative phase enumerates binary units only; a classification RBM (label classes " +
+                         std::to_string(label_classes) + ") needs a sampling or mean-field negative phase");
   if (checkpoint_interval < 0)
     return fail(why, "the checkpoint interval must be non-negative, got " + std::to_string(checkpoint_interval));
   if (checkpoint_interval > 0 && checkpoint_path.empty())
@@ -178,6 +184,9 @@ nlohmann::json to_json(const TrainingOptions& options) {
   out["divergence_bound"] = options.divergence_bound;
   out["seed"] = options.seed;
   out["checkpoint_interval"] = options.checkpoint_interval;
+  // Written only when set, so the records and checkpoint fingerprints of plain RBM runs stay as they were.
+  if (options.label_classes > 0) out["label_classes"] = options.label_classes;
+  if (options.resample_binarisation) out["resample_binarisation"] = true;
   return out;
 }
 

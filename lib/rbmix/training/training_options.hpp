@@ -66,6 +66,14 @@ struct TrainingOptions {
   // tiny models gain nothing and their tests compare with exact enumeration; ask for float on large models.
   bool sample_in_float = false;
   double divergence_bound = 1e4;  // |parameter| above this (or NaN/Inf) stops the run as diverged
+  // Classification RBM (000 §4.2): the last label_classes visible units are one softmax group, the label, sampled
+  // exactly from its conditional (sampling/softmax_group.hpp); 0: a plain RBM. Evaluation then reports the
+  // classification error instead of the log-likelihood.
+  int label_classes = 0;
+  // The training rows are grey levels p ∈ [0, 1] and every use of a row draws v ~ Bernoulli(p) afresh (000 §4.1),
+  // from RandomStream(seed, epoch·2³² + row, StreamDomain::binarisation) as stochastic_binarize does: the rows of
+  // epoch e are stochastic_binarize(intensities, seed, e), whatever the thread count. The test rows stay as given.
+  bool resample_binarisation = false;
   std::uint64_t seed = 1;
 
   std::int64_t checkpoint_interval = 0;  // write a checkpoint every this many updates; 0: only when stopping

@@ -43,5 +43,38 @@ TEST(BinaryDataFile, AcceptsZeroOneFloatsAndRefusesOtherValues) {
               ::testing::ThrowsMessage<InputError>(HasSubstr("2-D array")));
 }
 
+TEST(BinaryDataFile, LabelsAreOneDimensionalBytes) {
+  const testing::TemporaryDirectory directory;
+  Vector<std::uint8_t> labels(4);
+  labels << 3, 0, 9, 1;
+  write_npy(directory / "labels.npy", vector_to_npy(labels));
+  EXPECT_EQ(load_labels(directory / "labels.npy"), (std::vector<int>{3, 0, 9, 1}));
+  write_npy(directory / "matrix.npy", matrix_to_npy(BinaryMatrix(BinaryMatrix::Zero(2, 2))));
+  EXPECT_THROW(load_labels(directory / "matrix.npy"), InputError);
+  write_npy(directory / "float.npy", vector_to_npy(VectorD(VectorD::Zero(3))));
+  EXPECT_THROW(load_labels(directory / "float.npy"), InputError);
+}
+
+// Intensities x read as x / 255, the probability stochastic binarisation compares its draws with; floats must lie
+// in [0, 1].
+TEST(BinaryDataFile, GreyLevelsFromIntensitiesOrUnitFloats) {
+  const testing::TemporaryDirectory directory;
+  BinaryMatrix intensities(1, 3);
+  intensities << 0, 128, 255;
+  write_npy(directory / "grey.npy", matrix_to_npy(intensities));
+  const MatrixD grey = load_grey_levels(directory / "grey.npy");
+  EXPECT_EQ(grey(0, 0), 0.0);
+  EXPECT_EQ(grey(0, 1), 128 / 255.0);
+  EXPECT_EQ(grey(0, 2), 1.0);
+  MatrixD values(1, 2);
+  values << 0.25, 1.5;
+  write_npy(directory / "outside.npy", matrix_to_npy(values));
+  EXPECT_THAT([&] { load_grey_levels(directory / "outside.npy"); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("outside [0, 1]")));
+  values(0, 1) = 0.75;
+  write_npy(directory / "inside.npy", matrix_to_npy(values));
+  EXPECT_EQ(load_grey_levels(directory / "inside.npy"), values);
+}
+
 }  // namespace
 }  // namespace rbmix

@@ -143,5 +143,51 @@ TEST_F(ModelFileErrors, WrongShapesDtypesAndMembersAreRefused) {
   EXPECT_THAT(load_error(directory_ / "plain.npz"), HasSubstr("not a zip archive"));
 }
 
+std::string classification_load_error(const std::filesystem::path& file) {
+  try {
+    load_classification_rbm(file);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(ModelFileErrors, ClassificationRbmRoundTripsAndEachLoaderRefusesTheOtherKind) {
+  ClassificationRbm model{Rbm(5, 2), 3};
+  model.rbm.weights.setRandom();
+  model.rbm.visible_bias.setRandom();
+  const auto file = directory_ / "classifier.npz";
+  save_classification_rbm(file, model, {{"how", "by hand"}});
+  const LoadedClassificationRbm loaded = load_classification_rbm(file);
+  EXPECT_EQ(loaded.model.classes, 3);
+  EXPECT_TRUE(same_bits(loaded.model.rbm.weights, model.rbm.weights));
+  EXPECT_TRUE(same_bits(loaded.model.rbm.visible_bias, model.rbm.visible_bias));
+  EXPECT_EQ(loaded.metadata["kind"], "classification-rbm");
+  EXPECT_EQ(loaded.metadata["format_version"], 2);
+  EXPECT_EQ(loaded.metadata["provenance"]["how"], "by hand");
+  EXPECT_THAT(load_error(file), HasSubstr("not a plain RBM"));
+  EXPECT_THAT(classification_load_error(good_file()), HasSubstr("is a plain RBM, not a classification-rbm"));
+  EXPECT_EQ(load_rbm(good_file()).metadata["format_version"], 1);  // plain models keep format version 1
+  EXPECT_THROW(save_classification_rbm(directory_ / "one.npz", ClassificationRbm{Rbm(5, 2), 1}, {}), InputError);
+}
+
+TEST_F(ModelFileErrors, ClassificationMetadataIsChecked) {
+  save_classification_rbm(directory_ / "classifier.npz", ClassificationRbm{Rbm(5, 2), 3}, {});
+  auto metadata = load_classification_rbm(directory_ / "classifier.npz").metadata;
+  const auto variant = [&](const std::string& name, const std::string& key, const nlohmann::json& value) {
+    auto members = decode_zip(read_file_bytes(directory_ / "classifier.npz"), "classifier");
+    auto changed = metadata;
+    changed[key] = value;
+    for (auto& member : members)
+      if (member.name == "metadata.json") member.bytes = changed.dump();
+    write_output_file(directory_ / name, encode_zip(members));
+    return directory_ / name;
+  };
+  EXPECT_THAT(classification_load_error(variant("text_classes.npz", "classes", "3")), HasSubstr("no integer classes"));
+  EXPECT_THAT(classification_load_error(variant("no_input.npz", "classes", 5)), HasSubstr("leave no input"));
+  EXPECT_THAT(classification_load_error(variant("number_kind.npz", "kind", 2)), HasSubstr("kind is not a string"));
+  EXPECT_THAT(load_error(variant("other_kind.npz", "kind", "dbn")), HasSubstr("is a dbn, not a plain RBM"));
+}
+
 }  // namespace
 }  // namespace rbmix

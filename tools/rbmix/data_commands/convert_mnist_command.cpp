@@ -1,5 +1,6 @@
 // rbmix data convert-mnist: binarises MNIST-style IDX files (MNIST or Fashion-MNIST) into .npy data sets.
 #include <cstdint>
+#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -9,6 +10,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/binarize.hpp"
 #include "rbmix/data/mnist.hpp"
+#include "rbmix/io/npy.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {
@@ -28,6 +30,7 @@ void attach_convert_mnist(CLI::App& data) {
     std::string binarisation = "stochastic";
     std::uint64_t seed = 1;
     Eigen::Index validation = 10000;
+    bool grey = false;
   };
   auto convert = std::make_shared<Convert>();
   CLI::App* command = data.add_subcommand("convert-mnist", "Binarise MNIST-style IDX files into .npy data sets");
@@ -35,7 +38,9 @@ void attach_convert_mnist(CLI::App& data) {
       "Writes train.npy, validation.npy, test.npy, their *-labels.npy and conversion.json. The validation set is\n"
       "the last --validation training images (Tieleman 2008: 50 000 / 10 000). Stochastic binarisation draws each\n"
       "pixel once ~ Bernoulli(intensity/255) from --seed; threshold keeps the pixels above 1/2. Fashion-MNIST works\n"
-      "too: --dir /usr/share/datasets/fashion-mnist (Debian package dataset-fashion-mnist).");
+      "too: --dir /usr/share/datasets/fashion-mnist (Debian package dataset-fashion-mnist).\n"
+      "--grey also writes the intensities 0-255 of the same splits as train-grey.npy, validation-grey.npy and\n"
+      "test-grey.npy (|u1), for rbmix train --resample-binarisation (a fresh binarisation at every use, 000 §4.1).");
   command->add_option("--dir", convert->directory, "directory with the IDX files (plain or .gz)")
       ->capture_default_str();
   command->add_option("--out-dir", convert->out, "output directory")->required();
@@ -46,6 +51,7 @@ void attach_convert_mnist(CLI::App& data) {
   command->add_option("--validation", convert->validation, "training images kept for validation (taken from the end)")
       ->check(non_negative_count)
       ->capture_default_str();
+  command->add_flag("--grey", convert->grey, "also write the grey levels (*-grey.npy, intensities 0-255)");
   command->callback([convert] {
     const auto out = prepare_output_directory(convert->out);
     const Binarisation binarisation =
@@ -64,14 +70,24 @@ void attach_convert_mnist(CLI::App& data) {
     save_and_report((out / "train.npy").string(), binary.topRows(training_rows));
     save_and_report((out / "validation.npy").string(), binary.middleRows(training_rows, convert->validation));
     save_and_report((out / "test.npy").string(), binary.bottomRows(test.images.pixels.rows()));
+    if (convert->grey) {
+      const auto save_grey = [&](const std::string& name, const ByteMatrix& rows) {
+        write_npy(out / name, matrix_to_npy(Matrix<std::uint8_t>(rows)));
+        std::cout << "wrote " << (out / name).string() << " (" << rows.rows() << " × " << rows.cols() << ")\n";
+      };
+      save_grey("train-grey.npy", intensities.topRows(training_rows));
+      save_grey("validation-grey.npy", intensities.middleRows(training_rows, convert->validation));
+      save_grey("test-grey.npy", intensities.bottomRows(test.images.pixels.rows()));
+    }
     save_labels(out / "train-labels.npy", {train.labels.begin(), train.labels.begin() + training_rows});
     save_labels(out / "validation-labels.npy", {train.labels.begin() + training_rows, train.labels.end()});
     save_labels(out / "test-labels.npy", test.labels);
-    const nlohmann::json configuration = {{"source", convert->directory},
-                                          {"binarisation", convert->binarisation},
-                                          {"validation", convert->validation},
-                                          {"train_rows", training_rows},
-                                          {"test_rows", test.images.pixels.rows()}};
+    nlohmann::json configuration = {{"source", convert->directory},
+                                    {"binarisation", convert->binarisation},
+                                    {"validation", convert->validation},
+                                    {"train_rows", training_rows},
+                                    {"test_rows", test.images.pixels.rows()}};
+    if (convert->grey) configuration["grey"] = true;  // only when set: earlier records stay as they were
     write_json_file(out / "conversion.json", make_run_record("data convert-mnist", configuration, convert->seed));
   });
 }

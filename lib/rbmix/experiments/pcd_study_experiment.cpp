@@ -1,0 +1,491 @@
+#include "rbmix/experiments/pcd_study_experiment.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/data/binarize.hpp"
+#include "rbmix/data/datasets.hpp"
+#include "rbmix/data/mnist.hpp"
+#include "rbmix/data/patches.hpp"
+#include "rbmix/data/split.hpp"
+#include "rbmix/estimation/ais.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/model/boltzmann_machine_enumeration.hpp"
+#include "rbmix/model/classification_rbm.hpp"
+#include "rbmix/model/exact.hpp"
+#include "rbmix/training/boltzmann_machine_trainer.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace rbmix::experiments {
+namespace {
+
+constexpr int mnist_classes = 10;
+constexpr int mode_classes = 4;
+constexpr double mode_mutation = 0.05;  // Artificial Modes of the smoke scale
+constexpr Eigen::Index patch_side = 5;  // 000 §5.5
+// The data seeds are fixed offsets of the experiment seed's trial seeds, so they never coincide with a run's.
+constexpr std::uint64_t data_seed_index = 1u << 20;
+
+// One data set of the RBM parts: training rows (grey levels when `grey`), fixed 0/1 validation and test rows, and
+// the labels of each.
+struct RbmData {
+  MatrixD train;
+  bool grey = false;
+  MatrixD validation;
+  MatrixD test;
+  std::vector<int> train_labels, validation_labels, test_labels;
+  int classes = 0;
+};
+
+std::vector<int> to_ints(const std::vector<std::uint8_t>& labels) { return {labels.begin(), labels.end()}; }
+
+RbmData load_rbm_data(const PcdStudyOptions& options) {
+  RbmData data;
+  const std::uint64_t seed = trial_seed(options.seed, data_seed_index);
+  if (options.mnist.empty()) {
+    const auto make = [&](Eigen::Index rows, std::uint64_t index, MatrixD& out, std::vector<int>& labels) {
+      const LabelledData modes = artificial_modes(mode_mutation, static_cast<int>(rows), seed + index);
+      out = to_real(modes.samples);
+      labels = modes.labels;
+    };
+    make(options.training_rows, 0, data.train, data.train_labels);
+    make(options.evaluation_rows, 1, data.validation, data.validation_labels);
+    make(options.evaluation_rows, 2, data.test, data.test_labels);
+    data.classes = mode_classes;
+    return data;
+  }
+  const LabelledImages train = load_mnist(options.mnist, MnistPart::train);
+  const LabelledImages test = load_mnist(options.mnist, MnistPart::test);
+  const Eigen::Index available = train.images.pixels.rows() - options.evaluation_rows;
+  require(options.training_rows <= available && options.evaluation_rows <= test.images.pixels.rows(),
+          "pcd-study: MNIST has too few images for the requested training and evaluation rows");
+  // 000 §4.1: the training images are binarised afresh whenever they are used; validation (the last training
+  // images) and test are binarised once.
+  data.grey = true;
+  data.train = train.images.pixels.topRows(options.training_rows).cast<double>() / 255.0;
+  data.train_labels = to_ints({train.labels.begin(), train.labels.begin() + options.training_rows});
+  const Eigen::Index first_validation = train.images.pixels.rows() - options.evaluation_rows;
+  data.validation =
+      to_real(stochastic_binarize(train.images.pixels.middleRows(first_validation, options.evaluation_rows), seed));
+  data.validation_labels = to_ints({train.labels.begin() + first_validation, train.labels.end()});
+  data.test = to_real(stochastic_binarize(test.images.pixels.topRows(options.evaluation_rows), seed + 1));
+  data.test_labels = to_ints({test.labels.begin(), test.labels.begin() + options.evaluation_rows});
+  data.classes = mnist_classes;
+  return data;
+}
+
+// Patches of the MRF part: training, validation and test (60/20/20).
+struct MrfData {
+  BinaryMatrix train, validation, test;
+};
+
+MrfData load_mrf_data(const PcdStudyOptions& options) {
+  const std::uint64_t seed = trial_seed(options.seed, data_seed_index + 1);
+  BinaryMatrix rows;
+  if (options.mnist.empty()) {
+    rows = artificial_modes(mode_mutation, static_cast<int>(options.patches), seed).samples;
+  } else {
+    LabelledImages all = load_mnist(options.mnist, MnistPart::train);
+    const LabelledImages test = load_mnist(options.mnist, MnistPart::test);
+    ByteMatrix pixels(all.images.pixels.rows() + test.images.pixels.rows(), all.images.pixels.cols());
+    pixels << all.images.pixels, test.images.pixels;
+    all.images.pixels = std::move(pixels);
+    // 000 §4.1 takes every patch; a seeded sample of the positions of all 70 000 images keeps the size practical.
+    rows = threshold_binarize(random_patches(all.images, patch_side, options.patches, seed));
+  }
+  const BinaryMatrix shuffled = select_rows(rows, shuffled_row_order(rows.rows(), seed + 1));
+  const Eigen::Index train_rows = shuffled.rows() * 3 / 5;
+  const Eigen::Index validation_rows = shuffled.rows() / 5;
+  return {shuffled.topRows(train_rows), shuffled.middleRows(train_rows, validation_rows),
+          shuffled.bottomRows(shuffled.rows() - train_rows - validation_rows)};
+}
+
+bool lower_is_better(PcdStudyPart part) { return part == PcdStudyPart::classification; }
+
+int hidden_units(const PcdStudyOptions& options, PcdStudyPart part) {
+  switch (part) {
+    case PcdStudyPart::exact:
+      return options.exact_hidden;
+    case PcdStudyPart::ais:
+      return options.ais_hidden;
+    default:
+      return options.classification_hidden;
+  }
+}
+
+// One RBM training run, evaluated on validation and test at `options.evaluations` evenly spaced points.
+struct RbmRun {
+  PcdStudyPart part;
+  std::size_t algorithm;
+  std::size_t rule;
+  std::size_t rate;
+  int trial;
+};
+
+std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData& data, const MatrixD& train,
+                                   const MatrixD& validation_rows, const MatrixD& test_rows, const RbmRun& run) {
+  const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
+  TrainingOptions training;
+  apply_algorithm(training, algorithm.algorithm);
+  training.sampling_steps = algorithm.sweeps;
+  if (algorithm.algorithm != Algorithm::mfcd) training.rule = options.rules[run.rule];
+  training.learning_rate = options.learning_rates[run.rate];
+  training.schedule = LearningRateSchedule::linear_decay;  // 000 §4.5
+  training.batch_size = static_cast<int>(options.batch_size);
+  training.updates = options.updates;
+  training.evaluation_interval = 0;
+  training.resample_binarisation = data.grey;
+  training.label_classes = run.part == PcdStudyPart::classification ? data.classes : 0;
+  training.seed = trial_seed(options.seed, static_cast<std::uint64_t>(run.trial));
+  Trainer trainer(training, train, {}, hidden_units(options, run.part));
+
+  const auto evaluate = [&](std::int64_t update, double seconds) {
+    PcdStudyPoint point{update, seconds, 0.0, 0.0};
+    const Rbm rbm = trainer.model();
+    if (run.part == PcdStudyPart::classification) {
+      const ClassificationRbm classifier{rbm, data.classes};
+      point.validation = classification_error(classifier, data.validation, data.validation_labels);
+      point.test = classification_error(classifier, data.test, data.test_labels);
+    } else if (run.part == PcdStudyPart::exact) {
+      const double log_partition = exact_log_partition(rbm);
+      point.validation = exact_average_log_likelihood(rbm, validation_rows, log_partition);
+      point.test = exact_average_log_likelihood(rbm, test_rows, log_partition);
+    } else {
+      AisOptions ais;
+      ais.particles = options.ais_particles;
+      ais.distributions = options.ais_distributions;
+      ais.seed = training.seed + static_cast<std::uint64_t>(update);
+      ais.base_visible_bias = base_rate_visible_bias(validation_rows);
+      const AisResult estimate = ais_log_partition(rbm, ais);
+      point.validation = ais_average_log_likelihood(rbm, validation_rows, estimate).value;
+      point.test = ais_average_log_likelihood(rbm, test_rows, estimate).value;
+    }
+    return point;
+  };
+  std::vector<PcdStudyPoint> points{evaluate(0, 0.0)};
+  double seconds = 0.0;
+  for (int evaluation = 1; evaluation <= options.evaluations; ++evaluation) {
+    const std::int64_t target = options.updates * evaluation / options.evaluations;
+    const auto start = std::chrono::steady_clock::now();
+    while (trainer.updates_done() < target) trainer.step();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const Rbm& parameters = trainer.parameters().parameters;
+    if (!parameters.weights.allFinite() || !parameters.visible_bias.allFinite()) {
+      // A diverged run keeps its last scores: its parameters are no model any more.
+      PcdStudyPoint last = points.back();
+      last.update = target;
+      last.seconds = seconds;
+      points.push_back(last);
+      continue;
+    }
+    points.push_back(evaluate(target, seconds));
+  }
+  return points;
+}
+
+// One MRF run: the trainer's history (validation LL against update time) and the test LL of its best model.
+struct MrfRunResult {
+  std::vector<PcdStudyPoint> points;
+  double best_test = 0.0;
+};
+
+double mean(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double value : values) sum += value;
+  return sum / static_cast<double>(values.size());
+}
+
+double standard_deviation(const std::vector<double>& values) {
+  if (values.size() < 2) return 0.0;
+  const double centre = mean(values);
+  double sum = 0.0;
+  for (double value : values) sum += (value - centre) * (value - centre);
+  return std::sqrt(sum / static_cast<double>(values.size() - 1));
+}
+
+// The curve of the learning rate with the best mean final validation score among `by_rate` (runs per rate, each a
+// list of points).
+PcdStudyCurve choose_rate(PcdStudyPart part, const std::string& algorithm, const std::string& rule,
+                          const std::vector<double>& rates,
+                          const std::vector<std::vector<std::vector<PcdStudyPoint>>>& by_rate,
+                          const std::vector<std::vector<double>>& best_tests) {
+  std::size_t chosen = 0;
+  double chosen_score = 0.0;
+  for (std::size_t rate = 0; rate < rates.size(); ++rate) {
+    std::vector<double> finals;
+    for (const auto& points : by_rate[rate]) finals.push_back(points.back().validation);
+    const double score = mean(finals);
+    const bool better = lower_is_better(part) ? score < chosen_score : score > chosen_score;
+    if (rate == 0 || (std::isfinite(score) && better)) {
+      chosen = rate;
+      chosen_score = score;
+    }
+  }
+  PcdStudyCurve curve;
+  curve.part = part;
+  curve.algorithm = algorithm;
+  curve.rule = rule;
+  curve.learning_rate = rates[chosen];
+  const auto& runs = by_rate[chosen];
+  curve.trials = static_cast<int>(runs.size());
+  curve.mean.resize(runs.front().size());
+  for (std::size_t k = 0; k < curve.mean.size(); ++k) {
+    std::vector<double> seconds, validation, test;
+    for (const auto& points : runs) {
+      seconds.push_back(points[k].seconds);
+      validation.push_back(points[k].validation);
+      test.push_back(points[k].test);
+    }
+    curve.mean[k] = {runs.front()[k].update, mean(seconds), mean(validation), mean(test)};
+  }
+  std::vector<double> finals;
+  for (const auto& points : runs) finals.push_back(points.back().test);
+  curve.final_test_mean = mean(finals);
+  curve.final_test_standard_deviation = standard_deviation(finals);
+  curve.best_test_mean = best_tests.empty() ? curve.final_test_mean : mean(best_tests[chosen]);
+  return curve;
+}
+
+void run_rbm_parts(const PcdStudyOptions& options, PcdStudyResult& result) {
+  std::vector<PcdStudyPart> parts;
+  for (PcdStudyPart part : options.parts)
+    if (part != PcdStudyPart::mrf) parts.push_back(part);
+  if (parts.empty()) return;
+  const RbmData data = load_rbm_data(options);
+  const MatrixD labelled_train = append_one_hot_labels(data.train, data.train_labels, data.classes, "training labels");
+  std::vector<RbmRun> runs;
+  for (PcdStudyPart part : parts)
+    for (std::size_t algorithm = 0; algorithm < options.algorithms.size(); ++algorithm)
+      for (std::size_t rule = 0; rule < options.rules.size(); ++rule) {
+        // MF-CD samples nothing: one operator is enough.
+        if (options.algorithms[algorithm].algorithm == Algorithm::mfcd && rule > 0) continue;
+        for (std::size_t rate = 0; rate < options.learning_rates.size(); ++rate)
+          for (int trial = 0; trial < options.trials; ++trial) runs.push_back({part, algorithm, rule, rate, trial});
+      }
+  const auto outcomes = run_jobs(JobRunner(options.threads), runs.size(), [&](std::size_t index) {
+    const RbmRun& run = runs[index];
+    const bool labelled = run.part == PcdStudyPart::classification;
+    return run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run);
+  });
+  const std::size_t per_curve = options.learning_rates.size() * static_cast<std::size_t>(options.trials);
+  for (std::size_t first = 0; first < runs.size(); first += per_curve) {
+    const RbmRun& run = runs[first];
+    std::vector<std::vector<std::vector<PcdStudyPoint>>> by_rate(options.learning_rates.size());
+    for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes[k]);
+    const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
+    const std::string rule = algorithm.algorithm == Algorithm::mfcd ? "" : to_string(options.rules[run.rule]);
+    result.curves.push_back(choose_rate(run.part, algorithm.label, rule, options.learning_rates, by_rate, {}));
+  }
+}
+
+void run_mrf_part(const PcdStudyOptions& options, PcdStudyResult& result) {
+  if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end()) return;
+  const MrfData data = load_mrf_data(options);
+  result.mrf_training_entropy = -best_average_log_likelihood(data.train);
+  struct Setting {
+    std::string label;
+    BoltzmannMachineAlgorithm algorithm;
+    std::string rule;
+  };
+  std::vector<Setting> settings{{"exact", BoltzmannMachineAlgorithm::exact_gradient, ""},
+                                {"PL", BoltzmannMachineAlgorithm::pseudo_likelihood, ""}};
+  for (const UnitRule& rule : options.rules)
+    settings.push_back({"PCD", BoltzmannMachineAlgorithm::persistent_chains, to_string(rule)});
+  struct MrfRun {
+    std::size_t setting, rate;
+    int trial;
+  };
+  std::vector<MrfRun> runs;
+  for (std::size_t setting = 0; setting < settings.size(); ++setting)
+    for (std::size_t rate = 0; rate < options.mrf_learning_rates.size(); ++rate)
+      for (int trial = 0; trial < options.trials; ++trial) runs.push_back({setting, rate, trial});
+  const auto outcomes = run_jobs(JobRunner(options.threads), runs.size(), [&](std::size_t index) {
+    const MrfRun& run = runs[index];
+    BoltzmannMachineTrainingOptions training;
+    training.algorithm = settings[run.setting].algorithm;
+    if (!settings[run.setting].rule.empty()) {
+      training.rule = parse_unit_rule(settings[run.setting].rule);
+      training.chains = options.batch_size;  // 000: as many chains as the batch
+    }
+    training.learning_rate = options.mrf_learning_rates[run.rate];
+    training.updates = options.mrf_updates;
+    training.evaluation_interval = std::max<std::int64_t>(1, options.mrf_updates / options.evaluations);
+    training.seed = trial_seed(options.seed, static_cast<std::uint64_t>(run.trial));
+    const BoltzmannMachineTrainingSummary summary = train_boltzmann_machine(data.train, data.validation, training);
+    MrfRunResult out;
+    // The trainer keeps the validation LL of every evaluation but only the best and the final model: the test LL
+    // is known for those two (NaN at the other points).
+    for (const auto& evaluation : summary.history)
+      out.points.push_back({evaluation.update, evaluation.training_seconds, evaluation.validation_score,
+                            std::numeric_limits<double>::quiet_NaN()});
+    out.points.back().test =
+        mean_log_likelihood(summary.final_model, data.test, exact_log_partition(summary.final_model));
+    out.best_test = mean_log_likelihood(summary.best_model, data.test, exact_log_partition(summary.best_model));
+    return out;
+  });
+  const std::size_t per_curve = options.mrf_learning_rates.size() * static_cast<std::size_t>(options.trials);
+  for (std::size_t setting = 0; setting < settings.size(); ++setting) {
+    std::vector<std::vector<std::vector<PcdStudyPoint>>> by_rate(options.mrf_learning_rates.size());
+    std::vector<std::vector<double>> best_tests(options.mrf_learning_rates.size());
+    for (std::size_t k = setting * per_curve; k < (setting + 1) * per_curve; ++k) {
+      by_rate[runs[k].rate].push_back(outcomes[k].points);
+      best_tests[runs[k].rate].push_back(outcomes[k].best_test);
+    }
+    result.curves.push_back(choose_rate(PcdStudyPart::mrf, settings[setting].label, settings[setting].rule,
+                                        options.mrf_learning_rates, by_rate, best_tests));
+  }
+}
+
+}  // namespace
+
+std::string to_string(PcdStudyPart part) {
+  switch (part) {
+    case PcdStudyPart::exact:
+      return "exact";
+    case PcdStudyPart::ais:
+      return "ais";
+    case PcdStudyPart::classification:
+      return "classification";
+    case PcdStudyPart::mrf:
+      return "mrf";
+  }
+  return "unknown";
+}
+
+PcdStudyPart parse_pcd_study_part(const std::string& text) {
+  for (PcdStudyPart part : {PcdStudyPart::exact, PcdStudyPart::ais, PcdStudyPart::classification, PcdStudyPart::mrf})
+    if (to_string(part) == text) return part;
+  throw InputError("--parts: unknown part '" + text + "' (expected exact, ais, classification or mrf)");
+}
+
+void PcdStudyOptions::validate() const {
+  require(!parts.empty(), "--parts: no part to run");
+  require(!algorithms.empty() && !rules.empty(), "pcd-study: no algorithms or no operators");
+  for (double rate : learning_rates)
+    require(rate > 0.0 && std::isfinite(rate), "pcd-study: learning rates must be positive");
+  for (double rate : mrf_learning_rates)
+    require(rate > 0.0 && std::isfinite(rate), "pcd-study: MRF learning rates must be positive");
+  require(!learning_rates.empty() && !mrf_learning_rates.empty(), "pcd-study: no learning rates");
+  require(exact_hidden > 0 && exact_hidden <= 30, "pcd-study: the exact part needs 1 … 30 hidden units");
+  require(ais_hidden > 0 && classification_hidden > 0, "pcd-study: hidden units must be positive");
+  require(batch_size > 0 && batch_size <= training_rows, "pcd-study: the batch must fit in the training rows");
+  require(updates > 0, "--updates: the number of updates must be positive");
+  require(mrf_updates > 0, "--mrf-updates: the number of MRF updates must be positive");
+  require(evaluations > 0, "pcd-study: the number of evaluations must be positive");
+  require(trials > 0, "--trials: the number of trials must be positive");
+  require(ais_particles > 0 && ais_distributions > 0, "pcd-study: AIS needs particles and distributions");
+  require(training_rows > 0 && evaluation_rows > 0, "pcd-study: the data sets need rows");
+  require(patches >= 10, "--patches: at least 10 patches");
+}
+
+PcdStudyOptions pcd_study_options(Scale scale, std::uint64_t seed) {
+  PcdStudyOptions options;
+  options.seed = seed;
+  if (scale == Scale::smoke) {
+    options.exact_hidden = 8;
+    options.ais_hidden = 16;
+    options.classification_hidden = 16;
+    options.batch_size = 20;
+    options.updates = 300;
+    options.evaluations = 3;
+    options.trials = 2;
+    options.learning_rates = {0.05, 0.1};
+    options.ais_particles = 20;
+    options.ais_distributions = 200;
+    options.training_rows = 400;
+    options.evaluation_rows = 200;
+    options.patches = 1000;
+    options.mrf_learning_rates = {0.05, 0.2};
+    options.mrf_updates = 400;
+  }
+  return options;
+}
+
+nlohmann::json to_json(const PcdStudyOptions& options) {
+  nlohmann::json algorithms = nlohmann::json::array();
+  for (const auto& algorithm : options.algorithms) algorithms.push_back(algorithm.label);
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& rule : options.rules) rules.push_back(to_string(rule));
+  nlohmann::json parts = nlohmann::json::array();
+  for (PcdStudyPart part : options.parts) parts.push_back(to_string(part));
+  return {{"source", "000 §5 (Figs. 1-3, §5.5)"},
+          {"data", options.mnist.empty() ? "Artificial Modes 4x4, p_mut 0.05 (synthetic)" : "MNIST"},
+          {"parts", parts},
+          {"algorithms", algorithms},
+          {"operators", rules},
+          {"learning_rates", options.learning_rates},
+          {"learning_rate_schedule", "linear decay to 0 (000 §4.5)"},
+          {"exact_hidden", options.exact_hidden},
+          {"ais_hidden", options.ais_hidden},
+          {"classification_hidden", options.classification_hidden},
+          {"batch_size", options.batch_size},
+          {"updates", options.updates},
+          {"evaluations", options.evaluations},
+          {"trials", options.trials},
+          {"ais_particles", options.ais_particles},
+          {"ais_distributions", options.ais_distributions},
+          {"training_rows", options.training_rows},
+          {"evaluation_rows", options.evaluation_rows},
+          {"patches", options.patches},
+          {"mrf_learning_rates", options.mrf_learning_rates},
+          {"mrf_updates", options.mrf_updates},
+          {"learning_rate_choice", "best mean final validation score over the trials of each rate"},
+          {"seconds", "update time, wall clock: not reproducible"}};
+}
+
+PcdStudyResult run_pcd_study(const PcdStudyOptions& options) {
+  options.validate();
+  PcdStudyResult result;
+  run_rbm_parts(options, result);
+  run_mrf_part(options, result);
+  return result;
+}
+
+Table pcd_study_summary_table(const PcdStudyResult& result) {
+  Table table({"part", "algorithm", "operator", "learning_rate", "trials", "final_test_mean", "final_test_sd",
+               "best_test_mean", "seconds"});
+  for (const auto& curve : result.curves)
+    table.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule, curve.learning_rate,
+                   static_cast<long long>(curve.trials), curve.final_test_mean, curve.final_test_standard_deviation,
+                   curve.best_test_mean, curve.mean.back().seconds});
+  return table;
+}
+
+void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out) {
+  Table curves({"part", "algorithm", "operator", "learning_rate", "update", "seconds", "validation", "test"});
+  for (const auto& curve : result.curves)
+    for (const auto& point : curve.mean)
+      curves.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule,
+                      curve.learning_rate, static_cast<long long>(point.update), point.seconds, point.validation,
+                      point.test});
+  out.write_csv("pcd_study.csv", pcd_study_summary_table(result));
+  out.write_csv("pcd_study_curves.csv", curves);
+  for (PcdStudyPart part : options.parts) {
+    std::vector<PlotSeries> series;
+    for (const auto& curve : result.curves) {
+      if (curve.part != part) continue;
+      PlotSeries line;
+      line.label = curve.algorithm + (curve.rule.empty() ? "" : " (" + curve.rule + ")");
+      for (const auto& point : curve.mean) {
+        line.x.push_back(point.seconds);
+        line.y.push_back(part == PcdStudyPart::mrf ? point.validation : point.test);
+      }
+      series.push_back(line);
+    }
+    PlotOptions plot;
+    plot.title = "pcd-study: " + to_string(part);
+    plot.x_label = "update time (s)";
+    plot.y_label = part == PcdStudyPart::classification ? "test error"
+                   : part == PcdStudyPart::mrf          ? "validation log-likelihood"
+                                                        : "test log-likelihood";
+    if (part == PcdStudyPart::mrf)
+      plot.reference_lines.push_back({"-entropy of the training data", -result.mrf_training_entropy});
+    out.write_svg("pcd_study_" + to_string(part) + ".svg", series, plot);
+  }
+}
+
+}  // namespace rbmix::experiments

@@ -1,0 +1,113 @@
+#pragma once
+// Experiment pcd-study: Tieleman's comparison of training algorithms (000 §5; docs/algorithms.md §9.3). Three RBM
+// parts, each trained with CD-1, CD-10, MF-CD and PCD (as many persistent chains as the batch), every sampling
+// algorithm with Gibbs and with flip-the-state chains (003's operator in 000's setting), and one MRF part:
+//   exact           a small RBM (000: 25 hidden), exact test log-likelihood (000 Fig. 1);
+//   ais             a large RBM (000: 500 hidden), AIS test log-likelihood (000 Fig. 2);
+//   classification  a classification RBM (000 §4.2: 500 hidden), test error rate (000 Fig. 3);
+//   mrf             a fully visible MRF on 5×5 binary patches: PCD (Gibbs, flip) against pseudo-likelihood and the
+//                   exact gradient, exact log-likelihood (000 §5.5).
+// Every RBM run takes the same number of updates with the learning rate decaying linearly to 0 (000 §4.5); its
+// update time alone is measured (evaluations excluded), and the curves are plotted against it, as 000 does. For
+// each (part, algorithm, operator) every learning rate of the grid runs `trials` times; the rate with the best mean
+// final validation score is chosen and its trials' test scores are reported (mean ± standard deviation). 000 picks
+// the rate from 30 separate validation runs and reports 10 further test runs; rbmix reuses the same runs for both,
+// with counts scaled to the machine (the options say which).
+// Data: MNIST with --mnist (50 000 / 10 000 / 10 000; training rows re-binarised at every use, 000 §4.1; validation
+// and test binarised once from the seed), else Artificial Modes 4×4 with p_mut 0.05 (4 classes) for the RBM parts
+// and the MRF part (smoke scale). Results other than the times do not depend on the thread count.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/training/training_options.hpp"
+
+namespace rbmix::experiments {
+
+enum class PcdStudyPart { exact, ais, classification, mrf };
+std::string to_string(PcdStudyPart part);
+PcdStudyPart parse_pcd_study_part(const std::string& text);
+
+// One training algorithm of the comparison: "CD-1", "CD-10", "MF-CD", "PCD" (RBM parts); "exact", "PCD", "PL"
+// (MRF part).
+struct PcdStudyAlgorithm {
+  std::string label;
+  Algorithm algorithm = Algorithm::cd;
+  int sweeps = 1;
+};
+
+struct PcdStudyOptions {
+  std::filesystem::path mnist;  // empty: synthetic data
+  std::vector<PcdStudyPart> parts{PcdStudyPart::exact, PcdStudyPart::ais, PcdStudyPart::classification,
+                                  PcdStudyPart::mrf};
+  std::vector<PcdStudyAlgorithm> algorithms{{"CD-1", Algorithm::cd, 1},
+                                            {"CD-10", Algorithm::cd, 10},
+                                            {"MF-CD", Algorithm::mfcd, 1},
+                                            {"PCD", Algorithm::pcd, 1}};
+  std::vector<UnitRule> rules{GibbsRule{}, FlipTheStateRule{}};
+  std::vector<double> learning_rates{0.003, 0.01, 0.03};
+  int exact_hidden = 25;
+  int ais_hidden = 500;
+  int classification_hidden = 500;
+  Eigen::Index batch_size = 100;
+  std::int64_t updates = 20000;
+  int evaluations = 5;  // evaluation points after update 0, evenly spaced
+  int trials = 3;
+  Eigen::Index ais_particles = 100;
+  Eigen::Index ais_distributions = 10000;
+  // MNIST sizes (000: 50 000 / 10 000 / 10 000); fewer rows make a run affordable on a small machine.
+  Eigen::Index training_rows = 50000;
+  Eigen::Index evaluation_rows = 10000;  // validation and test rows each
+  // MRF part: patches (000 §4.1: every 5×5 patch of all 70 000 images, split 60/20/20).
+  Eigen::Index patches = 100000;
+  std::vector<double> mrf_learning_rates{0.01, 0.03, 0.1};
+  std::int64_t mrf_updates = 20000;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  // Throws InputError naming what is out of range.
+  void validate() const;
+};
+
+// Paper: the defaults above (MNIST needed); smoke: synthetic data, 8/16/16 hidden, 300 updates, batch 20,
+// 2 trials, learning rates 0.05 and 0.1, AIS with 20 particles × 200 distributions, 400 MRF updates.
+PcdStudyOptions pcd_study_options(Scale scale, std::uint64_t seed);
+nlohmann::json to_json(const PcdStudyOptions& options);
+
+struct PcdStudyPoint {
+  std::int64_t update = 0;
+  double seconds = 0.0;  // update time so far (not reproducible: wall clock)
+  double validation = 0.0;
+  double test = 0.0;
+};
+
+// The chosen learning rate's trials of one (part, algorithm, operator).
+struct PcdStudyCurve {
+  PcdStudyPart part = PcdStudyPart::exact;
+  std::string algorithm;
+  std::string rule;  // "" for PL and the exact gradient
+  double learning_rate = 0.0;
+  std::vector<PcdStudyPoint> mean;  // over the trials, at every evaluation
+  double final_test_mean = 0.0;
+  double final_test_standard_deviation = 0.0;
+  double best_test_mean = 0.0;  // MRF: test LL of the early-stopped models
+  int trials = 0;
+};
+
+struct PcdStudyResult {
+  std::vector<PcdStudyCurve> curves;
+  double mrf_training_entropy = 0.0;  // −(best average log-likelihood) of the MRF training data
+};
+
+PcdStudyResult run_pcd_study(const PcdStudyOptions& options);
+
+// part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, seconds (of the last point).
+Table pcd_study_summary_table(const PcdStudyResult& result);
+// pcd_study.csv (summary), pcd_study_curves.csv and one SVG per part (test score against update time).
+void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out);
+
+}  // namespace rbmix::experiments
