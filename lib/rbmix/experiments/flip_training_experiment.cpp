@@ -143,8 +143,8 @@ void plan_flip_training(const FlipTrainingOptions& config, FlipTrainingPlan& pla
         options.updates = config.updates;
         options.evaluation_interval = config.evaluation_interval;
         options.seed = trial_seed(config.seed, static_cast<std::uint64_t>(trial));
-        plan.jobs.push_back({options, &plan.data, config.hidden,
-                             config.evaluation_data.size() > 0 ? &plan.evaluation_data : nullptr});
+        plan.jobs.push_back(
+            {options, &plan.data, config.hidden, config.evaluation_data.size() > 0 ? &plan.evaluation_data : nullptr});
         plan.result.runs.push_back({setting, flip, trial, 0.0, 0.0, false, {}});
       }
     }

@@ -69,9 +69,9 @@ void require_same_grid(const Shard& first, const Shard& shard) {
                               ours.value("rbmix_version", "?"));
   const nlohmann::json &first_jobs = first.record.at("jobs"), &shard_jobs = shard.record.at("jobs");
   for (std::size_t phase = 0; phase < std::min(first_jobs.size(), shard_jobs.size()); ++phase)
-    require(first_jobs.at(phase) == shard_jobs.at(phase), "merge: shard " + quoted(shard.directory) +
-                                                              " has another number of jobs in phase " +
-                                                              std::to_string(phase) + " than " + quoted(first.directory));
+    require(first_jobs.at(phase) == shard_jobs.at(phase),
+            "merge: shard " + quoted(shard.directory) + " has another number of jobs in phase " +
+                std::to_string(phase) + " than " + quoted(first.directory));
   require(shard.share.count == first.share.count, "merge: shard " + quoted(shard.directory) + " is " +
                                                       shard.share.to_string() + ", shard " + quoted(first.directory) +
                                                       " " + first.share.to_string() + ": not one split");
