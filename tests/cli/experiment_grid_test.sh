@@ -98,6 +98,7 @@ case_grid_shards_merge() {
   same_outputs AIS-whole AIS-rounds
   rm AIS-next-3/journal/phase-1/job-000005.json
   refused "jobs missing in phase 1: 5 (shard 3/3)" experiment merge --out AIS-holed AIS-next-1 AIS-next-2 AIS-next-3
+  [[ ! -e AIS-holed ]] || fail "a refused merge made its output directory"
 }
 
 # A run that lost its outputs and some journal entries (as when killed midway), resumed, gives the same outputs;

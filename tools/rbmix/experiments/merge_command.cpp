@@ -120,14 +120,9 @@ void merge(const MergeArguments& arguments) {
   for (const Shard& shard : shards) phases = std::min(phases, shard.record.at("jobs").size());
   const nlohmann::json& jobs_per_phase = shards.front().record.at("jobs");
 
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
-  std::filesystem::remove_all(experiments::journal_directory(out));
-  nlohmann::json record = shards.front().record;
-  record["shard"] = experiments::JobShard{}.to_string();
-  record["jobs"] = nlohmann::json::array();
+  std::vector<std::map<std::size_t, experiments::JobOutcome>> outcomes(phases);
   for (std::size_t phase = 0; phase < phases; ++phase) {
     const auto jobs = jobs_per_phase.at(phase).get<std::size_t>();
-    std::map<std::size_t, experiments::JobOutcome> outcomes;
     std::string missing, failed;
     for (const Shard& shard : shards) {
       const auto journaled = experiments::JobJournal(shard.directory, phase).read();
@@ -140,15 +135,23 @@ void merge(const MergeArguments& arguments) {
         else if (!entry->second.succeeded)
           failed += (failed.empty() ? "" : "; ") + where + ": " + entry->second.text;
         else
-          outcomes.emplace(job, entry->second);
+          outcomes[phase].emplace(job, entry->second);
       }
     }
     const std::string in_phase = phases > 1 ? " in phase " + std::to_string(phase) : "";
     require(missing.empty(), "merge: jobs missing" + in_phase + ": " + missing + "; finish those shards with --resume");
     require(failed.empty(), "merge: jobs failed" + in_phase + ": " + failed + "; rerun those shards with --resume");
-    record["jobs"].push_back(jobs);
+  }
+
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  std::filesystem::remove_all(experiments::journal_directory(out));
+  nlohmann::json record = shards.front().record;
+  record["shard"] = experiments::JobShard{}.to_string();
+  record["jobs"] = nlohmann::json::array();
+  for (std::size_t phase = 0; phase < phases; ++phase) {
+    record["jobs"].push_back(jobs_per_phase.at(phase));
     const experiments::JobJournal journal(out, phase);
-    for (const auto& [job, outcome] : outcomes) journal.record(job, outcome);
+    for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
   }
   experiments::write_grid_record(out, record);
 
