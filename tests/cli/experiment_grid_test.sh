@@ -129,6 +129,14 @@ case_grid_resume() {
   succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --resume --out killed
   succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --out unkilled
   same_outputs unkilled killed
+  # The same across phases: killed in its first or second phase, the two-phase grid resumes from there.
+  "$RBMIX" experiment "${AIS[@]}" --threads 2 --out AIS-killed >/dev/null 2>&1 &
+  pid=$!
+  sleep 1
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  succeeds experiment "${AIS[@]}" --resume --out AIS-killed
+  same_outputs AIS-whole AIS-killed
 
   refused "is of another grid (seed differ)" experiment "${SLEM[@]:0:${#SLEM[@]}-2}" --seed 9 --resume --out SLEM-cut
   # A result edited after it was written: its checksum no longer matches.
