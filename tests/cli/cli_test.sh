@@ -896,6 +896,12 @@ case_train_algorithm_options() {
   succeeds train --data bas.npy --hidden 2 --algo pt --replicas 3 --operator flip --updates 2 --out p
   expect_equal "replicas" "$(run_json_value p/run.json replicas)" "3"
   succeeds train --data bas.npy --hidden 2 --algo exact --updates 2 --out e
+  # The initial parameters: 003 §4.2's normal start is recorded; a malformed or doubled choice is refused.
+  succeeds train --data bas.npy --hidden 2 --init normal:0.01 --updates 2 --out n
+  expect_equal "initial_bias_scale" "$(run_json_value n/run.json initial_bias_scale)" "0.01"
+  rejects_clearly "--init" train --data bas.npy --hidden 2 --init normal:0 --out bad-init
+  rejects_clearly "--init" train --data bas.npy --hidden 2 --init zero --zero-visible-bias --out bad-init
+  rejects_clearly "--init" experiment class-changes --init uniform --out bad-init
 }
 
 # Every experiment writes run.json listing the files it wrote; the shared arguments are checked alike.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end tests of experiment grids: experiment_grid_test.sh <path to rbmix> <case> [mpirun].
-# For three experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs; samplers: three phases,
-# 4 models, 14 sampler settings and a reference curve), every way of running the
-# grid must write byte-identical tables and plots to one uninterrupted single-process run: shards merged, a run
-# interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts) and the journal may differ.
+# For four experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs; samplers: three phases,
+# 4 models, 14 sampler settings and a reference curve; ais-check: two phases, 2 models trained and then 20 AIS runs on
+# them), every way of running the grid must write byte-identical tables and plots to one uninterrupted single-process
+# run: shards merged, a run interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts),
+# the journal and the tables' columns of measured seconds may differ.
 set -u
 # shellcheck source=case_runner.sh
 source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
@@ -19,6 +20,8 @@ cd "$WORK" || exit 1
 readonly SLEM=(slem-sweep --scale smoke --sizes 2,3 --c 1,4 --count 10 --seed 3)
 readonly DCP=(dcp-small --trials 2 --epochs 60 --seed 5)
 readonly SAMPLERS=(samplers --scale smoke --samples 300 --seed 6)
+# Its second phase needs the models of the first.
+readonly AIS=(ais-check --distributions 10,100 --updates 100 --timing-distributions 5 --seed 2)
 
 # rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
 succeeds() {
@@ -36,7 +39,14 @@ refused() {
   if ! grep -qF -- "$needle" <<<"$output"; then fail "rbmix $*: message does not name '$needle': $output"; fi
 }
 
-# same_outputs EXPECTED ACTUAL: every CSV and SVG of EXPECTED is in ACTUAL with the same bytes, and no other.
+# untimed CSV: the table without its columns of measured time (a header naming seconds), which no two runs share.
+untimed() {
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) timed[i] = ($i ~ /seconds/) }
+           { line = ""; for (i = 1; i <= NF; ++i) if (!timed[i]) line = line "," $i; print line }' "$1"
+}
+
+# same_outputs EXPECTED ACTUAL: every CSV and SVG of EXPECTED is in ACTUAL with the same bytes (CSV: but for the
+# timed columns), and no other.
 same_outputs() {
   local expected=$1 actual=$2 file
   local wanted listed
@@ -45,7 +55,11 @@ same_outputs() {
   if [[ -z "$wanted" ]]; then fail "$expected holds no tables"; fi
   if [[ "$wanted" != "$listed" ]]; then fail "$actual holds [$listed], $expected [$wanted]"; fi
   for file in $wanted; do
-    cmp -s "$expected/$file" "$actual/$file" || fail "$actual/$file differs from $expected/$file"
+    if [[ $file == *.csv ]]; then
+      cmp -s <(untimed "$expected/$file") <(untimed "$actual/$file") || fail "$actual/$file differs from $expected/$file"
+    else
+      cmp -s "$expected/$file" "$actual/$file" || fail "$actual/$file differs from $expected/$file"
+    fi
   done
 }
 
@@ -66,19 +80,40 @@ case_grid_shards_merge() {
   refused "another grid" experiment merge --out mixed SLEM-1 DCP-2 SLEM-3
   rm SLEM-2/journal/phase-0/job-000004.json
   refused "jobs missing: 4 (shard 2/3)" experiment merge --out holed SLEM-1 SLEM-2 SLEM-3
+
+  # Two phases, the second needing the whole first: the shards stop after their share of phase 0; merged, the
+  # experiment runs phase 1 in the merging process; or, in a second round, the shards resume copies of the merged
+  # journal and run their shares of phase 1, merged in turn.
+  succeeds experiment "${AIS[@]}" --out AIS-whole
+  for shard in 1 2 3; do succeeds experiment "${AIS[@]}" --shard "$shard/3" --out "AIS-$shard"; done
+  [[ ! -e AIS-1/journal/phase-1 ]] || fail "shard 1/3 ran phase 1 without the whole of phase 0"
+  succeeds experiment merge --out AIS-merged AIS-1 AIS-2 AIS-3
+  same_outputs AIS-whole AIS-merged
+  succeeds experiment merge --journal-only --out AIS-round AIS-1 AIS-2 AIS-3
+  [[ ! -e AIS-round/run.json ]] || fail "merge --journal-only ran the experiment"
+  for shard in 1 2 3; do
+    cp -r AIS-round "AIS-next-$shard"
+    succeeds experiment "${AIS[@]}" --shard "$shard/3" --resume --out "AIS-next-$shard"
+    [[ -e "AIS-next-$shard/journal/phase-1" ]] || fail "shard $shard/3 did not go on to phase 1"
+  done
+  succeeds experiment merge --out AIS-rounds AIS-next-2 AIS-next-1 AIS-next-3
+  same_outputs AIS-whole AIS-rounds
+  rm AIS-next-3/journal/phase-1/job-000005.json
+  refused "jobs missing in phase 1: 5 (shard 3/3)" experiment merge --out AIS-holed AIS-next-1 AIS-next-2 AIS-next-3
+  [[ ! -e AIS-holed ]] || fail "a refused merge made its output directory"
 }
 
 # A run that lost its outputs and some journal entries (as when killed midway), resumed, gives the same outputs;
 # so does a run killed at a random moment. A damaged journal entry is refused by name.
 case_grid_resume() {
   local name grid job number
-  for name in SLEM DCP SAMPLERS; do
+  for name in SLEM DCP SAMPLERS AIS; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     mkdir "$name-cut"
     cp -r "$name-whole/journal" "$name-cut/"
-    # Jobs 0, 3, 6, ... never finished; one was being written when the run died.
-    for job in "$name-cut"/journal/phase-0/job-*.json; do
+    # Jobs 0, 3, 6, ... of every phase never finished; one was being written when the run died.
+    for job in "$name-cut"/journal/phase-*/job-*.json; do
       number=$(basename "$job" .json | tr -dc 0-9)
       if ((10#$number % 3 == 0)); then rm "$job"; fi
     done
@@ -96,6 +131,14 @@ case_grid_resume() {
   succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --resume --out killed
   succeeds experiment slem-sweep --sizes 4 --c 1,2 --count 5 --seed 7 --out unkilled
   same_outputs unkilled killed
+  # The same across phases: killed in its first or second phase, the two-phase grid resumes from there.
+  "$RBMIX" experiment "${AIS[@]}" --threads 2 --out AIS-killed >/dev/null 2>&1 &
+  pid=$!
+  sleep 1
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  succeeds experiment "${AIS[@]}" --resume --out AIS-killed
+  same_outputs AIS-whole AIS-killed
 
   refused "is of another grid (seed differ)" experiment "${SLEM[@]:0:${#SLEM[@]}-2}" --seed 9 --resume --out SLEM-cut
   # A result edited after it was written: its checksum no longer matches.
@@ -117,7 +160,7 @@ case_grid_mpi() {
   local launch=("$MPIRUN" --oversubscribe -np 3)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   local name grid
-  for name in SLEM DCP SAMPLERS; do
+  for name in SLEM DCP SAMPLERS AIS; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --threads 1 --out "$name-whole"
     if ! "${launch[@]}" "$RBMIX" experiment "${grid[@]}" --threads 2 --out "$name-mpi" >"$name.log" 2>&1; then

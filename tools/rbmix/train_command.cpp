@@ -26,6 +26,7 @@
 #include "rbmix/operator_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
+#include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace rbmix::cli {
@@ -52,6 +53,7 @@ struct TrainArguments {
   std::string out;
   bool resume = false;
   bool zero_visible_bias = false;
+  std::string initialisation = "base-rate";
 };
 
 std::string format_duration(double seconds) {
@@ -130,7 +132,9 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   if (arguments.inner_sweeps > 0) options.sampling_steps = arguments.inner_sweeps;
   if (command.count("--fast-lr") > 0) options.fast_learning_rate = arguments.fast_learning_rate;
   options.schedule = parse_learning_rate_schedule(arguments.schedule);
-  options.base_rate_visible_bias = !arguments.zero_visible_bias;
+  require(!arguments.zero_visible_bias || command.count("--init") == 0,
+          "--zero-visible-bias and --init both choose the initial biases; give one (--init zero is the same)");
+  apply(parse_parameter_initialisation(arguments.zero_visible_bias ? "zero" : arguments.initialisation), options);
   if (options.checkpoint_interval <= 0) options.checkpoint_interval = options.evaluation_interval;
   options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
   options.validate();
@@ -273,6 +277,11 @@ void attach(CLI::App& parent) {
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
   command->add_flag("--float", options.sample_in_float, "run the sampling chains in float");
   command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
+  command
+      ->add_option("--init", arguments->initialisation,
+                   "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero (b = 0) "
+                   "or normal:S (W, b and c ~ N(0, S²); 003 §4.2 takes S = 0.01)")
+      ->capture_default_str();
   command->callback([arguments, command] { run_train(*command, *arguments); });
 }
 

@@ -8,6 +8,8 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/estimation/ais.hpp"
+#include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/training/trainer.hpp"
@@ -55,7 +57,64 @@ struct CheckModel {
   Rbm rbm;
   VectorD base_bias;
   MatrixD reverse_start;  // data rows (drawn with replacement) that start reverse AIS; empty without data
+  double exact_log_partition = 0.0;
+  double exact_seconds = 0.0;
 };
+
+nlohmann::json to_grid_json(const CheckModel& model) {
+  return {{"name", model.name},
+          {"weights", exact_matrix(model.rbm.weights)},
+          {"visible_bias", exact_vector(model.rbm.visible_bias)},
+          {"hidden_bias", exact_vector(model.rbm.hidden_bias)},
+          {"base_bias", exact_vector(model.base_bias)},
+          {"reverse_start", exact_matrix(model.reverse_start)},
+          {"exact_log_partition", exact_number(model.exact_log_partition)},
+          {"exact_seconds", exact_number(model.exact_seconds)}};
+}
+
+void from_grid_json(const nlohmann::json& json, CheckModel& model) {
+  model.name = json.at("name").get<std::string>();
+  model.rbm.weights = read_exact_matrix(json.at("weights"));
+  model.rbm.visible_bias = read_exact_vector(json.at("visible_bias"));
+  model.rbm.hidden_bias = read_exact_vector(json.at("hidden_bias"));
+  model.base_bias = read_exact_vector(json.at("base_bias"));
+  model.reverse_start = read_exact_matrix(json.at("reverse_start"));
+  model.exact_log_partition = read_exact_number(json.at("exact_log_partition"));
+  model.exact_seconds = read_exact_number(json.at("exact_seconds"));
+}
+
+// One AIS run of the second phase: on a check model, or (model = timing_run) on the 784×500 timing model.
+struct AisRun {
+  static constexpr std::size_t timing_run = static_cast<std::size_t>(-1);
+  std::size_t model = 0;
+  bool reverse = false;
+  bool single_precision = false;
+  AisSchedule schedule = AisSchedule::linear;
+  Eigen::Index distributions = 0;
+};
+
+struct AisRunResult {
+  Eigen::Index distributions = 0;
+  double log_partition = 0.0, lower = 0.0, upper = 0.0, effective_sample_size = 0.0, seconds = 0.0;
+};
+
+nlohmann::json to_grid_json(const AisRunResult& result) {
+  return {{"distributions", result.distributions},
+          {"log_partition", exact_number(result.log_partition)},
+          {"lower", exact_number(result.lower)},
+          {"upper", exact_number(result.upper)},
+          {"effective_sample_size", exact_number(result.effective_sample_size)},
+          {"seconds", exact_number(result.seconds)}};
+}
+
+void from_grid_json(const nlohmann::json& json, AisRunResult& result) {
+  result.distributions = json.at("distributions").get<Eigen::Index>();
+  result.log_partition = read_exact_number(json.at("log_partition"));
+  result.lower = read_exact_number(json.at("lower"));
+  result.upper = read_exact_number(json.at("upper"));
+  result.effective_sample_size = read_exact_number(json.at("effective_sample_size"));
+  result.seconds = read_exact_number(json.at("seconds"));
+}
 
 MatrixD rows_with_replacement(const MatrixD& data, Eigen::Index rows, std::uint64_t seed) {
   RandomStream stream(seed, 2, StreamDomain::experiment);
@@ -84,71 +143,103 @@ Rbm train(const MatrixD& data, Eigen::Index hidden, int k, double learning_rate,
   return trainer.model();
 }
 
-std::vector<CheckModel> check_models(const AisCheckOptions& options) {
-  std::vector<CheckModel> models;
-  const MatrixD bars = to_real(bars_and_stripes(4));
-  models.push_back({"bas4x4_16h_cd5", train(bars, 16, 5, 0.1, 0, options.bars_training_updates, options.seed),
-                    base_rate_visible_bias(bars), rows_with_replacement(bars, options.particles, options.seed)});
-  if (!options.mnist_directory.empty()) {
+// Check model `index` (0: Bars & Stripes, 1: MNIST or its random stand-in), trained, with its exact log Z.
+CheckModel check_model(const AisCheckOptions& options, std::size_t index) {
+  CheckModel model;
+  if (index == 0) {
+    const MatrixD bars = to_real(bars_and_stripes(4));
+    model = {"bas4x4_16h_cd5", train(bars, 16, 5, 0.1, 0, options.bars_training_updates, options.seed),
+             base_rate_visible_bias(bars), rows_with_replacement(bars, options.particles, options.seed)};
+  } else if (!options.mnist_directory.empty()) {
     const LabelledImages images = load_mnist(options.mnist_directory, MnistPart::train);
     const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, options.seed)).topRows(10000);
-    models.push_back({"mnist_784x20_cd1", train(digits, 20, 1, 0.05, 100, options.mnist_training_updates, options.seed),
-                      base_rate_visible_bias(digits), rows_with_replacement(digits, options.particles, options.seed)});
+    model = {"mnist_784x20_cd1", train(digits, 20, 1, 0.05, 100, options.mnist_training_updates, options.seed),
+             base_rate_visible_bias(digits), rows_with_replacement(digits, options.particles, options.seed)};
   } else {
     RandomStream stream(options.seed, 0, StreamDomain::experiment);
     Rbm rbm(784, 20);
     rbm.weights = MatrixD::NullaryExpr(20, 784, [&] { return 0.05 * stream.normal(); });
     rbm.visible_bias = VectorD::NullaryExpr(784, [&] { return stream.normal() - 1.0; });
-    models.push_back({"random_784x20", rbm, rbm.visible_bias, MatrixD(0, 784)});
+    model = {"random_784x20", rbm, rbm.visible_bias, MatrixD(0, 784)};
   }
-  return models;
+  const auto exact_start = std::chrono::steady_clock::now();
+  model.exact_log_partition = exact_log_partition(model.rbm);
+  model.exact_seconds = seconds_since(exact_start);
+  return model;
+}
+
+// The 784×500 model whose sampling cost decides the default precision.
+Rbm timing_model(const AisCheckOptions& options) {
+  RandomStream stream(options.seed, 1, StreamDomain::experiment);
+  Rbm large(784, 500);
+  large.weights = MatrixD::NullaryExpr(500, 784, [&] { return 0.01 * stream.normal(); });
+  return large;
+}
+
+AisRunResult run_ais(const AisCheckOptions& options, const std::vector<CheckModel>& models, const AisRun& run) {
+  AisOptions ais;
+  ais.particles = options.particles;
+  ais.distributions = run.distributions;
+  ais.schedule = run.schedule;
+  ais.single_precision = run.single_precision;
+  AisRunResult result;
+  if (run.model == AisRun::timing_run) {
+    const Rbm large = timing_model(options);
+    const auto start = std::chrono::steady_clock::now();
+    ais_log_partition(large, ais);
+    result.seconds = seconds_since(start);
+    return result;
+  }
+  const CheckModel& model = models[run.model];
+  ais.seed = options.seed;
+  ais.base_visible_bias = model.base_bias;
+  const auto start = std::chrono::steady_clock::now();
+  const AisResult estimate =
+      run.reverse ? reverse_ais_log_partition(model.rbm, model.reverse_start, ais) : ais_log_partition(model.rbm, ais);
+  result = {estimate.distributions,       estimate.log_partition,         estimate.log_partition_lower,
+            estimate.log_partition_upper, estimate.effective_sample_size, seconds_since(start)};
+  return result;
 }
 
 }  // namespace
 
 AisCheckResult run_ais_check(const AisCheckOptions& options) {
   options.validate();
-  AisCheckResult result;
-  for (const CheckModel& model : check_models(options)) {
-    const auto exact_start = std::chrono::steady_clock::now();
-    const double exact = exact_log_partition(model.rbm);
-    result.exact_seconds[model.name] = seconds_since(exact_start);
+  // Two phases of the job grid: the check models (training and exact log Z), then every AIS run on them and the
+  // two timing runs, each its own job.
+  const JobRunner runner(options.threads);
+  const std::vector<CheckModel> models =
+      run_jobs(runner, 2, [&](std::size_t index) { return check_model(options, index); });
+  std::vector<AisRun> runs;
+  for (std::size_t model = 0; model < models.size(); ++model)
     // Forward AIS in float and double; reverse AIS from data rows in float (approximate: data are not model
     // samples), which should land above the exact value where forward AIS lands below.
     for (const auto& [reverse, single] : {std::pair{false, true}, std::pair{false, false}, std::pair{true, true}}) {
-      if (reverse && model.reverse_start.rows() == 0) continue;
-      std::vector<std::pair<AisSchedule, Eigen::Index>> runs;
-      for (const Eigen::Index count : options.distribution_counts) runs.emplace_back(AisSchedule::linear, count);
-      if (options.salakhutdinov_murray_schedule) runs.emplace_back(AisSchedule::salakhutdinov_murray, 0);
-      for (const auto& [schedule, count] : runs) {
-        AisOptions ais;
-        ais.particles = options.particles;
-        ais.distributions = count;
-        ais.schedule = schedule;
-        ais.seed = options.seed;
-        ais.base_visible_bias = model.base_bias;
-        ais.single_precision = single;
-        const auto start = std::chrono::steady_clock::now();
-        const AisResult estimate = reverse ? reverse_ais_log_partition(model.rbm, model.reverse_start, ais)
-                                           : ais_log_partition(model.rbm, ais);
-        result.rows.push_back({model.name, reverse ? "reverse_from_data" : "forward", single, to_string(schedule),
-                               estimate.distributions, exact, estimate.log_partition, estimate.log_partition_lower,
-                               estimate.log_partition_upper, estimate.effective_sample_size, seconds_since(start)});
-      }
+      if (reverse && models[model].reverse_start.rows() == 0) continue;
+      for (const Eigen::Index count : options.distribution_counts)
+        runs.push_back({model, reverse, single, AisSchedule::linear, count});
+      if (options.salakhutdinov_murray_schedule)
+        runs.push_back({model, reverse, single, AisSchedule::salakhutdinov_murray, 0});
     }
-  }
+  for (const bool single : {true, false})
+    runs.push_back({AisRun::timing_run, false, single, AisSchedule::linear, options.timing_distributions});
+  const std::vector<AisRunResult> estimates =
+      run_jobs(runner, runs.size(), [&](std::size_t index) { return run_ais(options, models, runs[index]); });
 
-  RandomStream stream(options.seed, 1, StreamDomain::experiment);
-  Rbm large(784, 500);
-  large.weights = MatrixD::NullaryExpr(500, 784, [&] { return 0.01 * stream.normal(); });
-  for (const bool single : {true, false}) {
-    AisOptions ais;
-    ais.particles = options.particles;
-    ais.distributions = options.timing_distributions;
-    ais.single_precision = single;
-    const auto start = std::chrono::steady_clock::now();
-    ais_log_partition(large, ais);
-    result.timing.push_back({single, seconds_since(start)});
+  AisCheckResult result;
+  for (const CheckModel& model : models) result.exact_seconds[model.name] = model.exact_seconds;
+  for (std::size_t index = 0; index < runs.size(); ++index) {
+    const AisRun& run = runs[index];
+    const AisRunResult& estimate = estimates[index];
+    if (run.model == AisRun::timing_run) {
+      result.timing.push_back({run.single_precision, estimate.seconds});
+      continue;
+    }
+    const CheckModel& model = models[run.model];
+    result.rows.push_back({model.name, run.reverse ? "reverse_from_data" : "forward", run.single_precision,
+                           to_string(run.schedule), estimate.distributions, model.exact_log_partition,
+                           estimate.log_partition, estimate.lower, estimate.upper, estimate.effective_sample_size,
+                           estimate.seconds});
   }
   return result;
 }

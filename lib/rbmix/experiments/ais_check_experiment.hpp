@@ -6,6 +6,8 @@
 // from data rows is listed beside forward AIS as the (approximate) upper side.
 // Models: Bars & Stripes 4×4 with 16 hidden units trained by CD-5, and 784×20 (trained by CD-1 on MNIST when the
 // MNIST directory is given, else W ~ N(0, 0.05²), b ~ N(−1, 1), c = 0, a stand-in of the same shape).
+// It runs as two phases of the job grid (job_runner.hpp): the models (training, exact log Z), then every AIS run
+// and the two timing runs, one job each; a job times itself on one core.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -28,6 +30,7 @@ struct AisCheckOptions {
   std::filesystem::path mnist_directory;       // empty: the random 784×20 stand-in
   Eigen::Index timing_distributions = 2000;    // float against double on 784×500
   std::uint64_t seed = 1;
+  int threads = 0;  // jobs run at once (≤ 0: all cores); the results do not depend on it
   // Throws InputError naming what is out of range.
   void validate() const;
 };

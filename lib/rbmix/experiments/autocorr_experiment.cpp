@@ -51,6 +51,8 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
   for (std::size_t s = 0; s < all.size(); ++s) all[s].number = s;
   AutocorrOptions options;
   options.seed = seed;
+  if (!paper) options.initialisation = {};
+  if (overrides.initialisation) options.initialisation = *overrides.initialisation;
   if (overrides.only.empty()) {
     options.settings = all;
   } else {
@@ -66,7 +68,8 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
 nlohmann::json to_json(const AutocorrOptions& options) {
   nlohmann::json configuration = {
       {"source", "003 Table 2, Fig. 4"},
-      {"training", "20-PT10 with Gibbs sweeps, base-rate visible bias, W ~ N(0, 0.01^2)"},
+      {"training", "20-PT10 with Gibbs sweeps"},
+      {"initialisation", to_string(options.initialisation)},
       {"learning_rate", options.learning_rate},
       {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
       {"job_seed",
@@ -103,6 +106,7 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   training.updates = setting.updates;
   training.evaluation_interval = 0;
   training.seed = seed;
+  apply(options.initialisation, training);
   const auto start = std::chrono::steady_clock::now();
   Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
   trainer.run();

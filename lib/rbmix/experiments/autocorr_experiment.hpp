@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {
 
@@ -33,6 +35,8 @@ struct AutocorrSetting {
 struct AutocorrOptions {
   std::vector<AutocorrSetting> settings;
   double learning_rate = 0.05;
+  // 003 §4.2: weights and biases from N(0, 0.01²); smoke keeps rbmix's base-rate start.
+  ParameterInitialisation initialisation{ParameterInitialisation::Biases::normal, 0.01};
   std::uint64_t seed = 1;
   int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming what is out of range.
@@ -45,10 +49,12 @@ struct AutocorrOverrides {
   std::int64_t updates = 0;
   Eigen::Index steps = 0;
   std::vector<std::string> only;  // names of the settings to run; empty: all
+  std::optional<ParameterInitialisation> initialisation;
 };
 
 // Paper: 25 RBMs per setting, 20 000 updates, 10^6 sweeps per chain (MNIST 500 hidden: 24 RBMs, 2000 updates);
-// smoke: 2 RBMs, 500 updates, 20 000 sweeps (MNIST 500 hidden: 1 RBM, 20 updates, 2000 sweeps). The MNIST settings
+// smoke: 2 RBMs, 500 updates, 20 000 sweeps (MNIST 500 hidden: 1 RBM, 20 updates, 2000 sweeps), base-rate
+// initialisation. The MNIST settings
 // exist only when `mnist` names the MNIST directory.
 AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
                                  const AutocorrOverrides& overrides);

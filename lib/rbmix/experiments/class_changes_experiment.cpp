@@ -31,6 +31,7 @@ ClassChangesOptions class_changes_options(Scale scale, std::uint64_t seed) {
     options.trials = 3;
     options.updates = 1000;
     options.first_change_cap = 10000;
+    options.initialisation = {};
   }
   options.seed = seed;
   return options;
@@ -39,7 +40,8 @@ ClassChangesOptions class_changes_options(Scale scale, std::uint64_t seed) {
 nlohmann::json to_json(const ClassChangesOptions& options) {
   return {{"source", "003 Tables 3-4"},
           {"mutation_probabilities", options.mutation_probabilities},
-          {"training", "CD-5 (Gibbs), 16 hidden, batch 100, base-rate visible bias, W ~ N(0, 0.01^2)"},
+          {"training", "CD-5 (Gibbs), 16 hidden, batch 100"},
+          {"initialisation", to_string(options.initialisation)},
           {"training_samples", options.training_samples},
           {"learning_rate", options.learning_rate},
           {"updates", options.updates},
@@ -115,6 +117,7 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   training.updates = options.updates;
   training.evaluation_interval = 0;
   training.seed = seed;
+  apply(options.initialisation, training);
   Trainer trainer(training, data, MatrixD(0, data.cols()), 16);
   trainer.run();
   const Rbm rbm = trainer.model();

@@ -17,6 +17,7 @@
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {
 
@@ -26,6 +27,8 @@ struct ClassChangesOptions {
   int trials = 25;  // RBMs per p_mut
   std::int64_t updates = 20000;
   double learning_rate = 0.05;
+  // 003 §4.2: weights and biases from N(0, 0.01²); smoke keeps rbmix's base-rate start.
+  ParameterInitialisation initialisation{ParameterInitialisation::Biases::normal, 0.01};
   Eigen::Index sequence_steps = 10000;     // Table 3
   Eigen::Index starts = 1000;              // Table 4
   Eigen::Index first_change_cap = 100000;  // Table 4
@@ -35,7 +38,7 @@ struct ClassChangesOptions {
   void validate() const;
 };
 
-// Paper as above; smoke: 3 RBMs per p_mut, 1000 updates, cap 10^4.
+// Paper as above; smoke: 3 RBMs per p_mut, 1000 updates, cap 10^4, base-rate initialisation.
 ClassChangesOptions class_changes_options(Scale scale, std::uint64_t seed);
 nlohmann::json to_json(const ClassChangesOptions& options);
 

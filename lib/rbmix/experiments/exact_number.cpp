@@ -23,4 +23,35 @@ double read_exact_number(const nlohmann::json& text) {
   return value;
 }
 
+namespace {
+
+template <typename Dense>
+nlohmann::json exact_dense(const Dense& dense) {
+  nlohmann::json values = nlohmann::json::array();
+  for (Eigen::Index index = 0; index < dense.size(); ++index) values.push_back(exact_number(dense.data()[index]));
+  return {{"rows", dense.rows()}, {"cols", dense.cols()}, {"values", values}};
+}
+
+template <typename Dense>
+Dense read_exact_dense(const nlohmann::json& json) {
+  require(json.is_object() && json.contains("rows") && json.contains("cols") && json.contains("values"),
+          "expected a matrix written as {rows, cols, values}");
+  const auto rows = json.at("rows").get<Eigen::Index>(), cols = json.at("cols").get<Eigen::Index>();
+  const nlohmann::json& values = json.at("values");
+  require(rows >= 0 && cols >= 0 && values.is_array() && values.size() == static_cast<std::size_t>(rows * cols),
+          "a matrix's values do not match its " + std::to_string(rows) + "×" + std::to_string(cols) + " shape");
+  if constexpr (Dense::ColsAtCompileTime == 1) require(cols == 1, "expected a vector, got several columns");
+  Dense dense(rows, cols);
+  for (Eigen::Index index = 0; index < dense.size(); ++index)
+    dense.data()[index] = read_exact_number(values[static_cast<std::size_t>(index)]);
+  return dense;
+}
+
+}  // namespace
+
+nlohmann::json exact_matrix(const MatrixD& matrix) { return exact_dense(matrix); }
+nlohmann::json exact_vector(const VectorD& vector) { return exact_dense(vector); }
+MatrixD read_exact_matrix(const nlohmann::json& json) { return read_exact_dense<MatrixD>(json); }
+VectorD read_exact_vector(const nlohmann::json& json) { return read_exact_dense<VectorD>(json); }
+
 }  // namespace rbmix::experiments

@@ -3,10 +3,19 @@
 // floating-point string ("0x1.8p+1"), which also carries NaN and ±infinity, where JSON's numbers do not.
 #include <nlohmann/json.hpp>
 
+#include "rbmix/core/types.hpp"
+
 namespace rbmix::experiments {
 
 nlohmann::json exact_number(double value);
 // Throws InputError if `text` is not a string written by exact_number.
 double read_exact_number(const nlohmann::json& text);
+
+// A matrix or vector as {"rows", "cols", "values": exact numbers in storage order}, for results that carry a model.
+nlohmann::json exact_matrix(const MatrixD& matrix);
+nlohmann::json exact_vector(const VectorD& vector);
+// Throw InputError if `json` was not written by exact_matrix (exact_vector: or is not one column).
+MatrixD read_exact_matrix(const nlohmann::json& json);
+VectorD read_exact_vector(const nlohmann::json& json);
 
 }  // namespace rbmix::experiments

@@ -115,12 +115,20 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-FlipTrainingResult run_flip_training(const FlipTrainingOptions& config) {
-  config.validate();
-  const MatrixD data = to_real(config.data);
-  const MatrixD evaluation_data = to_real(config.evaluation_data);
+namespace {
+
+// One data set's training runs: their jobs (pointing into `data` and `evaluation_data`, so the plan must stay put
+// while they run) and the skeletons of their results.
+struct FlipTrainingPlan {
+  MatrixD data, evaluation_data;
   std::vector<TrainingJob> jobs;
   FlipTrainingResult result;
+};
+
+void plan_flip_training(const FlipTrainingOptions& config, FlipTrainingPlan& plan) {
+  config.validate();
+  plan.data = to_real(config.data);
+  plan.evaluation_data = to_real(config.evaluation_data);
   for (std::size_t setting = 0; setting < config.settings.size(); ++setting) {
     const FlipTrainingSetting& s = config.settings[setting];
     for (bool flip : {false, true}) {
@@ -135,12 +143,16 @@ FlipTrainingResult run_flip_training(const FlipTrainingOptions& config) {
         options.updates = config.updates;
         options.evaluation_interval = config.evaluation_interval;
         options.seed = trial_seed(config.seed, static_cast<std::uint64_t>(trial));
-        jobs.push_back({options, &data, config.hidden, config.evaluation_data.size() > 0 ? &evaluation_data : nullptr});
-        result.runs.push_back({setting, flip, trial, 0.0, 0.0, false, {}});
+        plan.jobs.push_back(
+            {options, &plan.data, config.hidden, config.evaluation_data.size() > 0 ? &plan.evaluation_data : nullptr});
+        plan.result.runs.push_back({setting, flip, trial, 0.0, 0.0, false, {}});
       }
     }
   }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(config.threads));
+}
+
+void finish_flip_training(const FlipTrainingOptions& config, const std::vector<TrainingSummary>& summaries,
+                          FlipTrainingResult& result) {
   for (std::size_t index = 0; index < summaries.size(); ++index) {
     FlipTrainingRun& run = result.runs[index];
     run.learning_curve = train_log_likelihoods(summaries[index]);
@@ -161,7 +173,32 @@ FlipTrainingResult run_flip_training(const FlipTrainingOptions& config) {
     result.rows.push_back(
         {config.settings[setting], median(gibbs), median(flip), test.positive_rank_sum, test.p_value});
   }
-  return result;
+}
+
+}  // namespace
+
+FlipTrainingResult run_flip_training(const FlipTrainingOptions& config) {
+  return run_flip_training(std::vector<FlipTrainingOptions>{config}).front();
+}
+
+std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets) {
+  require(!data_sets.empty(), "flip-training: no data sets");
+  std::vector<FlipTrainingPlan> plans(data_sets.size());
+  std::vector<TrainingJob> jobs;
+  for (std::size_t set = 0; set < data_sets.size(); ++set) {
+    plan_flip_training(data_sets[set], plans[set]);
+    jobs.insert(jobs.end(), plans[set].jobs.begin(), plans[set].jobs.end());
+  }
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(data_sets.front().threads));
+  std::vector<FlipTrainingResult> results;
+  auto first = summaries.begin();
+  for (std::size_t set = 0; set < data_sets.size(); ++set) {
+    const auto last = first + static_cast<std::ptrdiff_t>(plans[set].jobs.size());
+    finish_flip_training(data_sets[set], std::vector<TrainingSummary>(first, last), plans[set].result);
+    results.push_back(std::move(plans[set].result));
+    first = last;
+  }
+  return results;
 }
 
 nlohmann::json to_json(const FlipTrainingOptions& options) {

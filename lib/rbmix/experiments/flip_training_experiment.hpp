@@ -93,6 +93,10 @@ struct FlipTrainingResult {
 };
 
 FlipTrainingResult run_flip_training(const FlipTrainingOptions& options);
+// The experiment on several data sets (003 Table 1: BAS and MNIST) as one grid of jobs, so that a grid split over
+// shards or ranks spreads every data set's runs at once; the results in the order of `data_sets`, each the same as
+// run_flip_training(data_sets[k]). The first data set's thread count applies.
+std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets);
 
 // 003 §5.2 calls a difference significant at p < 0.05.
 inline constexpr double flip_training_significance_level = 0.05;

@@ -20,7 +20,8 @@ constexpr double progress_interval_seconds = 10.0;
 
 class Progress {
  public:
-  Progress(bool shown, std::size_t total, std::size_t journaled) : shown_(shown), total_(total), done_(journaled) {
+  Progress(bool shown, std::size_t phase, std::size_t total, std::size_t journaled)
+      : shown_(shown), phase_(phase), total_(total), done_(journaled) {
     first_ = done_;
   }
   void job_done() {
@@ -34,14 +35,14 @@ class Progress {
     printed_ = true;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double per_job = elapsed / static_cast<double>(done_ - first_);
-    std::cerr << "grid: " << done_ << "/" << total_ << " jobs done";
+    std::cerr << "grid phase " << phase_ << ": " << done_ << "/" << total_ << " jobs done";
     if (done_ < total_) std::cerr << ", ETA " << static_cast<long long>(per_job * (total_ - done_) + 0.5) << " s";
     std::cerr << '\n';
   }
 
  private:
   bool shown_, printed_ = false;
-  std::size_t total_, done_, first_;
+  std::size_t phase_, total_, done_, first_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
@@ -108,9 +109,12 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
     const std::string differ = differing_keys(settings_.identity, record.at("identity"));
     require(differ.empty(), "--resume: the journal in '" + journal + "' is of another grid (" + differ +
                                 " differ); resume with the same arguments, or choose another --out");
-    require(record.value("shard", "") == settings_.shard.to_string(),
-            "--resume: the journal in '" + journal + "' is of shard " + record.value("shard", "?") + ", not " +
-                settings_.shard.to_string());
+    // A merged journal (shard 1/1) may be resumed as any shard: that is how the shards of a grid whose later phase
+    // needs the whole of an earlier one go on to that phase (`experiment merge --journal-only`).
+    const std::string shard = record.value("shard", "?");
+    require(shard == settings_.shard.to_string() || shard == JobShard{}.to_string(),
+            "--resume: the journal in '" + journal + "' is of shard " + shard + ", not " + settings_.shard.to_string());
+    record["shard"] = settings_.shard.to_string();
   }
   auto& jobs = record["jobs"];
   if (jobs.size() > phase)
@@ -145,7 +149,7 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
       todo.clear();
     }
 
-  Progress progress(settings_.show_progress && coordinator, todo.size() + outcomes.size(), outcomes.size());
+  Progress progress(settings_.show_progress && coordinator, phase, todo.size() + outcomes.size(), outcomes.size());
   const auto finished = [&](std::size_t index, const JobOutcome& outcome) {
     journal->record(index, outcome);
     outcomes[index] = outcome;
@@ -168,9 +172,12 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
       require(failed == 0, failures + " (" + std::to_string(failed) + " of " + std::to_string(outcomes.size()) +
                                " jobs failed; the others are journaled in '" + journal->path().string() +
                                "': rerun with --resume to run only the failed and missing jobs)");
-      if (!settings_.shard.whole() || outcomes.size() < count)
-        throw GridPartDone("shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) +
-                           " jobs journaled in '" + journal->path().string() +
+      // A shard goes on to the next phase only when this phase is whole in its journal (resumed from a merge): the
+      // next phase may need every result of this one.
+      if (outcomes.size() < count)
+        throw GridPartDone("shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) + " of " +
+                           std::to_string(count) + " jobs of phase " + std::to_string(phase) + " journaled in '" +
+                           journal->path().string() +
                            "'; combine the shards with `rbmix experiment merge --out DIR SHARD_DIR...`");
       texts.reserve(count);
       for (auto& [index, outcome] : outcomes) texts.push_back(std::move(outcome.text));

@@ -31,7 +31,13 @@ Rbm initial_model(const TrainingOptions& options, const MatrixD& train, Eigen::I
   RandomStream stream(options.seed, 0, StreamDomain::initialisation);
   for (Eigen::Index index = 0; index < rbm.weights.size(); ++index)
     rbm.weights.data()[index] = options.initial_weight_scale * stream.normal();
-  if (options.base_rate_visible_bias) {
+  if (options.initial_bias_scale > 0.0) {
+    // 003 §4.2: biases from the same normal distribution as the weights, drawn after them.
+    for (Eigen::Index unit = 0; unit < n_visible; ++unit)
+      rbm.visible_bias[unit] = options.initial_bias_scale * stream.normal();
+    for (Eigen::Index unit = 0; unit < n_hidden; ++unit)
+      rbm.hidden_bias[unit] = options.initial_bias_scale * stream.normal();
+  } else if (options.base_rate_visible_bias) {
     const VectorD mean = train.colwise().mean().transpose();
     for (Eigen::Index unit = 0; unit < n_visible; ++unit) {
       const double p = std::clamp(mean[unit], base_rate_clip, 1.0 - base_rate_clip);

@@ -69,6 +69,10 @@ bool TrainingOptions::is_valid(std::string* why) const {
     return fail(why, "the enumeration limit must lie in [0, 40] units, got " + std::to_string(max_enumerated_units));
   if (!(initial_weight_scale >= 0.0 && std::isfinite(initial_weight_scale)))
     return fail(why, "the initial weight scale must be non-negative, got " + std::to_string(initial_weight_scale));
+  if (!(initial_bias_scale >= 0.0 && std::isfinite(initial_bias_scale)))
+    return fail(why, "the initial bias scale must be non-negative, got " + std::to_string(initial_bias_scale));
+  if (initial_bias_scale > 0.0 && base_rate_visible_bias)
+    return fail(why, "the visible bias starts either at the base rate or from N(0, scale²), not both");
   if (!(divergence_bound > 0.0)) return fail(why, "the divergence bound must be positive");
   if (label_classes < 0 || label_classes == 1)
     return fail(why,
@@ -180,6 +184,8 @@ nlohmann::json to_json(const TrainingOptions& options) {
   out["max_enumerated_units"] = options.max_enumerated_units;
   out["initial_weight_scale"] = options.initial_weight_scale;
   out["base_rate_visible_bias"] = options.base_rate_visible_bias;
+  // Only when used: the trajectory fingerprints of checkpoints written before the field existed stay valid.
+  if (options.initial_bias_scale > 0.0) out["initial_bias_scale"] = options.initial_bias_scale;
   out["sample_in_float"] = options.sample_in_float;
   out["divergence_bound"] = options.divergence_bound;
   out["seed"] = options.seed;

@@ -60,6 +60,9 @@ struct TrainingOptions {
 
   double initial_weight_scale = 0.01;  // W ~ N(0, scale²)
   bool base_rate_visible_bias = true;  // b = logit(clipped data mean), else 0
+  // > 0: b and c ~ N(0, scale²), drawn after W (003 §4.2); needs base_rate_visible_bias off. Named choices:
+  // parameter_initialisation.hpp.
+  double initial_bias_scale = 0.0;
   // Sampling chains in float (the parameters and the positive phase stay double). Measured with
   // tools/bench/pcd_update_bench on the MNIST shape (784 × 500, batch 100, PCD-1): float chains make the update
   // 1.3–1.6× faster (its products 1.4–2× faster, the element-wise work about the same). Double stays the default:

@@ -36,5 +36,23 @@ TEST(ExactNumber, RefusesWhatItDidNotWrite) {
   EXPECT_THROW(read_exact_number(nlohmann::json("")), InputError);
 }
 
+// A model travels between phases of a grid (trained in one, measured in the next) as exact matrices and vectors.
+TEST(ExactNumber, MatricesAndVectorsKeepTheirShapeAndBits) {
+  MatrixD matrix(2, 3);
+  matrix << 0.1, -0.0, 1.0 / 3.0, 2.5e-300, -7.0, 1e300;
+  const MatrixD restored = read_exact_matrix(nlohmann::json::parse(exact_matrix(matrix).dump()));
+  ASSERT_EQ(restored.rows(), 2);
+  ASSERT_EQ(restored.cols(), 3);
+  for (Eigen::Index index = 0; index < matrix.size(); ++index)
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.data()[index]), std::bit_cast<std::uint64_t>(matrix.data()[index]));
+  const VectorD vector = VectorD::LinSpaced(4, -1.0, 0.7);
+  EXPECT_EQ(read_exact_vector(exact_vector(vector)), vector);
+  EXPECT_EQ(read_exact_matrix(exact_matrix(MatrixD(0, 784))).cols(), 784);
+  EXPECT_THROW(read_exact_vector(exact_matrix(matrix)), InputError);
+  nlohmann::json short_of_values = exact_matrix(matrix);
+  short_of_values["values"].erase(0);
+  EXPECT_THROW(read_exact_matrix(short_of_values), InputError);
+}
+
 }  // namespace
 }  // namespace rbmix::experiments

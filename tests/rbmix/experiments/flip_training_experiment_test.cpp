@@ -62,6 +62,26 @@ TEST(FlipTraining, ResultsDoNotDependOnTheThreadCount) {
   for (std::size_t k = 0; k < one.runs.size(); ++k) EXPECT_EQ(one.runs[k].learning_curve, two.runs[k].learning_curve);
 }
 
+// BAS and MNIST run as one grid of jobs: each data set's result is the one it has when run alone.
+TEST(FlipTraining, DataSetsRunTogetherGiveTheirResultsAlone) {
+  FlipTrainingOptions first = tiny_config(2), second = tiny_config(2);
+  first.settings.resize(2);
+  second.settings.resize(1);
+  second.data = second.data.topRows(10);
+  second.updates = 50;
+  const std::vector<FlipTrainingResult> together = run_flip_training(std::vector<FlipTrainingOptions>{first, second});
+  ASSERT_EQ(together.size(), 2u);
+  for (const auto& [alone, joint] :
+       {std::pair{run_flip_training(first), together[0]}, std::pair{run_flip_training(second), together[1]}}) {
+    ASSERT_EQ(alone.runs.size(), joint.runs.size());
+    EXPECT_EQ(alone.evaluation_updates, joint.evaluation_updates);
+    for (std::size_t k = 0; k < alone.runs.size(); ++k)
+      EXPECT_EQ(alone.runs[k].learning_curve, joint.runs[k].learning_curve);
+    ASSERT_EQ(alone.rows.size(), joint.rows.size());
+    for (std::size_t k = 0; k < alone.rows.size(); ++k) EXPECT_EQ(alone.rows[k].p_value, joint.rows[k].p_value);
+  }
+}
+
 // Evaluation rows given explicitly: the same rows as the training data reproduce the default curve exactly (the
 // same exact computation); other rows give another curve.
 TEST(FlipTraining, LearningCurveIsEvaluatedOnTheEvaluationRows) {

@@ -110,6 +110,38 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
   EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "2/3");
 }
 
+// A later phase may need every result of an earlier one: a shard stops at the first phase its journal does not
+// hold whole; resumed from a merged journal (shard 1/1) it goes on to its share of the next phase.
+TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(2), 6, root_job);
+  }
+  JobGridSettings settings = settings_in(directory.path());
+  settings.shard = {1, 2};
+  settings.resume = true;
+  ActiveGrid grid(settings);
+  std::atomic<int> first_phase_calls{0};
+  expect_roots(run_jobs(JobRunner(2), 6,
+                        [&](std::size_t index) {
+                          ++first_phase_calls;
+                          return root_job(index);
+                        }),
+               6);
+  EXPECT_EQ(first_phase_calls.load(), 0);
+  std::vector<std::atomic<int>> calls(5);
+  EXPECT_THROW(run_jobs(JobRunner(2), 5,
+                        [&](std::size_t index) {
+                          ++calls[index];
+                          return root_job(index);
+                        }),
+               GridPartDone);
+  for (std::size_t index = 0; index < 5; ++index) EXPECT_EQ(calls[index].load(), index % 2 == 0 ? 1 : 0);
+  EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 3u);
+  EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "1/2");
+}
+
 // A job that throws is journaled with its message; the others run and are journaled; a resume reruns only it.
 TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
   rbmix::testing::TemporaryDirectory directory;

@@ -15,12 +15,16 @@ struct AutocorrArguments {
   ExperimentArguments shared;
   experiments::AutocorrOverrides overrides;  // 0: the scale's default (the options accept only positive values)
   double learning_rate = 0.05;
+  std::string initialisation;  // empty: the scale's
 };
 
 void run(const AutocorrArguments& arguments) {
   const ExperimentSettings settings = validate_experiment_arguments(arguments.shared);
+  experiments::AutocorrOverrides overrides = arguments.overrides;
+  if (!arguments.initialisation.empty())
+    overrides.initialisation = parse_parameter_initialisation(arguments.initialisation);
   experiments::AutocorrOptions options =
-      experiments::autocorr_options(settings.scale, settings.seed, settings.mnist, arguments.overrides);
+      experiments::autocorr_options(settings.scale, settings.seed, settings.mnist, overrides);
   options.learning_rate = arguments.learning_rate;
   options.threads = settings.threads;
   options.validate();
@@ -50,6 +54,10 @@ void attach(CLI::App& parent) {
       ->add_option("--steps", arguments->overrides.steps, "sampled sweeps per chain (default: paper 10^6, smoke 20000)")
       ->check(CLI::Range(Eigen::Index{2}, std::numeric_limits<Eigen::Index>::max()));
   command->add_option("--lr", arguments->learning_rate, "learning rate")->capture_default_str();
+  command->add_option(
+      "--init", arguments->initialisation,
+      "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero, or normal:S (W, "
+      "b, c ~ N(0, S²)); default: paper normal:0.01 (003 §4.2), smoke base-rate");
   command
       ->add_option("--only", arguments->overrides.only,
                    "settings to run: bas4x4, modes_p0.01, modes_p0.1, mnist_10h, mnist_500h")

@@ -18,6 +18,7 @@ struct ClassChangesArguments {
   std::int64_t updates = 0;
   Eigen::Index first_change_cap = 0;
   experiments::ClassChangesOptions defaults;  // learning rate, --steps and --starts
+  std::string initialisation;                 // empty: the scale's
 };
 
 void run(const ClassChangesArguments& arguments) {
@@ -29,6 +30,8 @@ void run(const ClassChangesArguments& arguments) {
   if (arguments.trials > 0) options.trials = arguments.trials;
   if (arguments.updates > 0) options.updates = arguments.updates;
   if (arguments.first_change_cap > 0) options.first_change_cap = arguments.first_change_cap;
+  if (!arguments.initialisation.empty())
+    options.initialisation = parse_parameter_initialisation(arguments.initialisation);
   options.threads = settings.threads;
   options.validate();
   experiments::ResultDirectory out(settings.out);
@@ -59,6 +62,10 @@ void attach(CLI::App& parent) {
   command->add_option("--steps", arguments->defaults.sequence_steps, "Table 3: sweeps from all ones")
       ->capture_default_str()
       ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()));
+  command->add_option(
+      "--init", arguments->initialisation,
+      "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero, or normal:S (W, "
+      "b, c ~ N(0, S²)); default: paper normal:0.01 (003 §4.2), smoke base-rate");
   command->add_option("--starts", arguments->defaults.starts, "Table 4: chains per RBM")
       ->capture_default_str()
       ->check(CLI::Range(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max()));

@@ -52,7 +52,8 @@ void attach(CLI::App& parent) {
   add_experiment_arguments(*command, arguments->shared, {experiments::Scale::smoke, ""});
   command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
   command->add_option("--trials", arguments->trials, "override the number of trials");
-  command->add_option("--epochs", arguments->epochs, "override the number of epochs");
+  command->add_option("--epochs", arguments->epochs,
+                      "override the number of epochs (paper 50000 as 002 §4.2; rbmix ran 10000 before)");
   command->callback([arguments] { run(*arguments); });
 }
 

@@ -1,10 +1,13 @@
 // rbmix experiment merge --out DIR SHARD_DIR...: combines the journals of the shards of one grid (`--shard I/N`
-// runs, job_shard.hpp) into DIR and runs the experiment there on the journaled results, which writes the same
-// outputs as one run of the whole grid. Refuses shards of different grids (arguments, seed, version), a missing
-// or repeated shard, and names the jobs that are missing or failed.
+// runs, job_shard.hpp) into DIR, phase by phase, and runs the experiment there on the journaled results, which
+// writes the same outputs as one run of the whole grid (a phase that no shard reached runs there in full). With
+// --journal-only it stops after the journal: the shards resume copies of DIR to run their shares of the next phase.
+// Refuses shards of different grids (arguments, seed, version), a missing or repeated shard, and names the jobs that
+// are missing or failed.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -22,6 +25,7 @@ namespace {
 struct MergeArguments {
   std::string out;
   std::vector<std::string> shards;
+  bool journal_only = false;
 };
 
 struct Shard {
@@ -63,8 +67,11 @@ void require_same_grid(const Shard& first, const Shard& shard) {
   require(ours == theirs, "merge: shard " + quoted(shard.directory) + " was run by rbmix " +
                               theirs.value("rbmix_version", "?") + ", " + quoted(first.directory) + " by rbmix " +
                               ours.value("rbmix_version", "?"));
-  require(first.record.at("jobs").at(0) == shard.record.at("jobs").at(0),
-          "merge: shard " + quoted(shard.directory) + " has another number of jobs than " + quoted(first.directory));
+  const nlohmann::json &first_jobs = first.record.at("jobs"), &shard_jobs = shard.record.at("jobs");
+  for (std::size_t phase = 0; phase < std::min(first_jobs.size(), shard_jobs.size()); ++phase)
+    require(first_jobs.at(phase) == shard_jobs.at(phase),
+            "merge: shard " + quoted(shard.directory) + " has another number of jobs in phase " +
+                std::to_string(phase) + " than " + quoted(first.directory));
   require(shard.share.count == first.share.count, "merge: shard " + quoted(shard.directory) + " is " +
                                                       shard.share.to_string() + ", shard " + quoted(first.directory) +
                                                       " " + first.share.to_string() + ": not one split");
@@ -107,39 +114,61 @@ void merge(const MergeArguments& arguments) {
                                             " is missing (given " + std::to_string(shards.size()) + " of " +
                                             std::to_string(count) + ")");
 
-  const auto jobs = shards.front().record.at("jobs").at(0).get<std::size_t>();
-  std::map<std::size_t, experiments::JobOutcome> outcomes;
-  std::string missing, failed;
-  for (const Shard& shard : shards) {
-    const auto journaled = experiments::JobJournal(shard.directory, 0).read();
-    for (std::size_t job = 0; job < jobs; ++job) {
-      if (!shard.share.holds(job)) continue;
-      const auto entry = journaled.find(job);
-      const std::string where = std::to_string(job) + " (shard " + shard.share.to_string() + ")";
-      if (entry == journaled.end())
-        missing += (missing.empty() ? "" : ", ") + where;
-      else if (!entry->second.succeeded)
-        failed += (failed.empty() ? "" : "; ") + where + ": " + entry->second.text;
-      else
-        outcomes.emplace(job, entry->second);
+  // The phases every shard reached; a shard stops at the first phase its journal does not hold whole, so that is
+  // the same phase for all of them (unless a shard held every job of a phase by itself).
+  std::size_t phases = shards.front().record.at("jobs").size();
+  for (const Shard& shard : shards) phases = std::min(phases, shard.record.at("jobs").size());
+  const nlohmann::json& jobs_per_phase = shards.front().record.at("jobs");
+
+  std::vector<std::map<std::size_t, experiments::JobOutcome>> outcomes(phases);
+  for (std::size_t phase = 0; phase < phases; ++phase) {
+    const auto jobs = jobs_per_phase.at(phase).get<std::size_t>();
+    std::string missing, failed;
+    for (const Shard& shard : shards) {
+      const auto journaled = experiments::JobJournal(shard.directory, phase).read();
+      for (std::size_t job = 0; job < jobs; ++job) {
+        if (!shard.share.holds(job)) continue;
+        const auto entry = journaled.find(job);
+        const std::string where = std::to_string(job) + " (shard " + shard.share.to_string() + ")";
+        if (entry == journaled.end())
+          missing += (missing.empty() ? "" : ", ") + where;
+        else if (!entry->second.succeeded)
+          failed += (failed.empty() ? "" : "; ") + where + ": " + entry->second.text;
+        else
+          outcomes[phase].emplace(job, entry->second);
+      }
     }
+    const std::string in_phase = phases > 1 ? " in phase " + std::to_string(phase) : "";
+    require(missing.empty(), "merge: jobs missing" + in_phase + ": " + missing + "; finish those shards with --resume");
+    require(failed.empty(), "merge: jobs failed" + in_phase + ": " + failed + "; rerun those shards with --resume");
   }
-  require(missing.empty(), "merge: jobs missing: " + missing + "; finish those shards with --resume");
-  require(failed.empty(), "merge: jobs failed: " + failed + "; rerun those shards with --resume");
 
   const std::filesystem::path out = prepare_output_directory(arguments.out);
   std::filesystem::remove_all(experiments::journal_directory(out));
   nlohmann::json record = shards.front().record;
   record["shard"] = experiments::JobShard{}.to_string();
-  record["jobs"] = nlohmann::json::array({jobs});
+  record["jobs"] = nlohmann::json::array();
+  for (std::size_t phase = 0; phase < phases; ++phase) {
+    record["jobs"].push_back(jobs_per_phase.at(phase));
+    const experiments::JobJournal journal(out, phase);
+    for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
+  }
   experiments::write_grid_record(out, record);
-  const experiments::JobJournal journal(out, 0);
-  for (const auto& [job, outcome] : outcomes) journal.record(job, outcome);
 
-  // The experiment itself, on the merged journal: every job is found there, none runs again.
   std::vector<std::string> command{"experiment"};
   for (const auto& token : record.at("identity").at("arguments")) command.push_back(token.get<std::string>());
-  command.insert(command.end(), {"--seed", record.at("identity").at("seed").dump(), "--out", out.string(), "--resume"});
+  command.insert(command.end(), {"--seed", record.at("identity").at("seed").dump()});
+  if (arguments.journal_only) {
+    std::string text = "rbmix";
+    for (const auto& token : command) text += " " + token;
+    std::cout << "merged " << phases << " phase(s) of " << shards.size() << " shards into "
+              << experiments::journal_directory(out).string() << ". To finish the grid here: " << text << " --out "
+              << out.string() << " --resume; or copy " << out.string()
+              << " to each shard's --out and run the shards again with --resume to spread the next phase.\n";
+    return;
+  }
+  // The experiment itself, on the merged journal: every merged job is found there, none runs again.
+  command.insert(command.end(), {"--out", out.string(), "--resume"});
   const int status = run_self(command);
   if (status != 0)
     throw std::runtime_error("merge: the experiment on the merged journal exited " + std::to_string(status));
@@ -150,6 +179,8 @@ void attach(CLI::App& parent) {
   CLI::App* command = parent.add_subcommand("merge", "combine the --out directories of a grid's --shard runs");
   command->add_option("--out", arguments->out, "output directory of the merged grid")->required();
   command->add_option("shards", arguments->shards, "the shards' output directories")->required();
+  command->add_flag("--journal-only", arguments->journal_only,
+                    "only merge the journals, for another round of shards on a later phase; run nothing");
   command->callback([arguments] { merge(*arguments); });
 }
 
