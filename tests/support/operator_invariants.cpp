@@ -79,7 +79,7 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share) 
 
 std::vector<ExactOperator> all_exact_operators(const Rbm& rbm) {
   std::vector<ExactOperator> ops;
-  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive"})
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive", "unit-modified:0.5"})
     ops.push_back(exact_operator(rbm, parse_unit_rule(rule)));
   for (const char* rule : {"gibbs", "flip"}) ops.push_back(exact_operator(rbm, parse_unit_rule(rule), 0.5));
   // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.

@@ -29,7 +29,7 @@ RC_GTEST_PROP(TransitionMatrix, EveryOperatorSatisfiesTheInvariantsWithExactTies
 
 RC_GTEST_PROP(TransitionMatrix, SweepIsTheProductOfTheLayerOperators, ()) {
   const Rbm rbm = *testing::arbitrary_tiny_rbm(3, 3.0);
-  for (const char* name : {"gibbs", "flip", "mix:0.4", "naive"}) {
+  for (const char* name : {"gibbs", "flip", "mix:0.4", "naive", "unit-modified:0.5"}) {
     const UnitRule rule = parse_unit_rule(name);
     const MatrixD product = layer_transition_matrix(rbm, rule, Layer::hidden, 0.7) *
                             layer_transition_matrix(rbm, rule, Layer::visible, 0.7);
