@@ -901,6 +901,17 @@ case_unit_modified_operator() {
   done
 }
 
+# mixing samples analyze's modified sweeps too (exactly, from the sweep's exact diagonal), on tiny models only.
+case_mixing_modified_sweep() {
+  succeeds model random --visible 3 --hidden 2 --weight-range 1 --seed 4 --out m.npz
+  succeeds mixing --model m.npz --operator modified:flip --steps 200 --burn-in 5 --seed 2 --json
+  expect_equal "operator" "$(json_value configuration.operator)" modified:flip
+  succeeds mixing --model m.npz --operator modified:unit-modified:0.5 --steps 50 --float
+  succeeds model random --visible 12 --hidden 10 --weight-range 1 --seed 4 --out big.npz
+  rejects "at most 20 units" mixing --model big.npz --operator modified:gibbs --steps 10
+  rejects "bogus" mixing --model m.npz --operator modified:bogus --steps 10
+}
+
 # write_bits_npy FILE ROW...: a uint8 .npy array with one row per argument, each a string of 0s and 1s.
 write_bits_npy() {
   python - "$@" <<'PY'

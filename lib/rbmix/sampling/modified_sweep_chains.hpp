@@ -42,8 +42,12 @@ class ModifiedSweepChains {
   Matrix<Scalar>& hidden() { return chains_.hidden(); }
   const Matrix<Scalar>& visible() const { return chains_.visible(); }
   const Matrix<Scalar>& hidden() const { return chains_.hidden(); }
+  // Chain b's stream, RandomStream(seed, first_stream + b): for drawing start states.
+  std::vector<RandomStream>& streams() { return chains_.streams(); }
   // The joint state index v + 2^m·h of chain b.
   std::uint64_t state_index(Eigen::Index chain) const;
+  // E(v, h) of every chain.
+  Vector<Scalar> energies() const { return chains_.energies(rbm_); }
 
   // Every chain takes one step of A′.
   void step();
