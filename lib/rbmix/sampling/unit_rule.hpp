@@ -117,7 +117,8 @@ struct UnitModifiedRule {
   static constexpr std::string_view name = "unit-modified";
   static constexpr std::string_view parameter = "γ";
   static constexpr std::string_view description =
-      "Gibbs modified per unit (001 §3), λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1: γ = 0 is G, γ = 1 is T off ties";
+      "per-unit modified Gibbs (A − λI)/(1 − λ), λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1: γ = 0 is G, γ = 1 is T off ties "
+      "(001 §3)";
   static constexpr bool per_unit_detailed_balance = true;
   double shift = 0.5;  // γ
   template <typename T>
