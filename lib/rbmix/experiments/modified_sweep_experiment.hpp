@@ -73,7 +73,6 @@ struct ModifiedSweepRbm {
 struct ModifiedSweepTrainedTrial {
   std::size_t setting = 0;
   int trial = 0;
-  double train_seconds = 0.0;
   std::vector<std::vector<analysis::IntegratedTimeEstimate>> estimates;  // per trained operator, three estimators
 };
 
