@@ -2,7 +2,8 @@
 # End-to-end tests of experiment grids: experiment_grid_test.sh <path to rbmix> <case> [mpirun].
 # For two experiments at smoke scale (slem-sweep: 40 RBMs; dcp-small: 40 training runs), every way of running the
 # grid must write byte-identical tables and plots to one uninterrupted single-process run: shards merged, a run
-# interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts) and the journal may differ.
+# interrupted and resumed, and mpirun with 3 ranks. Shards are also merged for modified-sweep, a grid of two
+# phases (random RBMs, then trained ones). Only run.json (timing, ranks, hosts) and the journal may differ.
 set -u
 # shellcheck source=case_runner.sh
 source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
@@ -17,6 +18,7 @@ cd "$WORK" || exit 1
 # The two grids, as the arguments after `rbmix experiment`.
 readonly SLEM=(slem-sweep --scale smoke --sizes 2,3 --c 1,4 --count 10 --seed 3)
 readonly DCP=(dcp-small --trials 2 --epochs 60 --seed 5)
+readonly MODIFIED=(modified-sweep --scale smoke --seed 5)
 
 # rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
 succeeds() {
@@ -50,7 +52,7 @@ same_outputs() {
 # Shards 1/3, 2/3 and 3/3 merged give the single run's outputs; a missing shard or another seed is refused.
 case_grid_shards_merge() {
   local name grid
-  for name in SLEM DCP; do
+  for name in SLEM DCP MODIFIED; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     for shard in 1 2 3; do succeeds experiment "${grid[@]}" --shard "$shard/3" --out "$name-$shard"; done
