@@ -943,6 +943,47 @@ case_experiment_samplers() {
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
 }
 
+# rbmix experiment modified-sweep at smoke scale (random RBMs and BAS trained for 100 updates) writes its tables and
+# plots, says that MNIST was skipped, and refuses a γ outside [0, 1].
+case_experiment_modified_sweep() {
+  succeeds experiment modified-sweep --scale smoke --threads 1 --seed 2 --out m
+  expect_output_contains "MNIST with 10 hidden units skipped"
+  local files
+  files=$(python -c 'import json; print(",".join(json.load(open("m/run.json"))["files"]))')
+  expect_equal "files" "$files" "modified_sweep.csv,modified_sweep_curve.csv,modified_sweep_per_rbm.csv,\
+modified_sweep_slem.svg,modified_sweep_tau.svg,modified_sweep_best_gamma.svg,modified_sweep_trained_trials.csv,\
+modified_sweep_trained.csv,run.json"
+  rejects "--gammas" experiment modified-sweep --scale smoke --gammas 0,1.5 --out g
+  rejects "--c" experiment modified-sweep --scale smoke --c 3:1 --out g
+  [[ ! -e g ]] || fail "a refused experiment made its output directory"
+}
+
+# The per-unit modified rule runs in every command that takes an operator, and analyze shifts its sweep too.
+case_unit_modified_operator() {
+  make_zero_model zero.npz 4 2
+  succeeds data make bas --size 2 --out bas.npy
+  succeeds analyze --model zero.npz --operators unit-modified:0.5,modified:unit-modified:0.5 --json
+  expect_equal "irreducible" "$(json_value operators.0.irreducible)" true
+  succeeds mixing --model zero.npz --operator unit-modified:0.5 --steps 50 --burn-in 0
+  succeeds train --data bas.npy --hidden 2 --algo pcd --operator unit-modified:0.25 --updates 2 --out t
+  succeeds loglik --model zero.npz --data bas.npy --ais --operator unit-modified:0.75 --particles 4 --distributions 3
+  local shift
+  for shift in unit-modified:1.5 unit-modified:-0.1 unit-modified: unit-modified; do
+    rejects "$shift" mixing --model zero.npz --operator "$shift" --steps 10
+  done
+}
+
+# mixing samples analyze's modified sweeps too (exactly, from the sweep's exact diagonal), on tiny models only.
+case_mixing_modified_sweep() {
+  succeeds model random --visible 3 --hidden 2 --weight-range 1 --seed 4 --out m.npz
+  succeeds mixing --model m.npz --operator modified:flip --steps 200 --burn-in 5 --seed 2 --json
+  expect_equal "operator" "$(json_value configuration.operator)" modified:flip
+  succeeds mixing --model m.npz --operator modified:unit-modified:0.5 --steps 50 --float
+  succeeds model random --visible 12 --hidden 10 --weight-range 1 --seed 4 --out big.npz
+  rejects "at most 20 units" mixing --model big.npz --operator modified:gibbs --steps 10
+  rejects "bogus" mixing --model m.npz --operator modified:bogus --steps 10
+}
+
 # write_bits_npy FILE ROW...: a uint8 .npy array with one row per argument, each a string of 0s and 1s.
 write_bits_npy() {
   python - "$@" <<'PY'

@@ -4,7 +4,8 @@
 # 4 models, 14 sampler settings and a reference curve; ais-check: two phases, 2 models trained and then 20 AIS runs on
 # them), every way of running the grid must write byte-identical tables and plots to one uninterrupted single-process
 # run: shards merged, a run interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts),
-# the journal and the tables' columns of measured seconds may differ.
+# the journal and the tables' columns of measured seconds may differ. Shards are also merged for modified-sweep, a
+# grid of two phases (random RBMs, then trained ones).
 set -u
 # shellcheck source=case_runner.sh
 source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
@@ -22,6 +23,7 @@ readonly DCP=(dcp-small --trials 2 --epochs 60 --seed 5)
 readonly SAMPLERS=(samplers --scale smoke --samples 300 --seed 6)
 # Its second phase needs the models of the first.
 readonly AIS=(ais-check --distributions 10,100 --updates 100 --timing-distributions 5 --seed 2)
+readonly MODIFIED=(modified-sweep --scale smoke --seed 5)
 
 # rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
 succeeds() {
@@ -66,7 +68,7 @@ same_outputs() {
 # Shards 1/3, 2/3 and 3/3 merged give the single run's outputs; a missing shard or another seed is refused.
 case_grid_shards_merge() {
   local name grid
-  for name in SLEM DCP SAMPLERS; do
+  for name in SLEM DCP SAMPLERS MODIFIED; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     for shard in 1 2 3; do succeeds experiment "${grid[@]}" --shard "$shard/3" --out "$name-$shard"; done

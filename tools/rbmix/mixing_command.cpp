@@ -9,6 +9,7 @@
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
+#include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
@@ -76,15 +77,16 @@ void require_writable_file_location(const std::filesystem::path& file, const std
 
 void run_mixing(const MixingArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
-  experiments::EnergyTraceRequest request{
-      parse_unit_rule(arguments.rule), arguments.steps, arguments.chains, arguments.burn_in, arguments.seed,
-      arguments.single_precision};
+  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+  experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
+                                          arguments.burn_in,  arguments.seed,  arguments.single_precision};
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
 
-  const MatrixD traces = experiments::sample_energy_traces(loaded.rbm, request);
+  const MatrixD traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
+                                                : experiments::sample_energy_traces(loaded.rbm, request);
   require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
                                   (request.single_precision ? "float" : "double") +
                                   " precision (parameters too large)");
@@ -97,7 +99,7 @@ void run_mixing(const MixingArguments& arguments) {
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
 
   nlohmann::json configuration = {{"model", arguments.model},
-                                  {"operator", to_string(request.rule)},
+                                  {"operator", to_string(specification)},
                                   {"steps", request.steps},
                                   {"chains", request.chains},
                                   {"burn_in", request.burn_in},
@@ -114,7 +116,7 @@ void run_mixing(const MixingArguments& arguments) {
     if (!constant) {
       const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];
       Table acf({"lag", "autocorrelation"});
-      PlotSeries series{to_string(request.rule), {}, {}, {}, {}, false};
+      PlotSeries series{to_string(specification), {}, {}, {}, {}, false};
       for (Eigen::Index lag = 0; lag <= lags; ++lag) {
         acf.add_row({static_cast<long long>(lag), correlation[lag]});
         series.x.push_back(static_cast<double>(lag));
@@ -128,7 +130,7 @@ void run_mixing(const MixingArguments& arguments) {
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';
   } else {
-    std::cout << "operator " << to_string(request.rule) << ", " << request.chains << " chain(s) × " << request.steps
+    std::cout << "operator " << to_string(specification) << ", " << request.chains << " chain(s) × " << request.steps
               << " steps after " << request.burn_in << " burn-in sweeps\n";
     integrated_time_table(estimates).print(std::cout);
     if (!arguments.out.empty()) std::cout << "wrote " << arguments.out << "/mixing.json, autocorrelation.csv/.svg\n";
@@ -140,7 +142,11 @@ void attach(CLI::App& parent) {
   CLI::App* command = parent.add_subcommand(
       "mixing", "Integrated autocorrelation time of the energy under an operator (three estimators)");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
+  command
+      ->add_option("--operator", arguments->rule,
+                   operator_help() + "or modified:RULE, the modified sweep of RULE (001 §3), for at most " +
+                       std::to_string(experiments::max_modified_sweep_units) + " units")
+      ->capture_default_str();
   command->add_option("--steps", arguments->steps, "recorded sweeps per chain")->capture_default_str();
   command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();

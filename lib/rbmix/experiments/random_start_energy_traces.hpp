@@ -21,4 +21,10 @@ struct EnergyTraceRequest {
 // E(v, h) after each of `steps` sweeps: steps × chains. Throws InputError for fewer than 1 chain or 2 steps.
 MatrixD sample_energy_traces(const Rbm& rbm, const EnergyTraceRequest& request);
 
+// The same for the modified sweep (A − λI)/(1 − λ) of request.rule's sweep A, λ = min diagonal (001 §3;
+// `analyze`'s modified:RULE), sampled exactly by ModifiedSweepChains from A's exact diagonal: tiny models only
+// (InputError beyond max_modified_sweep_units units).
+inline constexpr int max_modified_sweep_units = 20;
+MatrixD sample_modified_sweep_energy_traces(const Rbm& rbm, const EnergyTraceRequest& request);
+
 }  // namespace rbmix::experiments

@@ -54,6 +54,19 @@ void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
   rbm.slem_flip = read_exact_number(json.at("slem_flip"));
 }
 
+Rbm slem_sweep_rbm(std::uint64_t seed, int size, int weight_bound, int index) {
+  // The stream of RBM (size, c, index): a key no other RBM shares.
+  RandomStream stream(seed,
+                      (static_cast<std::uint64_t>(size) << 48) | (static_cast<std::uint64_t>(weight_bound) << 32) |
+                          static_cast<std::uint64_t>(index),
+                      StreamDomain::experiment);
+  Rbm rbm(size, size);
+  for (Eigen::Index i = 0; i < rbm.weights.rows(); ++i)
+    for (Eigen::Index j = 0; j < rbm.weights.cols(); ++j)
+      rbm.weights(i, j) = weight_bound * (2.0 * stream.uniform() - 1.0);
+  return rbm;
+}
+
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
   options.validate();
   std::vector<SlemSweepRbm> rbms;
@@ -64,16 +77,7 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
   SlemSweepResult result;
   result.rbms = run_jobs(JobRunner(options.threads), rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
-    // The stream of RBM (size, c, index): a key no other RBM shares.
-    RandomStream stream(options.seed,
-                        (static_cast<std::uint64_t>(job.size) << 48) |
-                            (static_cast<std::uint64_t>(job.weight_bound) << 32) |
-                            static_cast<std::uint64_t>(job.index),
-                        StreamDomain::experiment);
-    Rbm rbm(job.size, job.size);
-    for (Eigen::Index i = 0; i < rbm.weights.rows(); ++i)
-      for (Eigen::Index j = 0; j < rbm.weights.cols(); ++j)
-        rbm.weights(i, j) = job.weight_bound * (2.0 * stream.uniform() - 1.0);
+    const Rbm rbm = slem_sweep_rbm(options.seed, job.size, job.weight_bound, job.index);
     job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
     job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
     return job;

@@ -9,6 +9,7 @@
 
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/model/rbm.hpp"
 #include "rbmix/report/table.hpp"
 
 namespace rbmix::experiments {
@@ -55,6 +56,10 @@ struct SlemSweepResult {
 // One RBM's job result as the job grid journals it (job_runner.hpp: GridSerializable).
 nlohmann::json to_grid_json(const SlemSweepRbm& rbm);
 void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm);
+
+// RBM (size, c, index) of 003 Fig. 3: m = n = size, W ~ U[−c, c] drawn from the stream keyed by (size, c, index),
+// biases 0. The modified-sweep experiment analyses the same RBMs.
+Rbm slem_sweep_rbm(std::uint64_t seed, int size, int weight_bound, int index);
 
 // Dense SLEMs of G and T for every RBM, in parallel over RBMs (JobRunner).
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options);

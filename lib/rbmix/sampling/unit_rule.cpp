@@ -43,25 +43,53 @@ std::optional<UnitRule> parse_as(std::string_view text) {
   }
 }
 
-}  // namespace
-
-MixtureRule MixtureRule::parse_parameter(std::string_view text) {
+// The whole of `text` as a number in [0, 1], or nothing.
+std::optional<double> parse_unit_interval_number(std::string_view text) {
   const std::string number(text);
   std::size_t used = 0;
-  double alpha = -1.0;
+  double value = -1.0;
   try {
-    alpha = std::stod(number, &used);
+    value = std::stod(number, &used);
   } catch (const std::exception&) {
     used = 0;
   }
-  if (!(used == number.size() && used > 0 && alpha >= 0.0 && alpha <= 1.0))
-    throw InputError("unit rule 'mix:" + number + "': the mixture weight after 'mix:' must be a number in [0, 1]");
-  return MixtureRule{alpha};
+  if (!(used == number.size() && used > 0 && value >= 0.0 && value <= 1.0)) return std::nullopt;
+  return value;
+}
+
+// Columns `text` takes in a terminal: its UTF-8 code points ("γ" is two bytes, one column).
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(
+      text.begin(), text.end(), [](char byte) { return (static_cast<unsigned char>(byte) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+MixtureRule MixtureRule::parse_parameter(std::string_view text) {
+  const auto alpha = parse_unit_interval_number(text);
+  if (!alpha)
+    throw InputError("unit rule 'mix:" + std::string(text) +
+                     "': the mixture weight after 'mix:' must be a number in [0, 1]");
+  return MixtureRule{*alpha};
 }
 
 std::string MixtureRule::parameter_text() const {
   std::ostringstream out;
   out << flip_weight;
+  return out.str();
+}
+
+UnitModifiedRule UnitModifiedRule::parse_parameter(std::string_view text) {
+  const auto gamma = parse_unit_interval_number(text);
+  if (!gamma)
+    throw InputError("unit rule 'unit-modified:" + std::string(text) +
+                     "': the shift γ after 'unit-modified:' must be a number in [0, 1]");
+  return UnitModifiedRule{*gamma};
+}
+
+std::string UnitModifiedRule::parameter_text() const {
+  std::ostringstream out;
+  out << shift;
   return out.str();
 }
 
@@ -95,12 +123,12 @@ std::string unit_rule_names() {
 
 std::string unit_rule_help() {
   std::size_t width = 0;
-  for_each_rule_type([&](auto rule) { width = std::max(width, written_form<decltype(rule)>().size()); });
+  for_each_rule_type([&](auto rule) { width = std::max(width, display_width(written_form<decltype(rule)>())); });
   std::string help;
   for_each_rule_type([&](auto rule) {
     using Rule = decltype(rule);
     const std::string name = written_form<Rule>();
-    help += "  " + name + std::string(width - name.size() + 2, ' ') + std::string(Rule::description) + "\n";
+    help += "  " + name + std::string(width - display_width(name) + 2, ' ') + std::string(Rule::description) + "\n";
   });
   return help;
 }

@@ -102,7 +102,39 @@ struct MixtureRule {
   std::string parameter_text() const;
 };
 
-using UnitRule = std::variant<GibbsRule, FlipTheStateRule, MixtureRule, NaiveFlipRule>;
+// The modified matrix of 001 §3 applied to one unit (docs/algorithms.md §2.4): the unit's Gibbs kernel A has rows
+// (1 − p, p) with p = σ(x) and diagonal (1 − p, p); with λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1, the unit steps by
+// A′ = (A − λI)/(1 − λ), which keeps p(unit | rest) with detailed balance (proofs/unit-modified-rule).
+// Through d = e^{−|x|} and g = 1 − γ (min(p, 1 − p) = d/(1 + d), so 1 − λ = (1 + g·d)/(1 + d)):
+//   x ≥ 0:  P(0 → 1) = 1/(1 + g·d),  P(1 → 1) = (1 − γ·d)/(1 + g·d);
+//   x < 0:  P(0 → 1) = d/(1 + g·d),  P(1 → 1) = g·d/(1 + g·d).
+// γ = 0 is Gibbs, bit for bit. γ = 1 gives 1, 1 − e^{−|x|}, e^{−|x|}, 0: flip-the-state for x ≠ 0 bit for bit, and
+// at x = 0 (d = 1) the naive flip, which always flips; flip-the-state's tie rule (resample with ½) is the choice
+// λ = 0 at ties instead, so γ = 1 is not ergodic in general. Every γ < 1 leaves both the stay and the move
+// probability of every unit positive, so the sweep is irreducible and aperiodic. Named `unit-modified` so that it
+// is not mistaken for analyze's `modified:RULE`, which shifts the whole sweep matrix by its minimum diagonal.
+struct UnitModifiedRule {
+  static constexpr std::string_view name = "unit-modified";
+  static constexpr std::string_view parameter = "γ";
+  static constexpr std::string_view description =
+      "per-unit modified Gibbs (A − λI)/(1 − λ), λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1: γ = 0 is G, γ = 1 is T off ties "
+      "(001 §3)";
+  static constexpr bool per_unit_detailed_balance = true;
+  double shift = 0.5;  // γ
+  template <typename T>
+  T probability_of_one(T x, T s, T decay) const {
+    const T gamma = static_cast<T>(shift);
+    const T stay_weight = T(1) - gamma;  // g = 1 − γ
+    const T normaliser = T(1) + stay_weight * decay;
+    if (x >= T(0)) return s == T(0) ? T(1) / normaliser : (T(1) - gamma * decay) / normaliser;
+    return s == T(0) ? decay / normaliser : stay_weight * decay / normaliser;
+  }
+  // "0.5" → γ = 0.5; throws InputError unless the text is a number in [0, 1].
+  static UnitModifiedRule parse_parameter(std::string_view text);
+  std::string parameter_text() const;
+};
+
+using UnitRule = std::variant<GibbsRule, FlipTheStateRule, MixtureRule, NaiveFlipRule, UnitModifiedRule>;
 
 // P(next = 1 | x, s) for any rule; computes e^{−|x|} itself (a single evaluation: batches use the kernel).
 template <typename T>
@@ -111,12 +143,12 @@ T probability_of_one(const UnitRule& rule, T x, T s) {
   return std::visit([&](const auto& concrete) { return concrete.probability_of_one(x, s, decay); }, rule);
 }
 
-// Parses any rule of UnitRule by its name ("gibbs", "flip", "naive", "mix:A"); throws InputError naming the text
-// and listing the rules otherwise.
+// Parses any rule of UnitRule by its name ("gibbs", "flip", "naive", "mix:A", "unit-modified:γ"); throws InputError
+// naming the text and listing the rules otherwise.
 UnitRule parse_unit_rule(std::string_view text);
 // The text parse_unit_rule reads back: "gibbs", "flip", "naive", "mix:0.5".
 std::string to_string(const UnitRule& rule);
-// Every rule as written on the command line, comma-separated: "gibbs, flip, mix:A, naive".
+// Every rule as written on the command line, comma-separated: "gibbs, flip, mix:A, naive, unit-modified:γ".
 std::string unit_rule_names();
 // One line per rule, "  NAME  description", for help texts.
 std::string unit_rule_help();

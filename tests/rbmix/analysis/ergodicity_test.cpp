@@ -53,7 +53,7 @@ TEST(Ergodicity, NaiveFlipIsPeriodicWhereFlipTheStateIsErgodic) {
 RC_GTEST_PROP(Ergodicity, StagedSweepGraphAgreesWithTheDensePattern, ()) {
   const Rbm rbm = *verify::arbitrary_tied_rbm(3, 1);
   const double beta = *rc::gen::element(1.0, 0.0);
-  for (const char* name : {"gibbs", "flip", "mix:0.5", "naive"}) {
+  for (const char* name : {"gibbs", "flip", "mix:0.5", "naive", "unit-modified:0.5", "unit-modified:1"}) {
     const UnitRule rule = parse_unit_rule(name);
     const TransitionPattern pattern = sweep_transition_pattern(rbm, rule, beta);
     const ErgodicityReport dense = analyse_ergodicity(PatternGraph(pattern));

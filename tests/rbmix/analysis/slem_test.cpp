@@ -57,7 +57,7 @@ TEST(Slem, NaiveFlipWithoutWeightsOrBiasesHasModulusOneTwice) {
 double dense_and_matrix_free_disagreement(const Rbm& rbm) {
   const VectorD stationary = JointStateSpace(rbm).stationary_distribution(rbm);
   double worst = 0.0;
-  for (const char* name : {"gibbs", "flip", "mix:0.5"}) {
+  for (const char* name : {"gibbs", "flip", "mix:0.5", "unit-modified:0.5"}) {
     const UnitRule rule = parse_unit_rule(name);
     const SlemResult dense = dense_slem(sweep_transition_matrix(rbm, rule));
     const SlemResult matrix_free = matrix_free_slem(SweepOperator(rbm, rule), stationary);

@@ -21,7 +21,7 @@ constexpr double kGibbsFormulaTolerance = 1e-14;
 // The operators every invariant test runs: G, T, T^0.3, T^0.7, naive, G and T at β = 0.5, modified G and T.
 std::vector<verify::ExactOperator> all_exact_operators(const Rbm& rbm) {
   std::vector<verify::ExactOperator> ops;
-  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive"})
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive", "unit-modified:0.5"})
     ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule)));
   for (const char* rule : {"gibbs", "flip"}) ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule), 0.5));
   // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.
@@ -42,7 +42,7 @@ RC_GTEST_PROP(TransitionMatrix, EveryOperatorSatisfiesTheInvariantsWithExactTies
 
 RC_GTEST_PROP(TransitionMatrix, SweepIsTheProductOfTheLayerOperators, ()) {
   const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 3.0);
-  for (const char* name : {"gibbs", "flip", "mix:0.4", "naive"}) {
+  for (const char* name : {"gibbs", "flip", "mix:0.4", "naive", "unit-modified:0.5"}) {
     const UnitRule rule = parse_unit_rule(name);
     const MatrixD product = layer_transition_matrix(rbm, rule, Layer::hidden, 0.7) *
                             layer_transition_matrix(rbm, rule, Layer::visible, 0.7);

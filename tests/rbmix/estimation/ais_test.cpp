@@ -158,7 +158,7 @@ TEST(AisLogPartition, ErrorShrinksWithMoreIntermediateDistributions) {
 // distributions, provided the transition after increment k leaves p_k invariant. With K = 2–5 consecutive p_k
 // differ a lot, so a transition run at the wrong inverse temperature (β_{k−1}), or an increment dropped, moves
 // mean w by many standard errors at 10^4 particles, where at K = 300–1000 the same bias hides in the band. The
-// twelve checks (three operators × four K) fail by chance with probability below 12 · 2e-9 < 1e-7 (normal tail of
+// sixteen checks (four operators × four K) fail by chance with probability below 16 · 2e-9 < 1e-7 (normal tail of
 // the mean of 10^4 weights of an enumerable model, whose weights are bounded).
 TEST(AisLogPartition, IsUnbiasedWithFewIntermediateDistributionsForEveryOperator) {
   const Rbm rbm = random_model(8, 6, 2.0, 17);
@@ -166,7 +166,7 @@ TEST(AisLogPartition, IsUnbiasedWithFewIntermediateDistributionsForEveryOperator
   AisOptions options;
   options.particles = 10000;
   options.single_precision = false;
-  for (const char* rule : {"gibbs", "flip", "mix:0.3"})
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "unit-modified:0.5"})
     for (const Eigen::Index distributions : {2, 3, 4, 5}) {
       options.rule = parse_unit_rule(rule);
       options.distributions = distributions;

@@ -40,5 +40,21 @@ TEST(RandomStartEnergyTraces, RefusesTooFewChainsOrSteps) {
   EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 10, 0, 0, 1, false}), InputError);
 }
 
+// The modified sweep (its sampler's rows are checked by χ² in modified_sweep_chains_test): one column per chain,
+// fixed by the seed, in both precisions; refused beyond the tiny models whose exact diagonal it needs.
+TEST(RandomStartEnergyTraces, ModifiedSweepTracesAreDeterminedByTheSeed) {
+  const EnergyTraceRequest request{GibbsRule{}, 40, 2, 3, 9, false};
+  const MatrixD traces = sample_modified_sweep_energy_traces(small_rbm(), request);
+  ASSERT_EQ(traces.rows(), 40);
+  ASSERT_EQ(traces.cols(), 2);
+  EXPECT_EQ(sample_modified_sweep_energy_traces(small_rbm(), request), traces);
+  EXPECT_LE(traces.cwiseAbs().maxCoeff(), small_rbm().weights.cwiseAbs().sum() + 1e-12);
+  EnergyTraceRequest in_float = request;
+  in_float.single_precision = true;
+  EXPECT_EQ(sample_modified_sweep_energy_traces(small_rbm(), in_float).rows(), 40);
+  EXPECT_THROW(sample_modified_sweep_energy_traces(Rbm(12, 10), request), InputError);
+  EXPECT_THROW(sample_modified_sweep_energy_traces(small_rbm(), {GibbsRule{}, 1, 1, 0, 1, false}), InputError);
+}
+
 }  // namespace
 }  // namespace rbmix::experiments

@@ -48,7 +48,8 @@ BasicRbm<Scalar> test_model(Eigen::Index n_visible, Eigen::Index n_hidden) {
 TEST(BatchedChainsAllocation, ASweepAllocatesNothing) {
   const BasicRbm<float> rbm = test_model<float>(20, 12);
   BatchedChains<float> chains(64, 20, 12, 5);
-  const std::vector<UnitRule> rules{GibbsRule{}, FlipTheStateRule{}, MixtureRule{0.3}, NaiveFlipRule{}};
+  const std::vector<UnitRule> rules{GibbsRule{}, FlipTheStateRule{}, MixtureRule{0.3}, NaiveFlipRule{},
+                                    UnitModifiedRule{0.5}};
   chains.sweep(rbm, GibbsRule{});
   for (const UnitRule& rule : rules) {
     EXPECT_EQ(allocations_during([&] {

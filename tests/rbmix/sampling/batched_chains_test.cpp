@@ -33,8 +33,8 @@ struct OperatorCase {
   std::string rule;
   double beta;
 };
-const std::vector<OperatorCase> kOperators{{"gibbs", 1.0}, {"flip", 1.0},  {"mix:0.5", 1.0},
-                                           {"naive", 1.0}, {"gibbs", 0.5}, {"flip", 0.5}};
+const std::vector<OperatorCase> kOperators{{"gibbs", 1.0}, {"flip", 1.0}, {"mix:0.5", 1.0},          {"naive", 1.0},
+                                           {"gibbs", 0.5}, {"flip", 0.5}, {"unit-modified:0.6", 1.0}};
 
 using Counts = std::vector<verify::TransitionCounts>;  // [operator][start][next]
 

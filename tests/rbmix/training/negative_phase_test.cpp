@@ -244,7 +244,7 @@ TEST(ContrastiveDivergence, OneStepMatchesItsExactExpectationForEveryRule) {
   VectorD start(4);
   start << 1, 0, 1, 1;
   const MatrixD batch = start.transpose().replicate(kChains, 1);
-  for (const char* rule : {"gibbs", "flip", "mix:0.3"}) {
+  for (const char* rule : {"gibbs", "flip", "mix:0.3", "unit-modified:0.5"}) {
     TrainingOptions options;
     apply_algorithm(options, Algorithm::cd);
     options.rule = parse_unit_rule(rule);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_grid.hpp"
@@ -79,6 +80,28 @@ nlohmann::json make_experiment_record(const std::string& name, nlohmann::json co
   record["ranks"] = experiments::mpi_size();
   if (experiments::mpi_world_active()) record["hosts"] = experiments::mpi_hosts();
   return record;
+}
+
+std::vector<int> parse_integer_list(const std::string& text, const std::string& option) {
+  std::vector<int> out;
+  bool empty_range = false;
+  const auto colon = text.find(':');
+  try {
+    if (colon != std::string::npos) {
+      const int first = std::stoi(text.substr(0, colon)), last = std::stoi(text.substr(colon + 1));
+      if (first > last) empty_range = true;
+      for (int k = first; k <= last; ++k) out.push_back(k);
+    } else {
+      std::stringstream stream(text);
+      std::string item;
+      while (std::getline(stream, item, ',')) out.push_back(std::stoi(item));
+    }
+  } catch (const std::exception&) {
+    throw InputError(option + " '" + text + "': expected integers as A:B or A,B,C");
+  }
+  require(!empty_range, option + " '" + text + "': the range A:B needs A <= B");
+  require(!out.empty(), option + " '" + text + "': no values");
+  return out;
 }
 
 }  // namespace rbmix::cli

@@ -62,4 +62,7 @@ std::vector<std::string> grid_arguments(const ExperimentArguments& arguments);
 nlohmann::json make_experiment_record(const std::string& name, nlohmann::json configuration,
                                       const ExperimentSettings& settings);
 
+// Integers written as a range "A:B" (A ≤ B) or a list "A,B,C"; throws InputError naming `option` otherwise.
+std::vector<int> parse_integer_list(const std::string& text, const std::string& option);
+
 }  // namespace rbmix::cli

@@ -3,7 +3,6 @@
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 #include "experiment_front_end.hpp"
 #include "rbmix/command_registry.hpp"
@@ -20,33 +19,11 @@ struct SlemSweepArguments {
   int count = 0;
 };
 
-std::vector<int> parse_integers(const std::string& text, const std::string& option) {
-  std::vector<int> out;
-  bool empty_range = false;
-  const auto colon = text.find(':');
-  try {
-    if (colon != std::string::npos) {
-      const int first = std::stoi(text.substr(0, colon)), last = std::stoi(text.substr(colon + 1));
-      if (first > last) empty_range = true;
-      for (int k = first; k <= last; ++k) out.push_back(k);
-    } else {
-      std::stringstream stream(text);
-      std::string item;
-      while (std::getline(stream, item, ',')) out.push_back(std::stoi(item));
-    }
-  } catch (const std::exception&) {
-    throw InputError(option + " '" + text + "': expected integers as A:B or A,B,C");
-  }
-  require(!empty_range, option + " '" + text + "': the range A:B needs A <= B");
-  require(!out.empty(), option + " '" + text + "': no values");
-  return out;
-}
-
 void run(const SlemSweepArguments& arguments) {
   const ExperimentSettings settings = validate_experiment_arguments(arguments.shared);
   experiments::SlemSweepOptions options = experiments::slem_sweep_options(settings.scale, settings.seed);
-  if (!arguments.sizes.empty()) options.sizes = parse_integers(arguments.sizes, "--sizes");
-  options.weight_bounds = parse_integers(arguments.bounds, "--c");
+  if (!arguments.sizes.empty()) options.sizes = parse_integer_list(arguments.sizes, "--sizes");
+  options.weight_bounds = parse_integer_list(arguments.bounds, "--c");
   if (arguments.count != 0) options.rbms_per_setting = arguments.count;
   options.threads = settings.threads;
   options.validate();

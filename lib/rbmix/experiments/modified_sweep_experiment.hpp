@@ -1,0 +1,105 @@
+#pragma once
+// Experiment modified-sweep (docs/algorithms.md §8): the per-unit modified rule `unit-modified:γ` (the modified
+// matrix of 001 §3 applied to each unit's Gibbs kernel, λ = γ·min(p, 1 − p); docs/algorithms.md §2.4) as a family
+// between Gibbs sampling G (γ = 0) and flip-the-state T (γ = 1 off ties), beside T and the mixture T^α.
+//   - Random RBMs of 003 Fig. 3 (the slem-sweep RBMs: m = n = size, W ~ U[−c, c], biases 0): exact SLEM and exact
+//     integrated autocorrelation time of the energy of every operator (dense up to 2^10 joint states, matrix-free
+//     beyond), and per (size, c) the best γ and how often some γ beats both G and T. One job per RBM.
+//   - Trained RBMs (BAS 4×4 with 16 hidden units; MNIST with 10 hidden units when the MNIST directory is given),
+//     trained as in the autocorr experiment (20-PT10 with Gibbs sweeps; same trial seeds, so the same models):
+//     the energy's integrated autocorrelation time under G, T, T^α and unit-modified:γ by the three estimators of
+//     docs/algorithms.md §6. One job per (setting, trial).
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "rbmix/analysis/integrated_autocorrelation_time.hpp"
+#include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/report/table.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix::experiments {
+
+struct ModifiedSweepTrainedSetting {
+  std::string name;
+  MatrixD data;
+  Eigen::Index hidden = 16;
+  int batch = 0;  // 0: full batch
+  std::int64_t updates = 20000;
+  int trials = 10;
+  Eigen::Index steps = 100000;  // sampled sweeps per chain and operator
+  std::uint64_t number = 0;     // the autocorr experiment's setting number: its trial seeds
+};
+
+struct ModifiedSweepOptions {
+  std::vector<int> sizes{2, 3, 4};
+  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  int rbms_per_setting = 100;
+  std::vector<double> shifts{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};  // γ on the random RBMs
+  double mixture_weight = 0.5;                                                        // α of T^α
+  std::vector<ModifiedSweepTrainedSetting> trained;
+  std::vector<double> trained_shifts{0.25, 0.5, 0.75, 0.9};  // γ on the trained RBMs
+  double learning_rate = 0.05;
+  std::string mnist_skipped;  // why the MNIST setting is left out; empty when it runs
+  std::uint64_t seed = 1;
+  int threads = 0;  // ≤ 0: all cores
+  // Throws InputError naming the option that is out of range.
+  void validate() const;
+};
+
+// Paper: m = n ∈ {2, 3, 4}, c = 1..10, 100 RBMs each, γ = 0, 0.1, …, 1; trained: 10 RBMs per setting, 20 000
+// updates, 10^5 sweeps per operator. Smoke: m = n ∈ {2, 3}, 3 RBMs each, γ ∈ {0, 0.5, 1}; BAS only, 1 RBM, 100
+// updates, 2000 sweeps, γ = 0.5. The MNIST setting exists only when `mnist` names the MNIST directory.
+ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist);
+nlohmann::json to_json(const ModifiedSweepOptions& options);
+
+// The operators of the random RBMs: G, T, T^α, then unit-modified:γ for every γ of `shifts`.
+std::vector<UnitRule> modified_sweep_random_operators(const ModifiedSweepOptions& options);
+// The operators of the trained RBMs: G, T, T^α, then unit-modified:γ for every γ of `trained_shifts`.
+std::vector<UnitRule> modified_sweep_trained_operators(const ModifiedSweepOptions& options);
+
+struct ModifiedSweepRbm {
+  int size = 0;
+  int weight_bound = 0;
+  int index = 0;
+  std::vector<double> slem;  // per random operator; 1 for a non-ergodic one
+  std::vector<double> tau;   // exact energy τ per random operator; NaN where there is none
+};
+
+struct ModifiedSweepTrainedTrial {
+  std::size_t setting = 0;
+  int trial = 0;
+  std::vector<std::vector<analysis::IntegratedTimeEstimate>> estimates;  // per trained operator, three estimators
+};
+
+struct ModifiedSweepResult {
+  std::vector<ModifiedSweepRbm> rbms;              // in (size, c, index) order
+  std::vector<ModifiedSweepTrainedTrial> trained;  // in (setting, trial) order
+  double seconds = 0.0;
+};
+
+// Job results as the job grid journals them (job_runner.hpp: GridSerializable).
+nlohmann::json to_grid_json(const ModifiedSweepRbm& rbm);
+void from_grid_json(const nlohmann::json& json, ModifiedSweepRbm& rbm);
+nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial);
+void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial);
+
+// The random RBMs (phase 0), then the trained ones (phase 1), each in parallel over jobs (JobRunner).
+ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options);
+
+// Per (size, c): mean SLEM and median τ of G, T and T^α, the γ with the smallest mean SLEM and the γ with the
+// smallest median τ with those values, and the share of RBMs where some γ is below both G and T (SLEM, τ).
+Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
+// Per trained setting, operator and estimator: mean τ over the trials and the RBMs whose estimate is untrusted.
+Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
+// modified_sweep.csv (summary), modified_sweep_curve.csv (per size, c and operator), modified_sweep_per_rbm.csv,
+// modified_sweep_trained.csv and modified_sweep_trained_trials.csv (when trained settings ran), and the plots
+// modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
+// per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
+void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result, ResultDirectory& out);
+
+}  // namespace rbmix::experiments
