@@ -89,6 +89,23 @@ nlohmann::json to_json(const AutocorrOptions& options) {
   return configuration;
 }
 
+Rbm train_autocorr_rbm(const AutocorrSetting& setting, double learning_rate,
+                       const ParameterInitialisation& initialisation, std::uint64_t seed) {
+  TrainingOptions training;
+  training.negative_phase = NegativePhaseKind::parallel_tempering;
+  training.replicas = 20;
+  training.sampling_steps = 10;
+  training.learning_rate = learning_rate;
+  training.batch_size = setting.batch;
+  training.updates = setting.updates;
+  training.evaluation_interval = 0;
+  training.seed = seed;
+  apply(initialisation, training);
+  Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
+  trainer.run();
+  return trainer.model();
+}
+
 namespace {
 
 AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial) {
@@ -97,21 +114,9 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   result.setting = setting_index;
   result.trial = trial;
   const std::uint64_t seed = trial_seed(options.seed, 1000 * setting.number + static_cast<std::uint64_t>(trial));
-  TrainingOptions training;
-  training.negative_phase = NegativePhaseKind::parallel_tempering;
-  training.replicas = 20;
-  training.sampling_steps = 10;
-  training.learning_rate = options.learning_rate;
-  training.batch_size = setting.batch;
-  training.updates = setting.updates;
-  training.evaluation_interval = 0;
-  training.seed = seed;
-  apply(options.initialisation, training);
   const auto start = std::chrono::steady_clock::now();
-  Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
-  trainer.run();
+  const Rbm rbm = train_autocorr_rbm(setting, options.learning_rate, options.initialisation, seed);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const Rbm rbm = trainer.model();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
     const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, seed, false});
     const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);

@@ -17,6 +17,7 @@
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/model/rbm.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {
@@ -51,6 +52,11 @@ struct AutocorrOverrides {
   std::vector<std::string> only;  // names of the settings to run; empty: all
   std::optional<ParameterInitialisation> initialisation;
 };
+
+// 003 Table 2's RBM for `setting`: trained by 20-PT10 with Gibbs sweeps (003 §4.2) from `initialisation`, seeded by
+// `seed` (the trial's trial_seed). modified-sweep trains the same RBMs.
+Rbm train_autocorr_rbm(const AutocorrSetting& setting, double learning_rate,
+                       const ParameterInitialisation& initialisation, std::uint64_t seed);
 
 // Paper: 25 RBMs per setting, 20 000 updates, 10^6 sweeps per chain (MNIST 500 hidden: 24 RBMs, 2000 updates);
 // smoke: 2 RBMs, 500 updates, 20 000 sweeps (MNIST 500 hidden: 1 RBM, 20 updates, 2000 sweeps), base-rate

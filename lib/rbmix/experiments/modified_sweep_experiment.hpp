@@ -17,6 +17,7 @@
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/autocorr_experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/report/table.hpp"
@@ -24,27 +25,17 @@
 
 namespace rbmix::experiments {
 
-struct ModifiedSweepTrainedSetting {
-  std::string name;
-  MatrixD data;
-  Eigen::Index hidden = 16;
-  int batch = 0;  // 0: full batch
-  std::int64_t updates = 20000;
-  int trials = 10;
-  Eigen::Index steps = 100000;  // sampled sweeps per chain and operator
-  std::uint64_t number = 0;     // the autocorr experiment's setting number: its trial seeds
-};
-
 struct ModifiedSweepOptions {
   std::vector<int> sizes{2, 3, 4};
   std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   int rbms_per_setting = 100;
   std::vector<double> shifts{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};  // γ on the random RBMs
   double mixture_weight = 0.5;                                                        // α of T^α
-  std::vector<ModifiedSweepTrainedSetting> trained;
+  std::vector<AutocorrSetting> trained;  // autocorr's settings, numbers and trial seeds: the same trained RBMs
   std::vector<double> trained_shifts{0.25, 0.5, 0.75, 0.9};  // γ on the trained RBMs
   double learning_rate = 0.05;
-  std::string mnist_skipped;  // why the MNIST setting is left out; empty when it runs
+  ParameterInitialisation initialisation;  // as autocorr's at the same scale
+  std::string mnist_skipped;               // why the MNIST setting is left out; empty when it runs
   std::uint64_t seed = 1;
   int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming the option that is out of range.
