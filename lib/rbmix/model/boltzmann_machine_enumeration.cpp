@@ -23,7 +23,7 @@ struct BlockResult {
 };
 
 BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::uint64_t block, bool with_statistics,
-                            std::vector<double>& negative_energies) {
+                            VectorD& negative_energies) {
   const Eigen::Index n = model.size();
   const std::uint64_t count = std::uint64_t{1} << low_bits;
   VectorD state = VectorD::Zero(n);
@@ -32,7 +32,7 @@ BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::ui
   VectorD fields = model.biases + model.couplings * state;
   double negative_energy = model.negative_energy(state);
 
-  negative_energies.resize(count);
+  negative_energies.resize(static_cast<Eigen::Index>(count));
   negative_energies[0] = negative_energy;
   for (std::uint64_t step = 1; step < count; ++step) {
     const auto unit = static_cast<Eigen::Index>(std::countr_zero(step));  // the Gray code flips this unit now
@@ -40,11 +40,14 @@ BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::ui
     negative_energy += sign * fields(unit);
     state(unit) += sign;
     fields += sign * model.couplings.row(unit).transpose();
-    negative_energies[step] = negative_energy;
+    negative_energies[static_cast<Eigen::Index>(step)] = negative_energy;
   }
 
   BlockResult result;
-  Eigen::Map<VectorD> energies(negative_energies.data(), static_cast<Eigen::Index>(count));
+  // An Eigen vector, not a mapped std::vector: Eigen's reductions start their packets at the first aligned element,
+  // so a buffer whose address modulo the packet size differs between threads would sum in a different order and
+  // make log Z depend on the thread that ran the block.
+  VectorD& energies = negative_energies;
   result.max_negative_energy = energies.maxCoeff();
   energies.array() = (energies.array() - result.max_negative_energy).exp();  // now the weights
   if (!with_statistics) {
@@ -94,7 +97,7 @@ ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_
   std::vector<BlockResult> results(static_cast<std::size_t>(blocks));
 #pragma omp parallel if (n >= kMinimumParallelUnits)
   {
-    std::vector<double> negative_energies;
+    VectorD negative_energies;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t block = 0; block < blocks; ++block)
       results[static_cast<std::size_t>(block)] =
