@@ -43,6 +43,10 @@ struct ExactRbm {
       if (bit(h, i)) factor *= weight_factors[static_cast<std::size_t>(i * n_visible + j)];
     return factor;
   }
+  // e^{x} for unit `unit` of the joint state x (units 0..m−1 visible, then hidden), given the other layer.
+  Number input_factor(std::uint64_t x, int unit) const {
+    return unit >= n_visible ? hidden_input_factor(unit - n_visible, visible(x)) : visible_input_factor(unit, hidden(x));
+  }
   // e^{−E(x)} (unnormalised π): the product of the factors of the active terms.
   Number unnormalised_probability(std::uint64_t x) const {
     Number weight(1);
@@ -81,6 +85,17 @@ template <typename Number>
 Number unit_step_probability(const UnitRule& rule, const Number& input_factor, int current, int next) {
   return std::visit([&](const auto& concrete) { return unit_step_probability(concrete, input_factor, current, next); },
                     rule);
+}
+
+// Detailed balance of one unit's step in the joint state x: π(x) P(x → x^u) = π(x^u) P(x^u → x), where x^u is x with
+// unit u flipped (the unit's input does not depend on its own state, so both steps see the same factor).
+template <typename Number, typename Rule>
+bool unit_step_is_reversible(const ExactRbm<Number>& rbm, const Rule& rule, std::uint64_t x, int unit) {
+  const Number factor = rbm.input_factor(x, unit);
+  const std::uint64_t flipped = x ^ (std::uint64_t{1} << unit);
+  const int s = rbm.bit(x, unit);
+  return rbm.unnormalised_probability(x) * unit_step_probability(rule, factor, s, 1 - s) ==
+         rbm.unnormalised_probability(flipped) * unit_step_probability(rule, factor, 1 - s, s);
 }
 
 template <typename Number>

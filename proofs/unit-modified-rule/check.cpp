@@ -39,18 +39,12 @@ bool unit_steps_hold(const proofs::ExactRbm<Number>& rbm, const Number& gamma, c
   bool holds = true;
   for (std::uint64_t x = 0; x < rbm.states(); ++x)
     for (int unit = 0; unit < rbm.n_visible + rbm.n_hidden; ++unit) {
-      const bool hidden = unit >= rbm.n_visible;
-      const Number factor = hidden ? rbm.hidden_input_factor(unit - rbm.n_visible, rbm.visible(x))
-                                   : rbm.visible_input_factor(unit, rbm.hidden(x));
-      const std::uint64_t flipped = x ^ (std::uint64_t{1} << unit);
+      const Number factor = rbm.input_factor(x, unit);
       const int s = rbm.bit(x, unit);
       for (const int next : {0, 1})
         holds = holds &&
                 proofs::unit_step_probability(rule, factor, s, next) == modified_gibbs_step(gamma, factor, s, next);
-      const Number forward = rbm.unnormalised_probability(x) * proofs::unit_step_probability(rule, factor, s, 1 - s);
-      const Number backward =
-          rbm.unnormalised_probability(flipped) * proofs::unit_step_probability(rule, factor, 1 - s, s);
-      holds = holds && forward == backward;
+      holds = holds && proofs::unit_step_is_reversible(rbm, rule, x, unit);
       if (gamma == Number(1)) {
         const UnitRule& end = factor == Number(1) ? naive : flip;
         for (const int next : {0, 1})

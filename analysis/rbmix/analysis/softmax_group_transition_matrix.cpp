@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/analysis/unit_transition_table.hpp"
 #include "rbmix/model/tempering.hpp"
 
@@ -59,10 +60,7 @@ double visible_step(const UnitTransitionTable& table, const MatrixD& classes, co
 
 void require_dense(const JointStateSpace& space, const Rbm& rbm, const SoftmaxGroup& group) {
   validate_softmax_group(group, rbm.n_visible());
-  const int units = space.n_visible() + space.n_hidden();
-  require(units <= max_dense_joint_units,
-          "softmax-group transition matrix: " + std::to_string(units) + " units give 2^" + std::to_string(units) +
-              " joint states; dense matrices stop at 2^" + std::to_string(max_dense_joint_units));
+  require_dense_space(space, "softmax-group transition matrix");
 }
 
 }  // namespace
@@ -73,22 +71,11 @@ MatrixD softmax_group_layer_transition_matrix(const Rbm& rbm, const SoftmaxGroup
   require_dense(space, rbm, group);
   validate_inverse_temperature(inverse_temperature);
   const UnitTransitionTable table = unit_transition_table(rbm, rule, layer, inverse_temperature, evaluation);
-  const auto size = static_cast<Eigen::Index>(space.size());
-  MatrixD matrix = MatrixD::Zero(size, size);
   const MatrixD classes = group_probabilities(rbm, group, space, inverse_temperature, evaluation);
-  for (std::uint64_t v = 0; v < space.visible_states(); ++v)
-    for (std::uint64_t h = 0; h < space.hidden_states(); ++h) {
-      const auto from = static_cast<Eigen::Index>(space.index(v, h));
-      if (layer == Layer::hidden) {
-        for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h)
-          matrix(from, static_cast<Eigen::Index>(space.index(v, next_h))) = table.layer_probability(v, h, next_h);
-      } else {
-        for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
-          matrix(from, static_cast<Eigen::Index>(space.index(next_v, h))) =
-              visible_step(table, classes, group, h, v, next_v);
-      }
-    }
-  return matrix;
+  if (layer == Layer::hidden) return layer_transition_matrix(space, table, layer);  // the group is visible
+  return assemble_layer_transition_matrix(space, layer, [&](std::uint64_t h, std::uint64_t v, std::uint64_t next_v) {
+    return visible_step(table, classes, group, h, v, next_v);
+  });
 }
 
 MatrixD softmax_group_sweep_transition_matrix(const Rbm& rbm, const SoftmaxGroup& group, const UnitRule& rule,
@@ -99,20 +86,11 @@ MatrixD softmax_group_sweep_transition_matrix(const Rbm& rbm, const SoftmaxGroup
   const UnitTransitionTable hidden = unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, evaluation);
   const UnitTransitionTable visible = unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, evaluation);
   const MatrixD classes = group_probabilities(rbm, group, space, inverse_temperature, evaluation);
-  const auto size = static_cast<Eigen::Index>(space.size());
-  MatrixD sweep(size, size);
-  for (Eigen::Index x = 0; x < size; ++x) {
-    const std::uint64_t v = space.visible_part(static_cast<std::uint64_t>(x));
-    const std::uint64_t h = space.hidden_part(static_cast<std::uint64_t>(x));
-    // The intermediate state of a sweep is (v, next_h): one product per entry.
-    for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h) {
-      const double hidden_step = hidden.layer_probability(v, h, next_h);
-      for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
-        sweep(x, static_cast<Eigen::Index>(space.index(next_v, next_h))) =
-            hidden_step * visible_step(visible, classes, group, next_h, v, next_v);
-    }
-  }
-  return sweep;
+  return assemble_sweep_transition_matrix(
+      space, [&](std::uint64_t v, std::uint64_t h, std::uint64_t next_h) { return hidden.layer_probability(v, h, next_h); },
+      [&](std::uint64_t h, std::uint64_t v, std::uint64_t next_v) {
+        return visible_step(visible, classes, group, h, v, next_v);
+      });
 }
 
 VectorD softmax_group_stationary_distribution(const Rbm& rbm, const SoftmaxGroup& group, double inverse_temperature) {

@@ -4,56 +4,30 @@
 #include <sstream>
 
 namespace rbmix::analysis {
-namespace {
 
-// Below 2^10 states a dense sweep takes about a millisecond on one core: threads would cost more than they save.
-constexpr Eigen::Index kParallelStates = Eigen::Index{1} << 10;
-
-void require_dense(const JointStateSpace& space) {
+void require_dense_space(const JointStateSpace& space, const std::string& what, const std::string& alternative) {
   const int units = space.n_visible() + space.n_hidden();
-  require(units <= max_dense_joint_units, "dense transition matrix: " + std::to_string(units) + " units give 2^" +
-                                              std::to_string(units) + " joint states; dense matrices stop at 2^" +
-                                              std::to_string(max_dense_joint_units) +
-                                              " (use the matrix-free sweep operator)");
+  require(units <= max_dense_joint_units, [&] {
+    return what + ": " + std::to_string(units) + " units give 2^" + std::to_string(units) +
+           " joint states; dense matrices stop at 2^" + std::to_string(max_dense_joint_units) +
+           (alternative.empty() ? "" : " (" + alternative + ")");
+  });
 }
-
-}  // namespace
 
 MatrixD sweep_transition_matrix(const JointStateSpace& space, const UnitTransitionTable& hidden,
                                 const UnitTransitionTable& visible) {
-  require_dense(space);
-  const auto size = static_cast<Eigen::Index>(space.size());
-  MatrixD sweep(size, size);
-#pragma omp parallel for schedule(static) if (size >= kParallelStates)
-  for (Eigen::Index x = 0; x < size; ++x) {
-    const std::uint64_t v = space.visible_part(static_cast<std::uint64_t>(x));
-    const std::uint64_t h = space.hidden_part(static_cast<std::uint64_t>(x));
-    for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h) {
-      const double hidden_step = hidden.layer_probability(v, h, next_h);
-      for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
-        sweep(x, static_cast<Eigen::Index>(space.index(next_v, next_h))) =
-            hidden_step * visible.layer_probability(next_h, v, next_v);
-    }
-  }
-  return sweep;
+  require_dense_space(space, "dense transition matrix", "use the matrix-free sweep operator");
+  return assemble_sweep_transition_matrix(
+      space, [&](std::uint64_t v, std::uint64_t h, std::uint64_t next_h) { return hidden.layer_probability(v, h, next_h); },
+      [&](std::uint64_t h, std::uint64_t v, std::uint64_t next_v) { return visible.layer_probability(h, v, next_v); });
 }
 
 MatrixD layer_transition_matrix(const JointStateSpace& space, const UnitTransitionTable& table, Layer layer) {
-  require_dense(space);
-  const auto size = static_cast<Eigen::Index>(space.size());
-  MatrixD matrix = MatrixD::Zero(size, size);
-  for (std::uint64_t v = 0; v < space.visible_states(); ++v)
-    for (std::uint64_t h = 0; h < space.hidden_states(); ++h) {
-      const auto from = static_cast<Eigen::Index>(space.index(v, h));
-      if (layer == Layer::hidden) {
-        for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h)
-          matrix(from, static_cast<Eigen::Index>(space.index(v, next_h))) = table.layer_probability(v, h, next_h);
-      } else {
-        for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
-          matrix(from, static_cast<Eigen::Index>(space.index(next_v, h))) = table.layer_probability(h, v, next_v);
-      }
-    }
-  return matrix;
+  require_dense_space(space, "dense transition matrix", "use the matrix-free sweep operator");
+  return assemble_layer_transition_matrix(space, layer, [&](std::uint64_t other, std::uint64_t current,
+                                                            std::uint64_t next) {
+    return table.layer_probability(other, current, next);
+  });
 }
 
 TransitionPattern sweep_transition_pattern(const JointStateSpace& space, const UnitTransitionTable& hidden,

@@ -10,10 +10,59 @@
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/unit_transition_table.hpp"
 
+#include <cstdint>
+#include <string>
+
 namespace rbmix::analysis {
 
 // Which transitions are possible at all (true where the rule's structural probability is nonzero).
 using TransitionPattern = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Below 2^10 states a dense sweep takes about a millisecond on one core: threads would cost more than they save.
+inline constexpr Eigen::Index parallel_transition_states = Eigen::Index{1} << 10;
+
+// Throws InputError when the joint space is too large for a dense matrix; `what` names the matrix in the message,
+// `alternative` (if any) what to use instead.
+void require_dense_space(const JointStateSpace& space, const std::string& what, const std::string& alternative = "");
+
+// The assemblers every dense builder shares, from one layer's transition probability:
+//   hidden_step(v, h, next_h) = K_h((v, h) → (v, next_h)),  visible_step(h, v, next_v) = K_v((v, h) → (next_v, h)).
+template <typename LayerStep>
+MatrixD assemble_layer_transition_matrix(const JointStateSpace& space, Layer layer, const LayerStep& step) {
+  const auto size = static_cast<Eigen::Index>(space.size());
+  MatrixD matrix = MatrixD::Zero(size, size);
+  for (std::uint64_t v = 0; v < space.visible_states(); ++v)
+    for (std::uint64_t h = 0; h < space.hidden_states(); ++h) {
+      const auto from = static_cast<Eigen::Index>(space.index(v, h));
+      if (layer == Layer::hidden) {
+        for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h)
+          matrix(from, static_cast<Eigen::Index>(space.index(v, next_h))) = step(v, h, next_h);
+      } else {
+        for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
+          matrix(from, static_cast<Eigen::Index>(space.index(next_v, h))) = step(h, v, next_v);
+      }
+    }
+  return matrix;
+}
+// K = K_h K_v with one product per entry (the intermediate state is (v, next_h)); rows in parallel on large spaces.
+template <typename HiddenStep, typename VisibleStep>
+MatrixD assemble_sweep_transition_matrix(const JointStateSpace& space, const HiddenStep& hidden_step,
+                                         const VisibleStep& visible_step) {
+  const auto size = static_cast<Eigen::Index>(space.size());
+  MatrixD sweep(size, size);
+#pragma omp parallel for schedule(static) if (size >= parallel_transition_states)
+  for (Eigen::Index x = 0; x < size; ++x) {
+    const std::uint64_t v = space.visible_part(static_cast<std::uint64_t>(x));
+    const std::uint64_t h = space.hidden_part(static_cast<std::uint64_t>(x));
+    for (std::uint64_t next_h = 0; next_h < space.hidden_states(); ++next_h) {
+      const double hidden_probability = hidden_step(v, h, next_h);
+      for (std::uint64_t next_v = 0; next_v < space.visible_states(); ++next_v)
+        sweep(x, static_cast<Eigen::Index>(space.index(next_v, next_h))) =
+            hidden_probability * visible_step(next_h, v, next_v);
+    }
+  }
+  return sweep;
+}
 
 // Assemblers from tables, for callers that already hold them.
 MatrixD layer_transition_matrix(const JointStateSpace& space, const UnitTransitionTable& table, Layer layer);

@@ -65,6 +65,12 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
   return options;
 }
 
+nlohmann::json to_json(const AutocorrSetting& setting) {
+  return {{"name", setting.name},       {"rows", setting.data.rows()}, {"hidden", setting.hidden},
+          {"batch", setting.batch},     {"updates", setting.updates},  {"trials", setting.trials},
+          {"steps", setting.steps}};
+}
+
 nlohmann::json to_json(const AutocorrOptions& options) {
   nlohmann::json configuration = {
       {"source", "003 Table 2, Fig. 4"},
@@ -77,14 +83,7 @@ nlohmann::json to_json(const AutocorrOptions& options) {
        "mnist_10h 3, mnist_500h 4"},
       {"paper_reference", "003 Table 2: gain 17.28 % for MNIST with 500 hidden units"}};
   nlohmann::json settings = nlohmann::json::array();
-  for (const AutocorrSetting& setting : options.settings)
-    settings.push_back({{"name", setting.name},
-                        {"rows", setting.data.rows()},
-                        {"hidden", setting.hidden},
-                        {"batch", setting.batch},
-                        {"updates", setting.updates},
-                        {"trials", setting.trials},
-                        {"steps", setting.steps}});
+  for (const AutocorrSetting& setting : options.settings) settings.push_back(to_json(setting));
   configuration["settings"] = settings;
   return configuration;
 }

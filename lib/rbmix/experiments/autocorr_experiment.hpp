@@ -64,6 +64,7 @@ Rbm train_autocorr_rbm(const AutocorrSetting& setting, double learning_rate,
 // exist only when `mnist` names the MNIST directory.
 AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
                                  const AutocorrOverrides& overrides);
+nlohmann::json to_json(const AutocorrSetting& setting);  // the setting's sizes, not its data
 nlohmann::json to_json(const AutocorrOptions& options);
 
 // Lags of the averaged autocorrelation function that are written and plotted.

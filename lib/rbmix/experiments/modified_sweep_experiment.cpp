@@ -153,14 +153,7 @@ ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, con
 
 nlohmann::json to_json(const ModifiedSweepOptions& options) {
   nlohmann::json settings = nlohmann::json::array();
-  for (const auto& setting : options.trained)
-    settings.push_back({{"name", setting.name},
-                        {"rows", setting.data.rows()},
-                        {"hidden", setting.hidden},
-                        {"batch", setting.batch},
-                        {"updates", setting.updates},
-                        {"trials", setting.trials},
-                        {"steps", setting.steps}});
+  for (const auto& setting : options.trained) settings.push_back(to_json(setting));
   nlohmann::json configuration = {
       {"source", "001 §3 per unit; random RBMs of 003 Fig. 3; trained RBMs as in 003 Table 2"},
       {"sizes", options.sizes},

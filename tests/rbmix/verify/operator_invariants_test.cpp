@@ -5,30 +5,13 @@
 
 #include "rbmix/verify/generators.hpp"
 #include "rbmix/verify/gtest_adapter.hpp"
+#include "support/user_rules.hpp"
 
 namespace rbmix::verify {
 namespace {
 
-// Rules defined outside the library, as a user would: lazy Gibbs (keep the state with probability 1/2, else
-// resample it by Gibbs), and flip-the-state that forgets its tie rule (always flips at x = 0: the naive flip).
-struct LazyGibbsRule {
-  static constexpr std::string_view name = "lazy-gibbs";
-  static constexpr std::string_view description = "keep the state with probability 1/2, else Gibbs";
-  static constexpr bool per_unit_detailed_balance = true;
-  template <typename T>
-  T probability_of_one(T x, T s, T decay) const {
-    return T(0.5) * s + T(0.5) * GibbsRule{}.probability_of_one(x, s, decay);
-  }
-};
-struct TieForgettingFlipRule {
-  static constexpr std::string_view name = "flip-without-tie-rule";
-  static constexpr std::string_view description = "flip-the-state that always flips at x = 0";
-  static constexpr bool per_unit_detailed_balance = true;
-  template <typename T>
-  T probability_of_one(T x, T s, T decay) const {
-    return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);
-  }
-};
+using testing::LazyGibbsRule;
+using testing::TieForgettingFlipRule;
 
 RC_GTEST_PROP(OperatorInvariants, HoldForAUserRuleOnRandomAndTiedRbms, ()) {
   RC_ASSERT(check_operator_invariants(*arbitrary_tiny_rbm(3, 3.0), LazyGibbsRule{}));

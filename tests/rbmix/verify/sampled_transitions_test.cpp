@@ -6,6 +6,7 @@
 
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/verify/gtest_adapter.hpp"
+#include "support/user_rules.hpp"
 
 namespace rbmix::verify {
 namespace {
@@ -24,16 +25,7 @@ Rbm test_rbm() {
   return rbm;
 }
 
-// A rule defined outside the library: keep the state with probability 1/2, else resample it by Gibbs.
-struct LazyGibbsRule {
-  static constexpr std::string_view name = "lazy-gibbs";
-  static constexpr std::string_view description = "keep the state with probability 1/2, else Gibbs";
-  static constexpr bool per_unit_detailed_balance = true;
-  template <typename T>
-  T probability_of_one(T x, T s, T decay) const {
-    return T(0.5) * s + T(0.5) * GibbsRule{}.probability_of_one(x, s, decay);
-  }
-};
+using testing::LazyGibbsRule;
 
 // A Gibbs sweep written by hand, as a user's own sampler would be: hidden given v, then visible given the new h
 // (K = K_h K_v), or, wrongly, the visible layer first.
