@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Times rbmix's PCD-1 training against the same training written with PyTorch and with scikit-learn.
+
+Every workload is one pass (or --fraction of one) over the same binary MNIST rows, PCD-1 with as many persistent
+chains as the batch, float32 for the peers and `rbmix train --float`. The runs are interleaved (repeat by repeat,
+shape by shape, thread count by thread count) so that a change in the machine's load hits every program alike; each
+program gets its best thread count; medians over the repeats. The same run measures the machine's GEMM: the time of
+one update's five dense products (data·W, the chains' two layer inputs, the two gradient statistics) at the best
+float32 rate numpy's BLAS reaches, times the number of updates, is the floor a dense implementation cannot beat.
+Prints a Markdown table and writes every measurement to --out as JSON.
+"""
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def blas_core(environment):
+    """The OpenBLAS kernel numpy gets under `environment` (the peers' BLAS), or a note when it is not OpenBLAS."""
+    probe = (
+        "import ctypes, numpy\n"
+        "paths = {l.split()[-1] for l in open('/proc/self/maps') if 'openblas' in l and l.split()[-1].startswith('/')}\n"
+        "core = 'not OpenBLAS'\n"
+        "for p in paths:\n"
+        "    try:\n"
+        "        f = ctypes.CDLL(p).openblas_get_corename; f.restype = ctypes.c_char_p; core = f().decode(); break\n"
+        "    except (OSError, AttributeError):\n"
+        "        pass\n"
+        "print(core)\n")
+    return subprocess.run([sys.executable, "-c", probe], env=environment, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def dense_floor(visible, hidden, batch, threads, environment):
+    """Seconds of one update's five dense float32 products with numpy's BLAS (best of several runs)."""
+    probe = f"""
+import json, time, numpy as np
+rng = np.random.default_rng(1)
+v = (rng.random(({batch}, {visible})) < 0.13).astype(np.float32)
+h = (rng.random(({batch}, {hidden})) < 0.5).astype(np.float32)
+w = rng.standard_normal(({visible}, {hidden})).astype(np.float32)
+def update():
+    v @ w; v @ w; h @ w.T; v.T @ h; v.T @ h
+for _ in range(3): update()
+best = float('inf')
+for _ in range(7):
+    start = time.perf_counter(); [update() for _ in range(10)]; best = min(best, (time.perf_counter() - start) / 10)
+print(json.dumps(best))
+"""
+    env = dict(environment, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    return json.loads(subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                                     check=True).stdout)
+
+
+def run_json(command, environment):
+    result = subprocess.run(command, env=environment, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"peers: {' '.join(command)} failed:\n{result.stderr[-2000:]}")
+    return result.stdout
+
+
+def time_rbmix(rbmix, data, hidden, batch, updates, threads, environment):
+    with tempfile.TemporaryDirectory() as out:
+        env = dict(environment, OMP_NUM_THREADS=str(threads))
+        run_json([rbmix, "train", "--data", data, "--hidden", str(hidden), "--algo", "pcd", "--batch", str(batch),
+                  "--updates", str(updates), "--eval-every", "0", "--lr", "0.01", "--float", "--seed", "1",
+                  "--out", out], env)
+        with open(os.path.join(out, "run.json")) as f:
+            return json.load(f)["summary"]["seconds"]
+
+
+def time_pytorch(data, hidden, batch, threads, environment):
+    env = dict(environment, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    out = run_json([sys.executable, os.path.join(HERE, "pcd_pytorch.py"), "--data", data, "--hidden", str(hidden),
+                    "--batch", str(batch), "--threads", str(threads)], env)
+    return json.loads(out.strip().splitlines()[-1])["seconds"]
+
+
+def time_sklearn(data, hidden, batch, threads, environment):
+    env = dict(environment, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    out = run_json([sys.executable, os.path.join(HERE, "pcd_sklearn.py"), "--data", data, "--hidden", str(hidden),
+                    "--batch", str(batch)], env)
+    return json.loads(out.strip().splitlines()[-1])["seconds"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rbmix", required=True, help="the rbmix program")
+    parser.add_argument("--data", required=True, help="binary training rows (.npy), e.g. from rbmix data convert-mnist")
+    parser.add_argument("--fraction", type=float, default=1.0, help="the share of one epoch to run (0, 1]")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--shapes", default="500:100,100:100,2000:100,500:10,500:1000", help="hidden:batch,...")
+    parser.add_argument("--threads", default="1,2", help="thread counts to try for every program")
+    parser.add_argument("--coretype", default="SkylakeX",
+                        help="OPENBLAS_CORETYPE for the peers ('' leaves OpenBLAS's own choice)")
+    parser.add_argument("--out", default="peers.json")
+    args = parser.parse_args()
+    if not 0.0 < args.fraction <= 1.0:
+        sys.exit(f"peers: --fraction {args.fraction} must be in (0, 1]")
+    if args.repeats < 1:
+        sys.exit("peers: --repeats must be at least 1")
+
+    import numpy as np
+    rows = np.load(args.data, mmap_mode="r")
+    visible = rows.shape[1]
+    count = max(1, int(rows.shape[0] * args.fraction))
+    shapes = [tuple(int(x) for x in shape.split(":")) for shape in args.shapes.split(",")]
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    environment = dict(os.environ)
+    if args.coretype:
+        environment["OPENBLAS_CORETYPE"] = args.coretype
+
+    with tempfile.TemporaryDirectory() as scratch:
+        data = os.path.join(scratch, "rows.npy")
+        np.save(data, np.ascontiguousarray(rows[:count]).astype(np.uint8))
+        load_before = os.getloadavg()
+        times = {(shape, peer, t): [] for shape in shapes for peer in ("rbmix", "pytorch", "sklearn")
+                 for t in thread_counts}
+        for repeat in range(args.repeats):
+            for shape in shapes:
+                hidden, batch = shape
+                updates = count // batch
+                for t in thread_counts:
+                    times[(shape, "rbmix", t)].append(
+                        time_rbmix(args.rbmix, data, hidden, batch, updates, t, dict(os.environ)))
+                    times[(shape, "pytorch", t)].append(time_pytorch(data, hidden, batch, t, environment))
+                    times[(shape, "sklearn", t)].append(time_sklearn(data, hidden, batch, t, environment))
+                print(f"peers: repeat {repeat + 1}/{args.repeats}, {hidden} hidden, batch {batch} done",
+                      file=sys.stderr)
+        floors = {shape: min(dense_floor(visible, shape[0], shape[1], t, environment) for t in thread_counts)
+                  * (count // shape[1]) for shape in shapes}
+        load_after = os.getloadavg()
+
+    def best(shape, peer):
+        medians = {t: statistics.median(times[(shape, peer, t)]) for t in thread_counts}
+        threads = min(medians, key=medians.get)
+        return medians[threads], threads
+
+    core = blas_core(environment)
+    print(f"{count} rows ({args.fraction:g} of an epoch), {visible} visible, PCD-1, float32; medians of "
+          f"{args.repeats} interleaved repeats, each program at its best of {args.threads} threads; peers' OpenBLAS "
+          f"kernel: {core}; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    print()
+    print("| hidden | batch | rbmix s | PyTorch s | sklearn s | PyTorch/rbmix | sklearn/rbmix | dense floor s "
+          "| rbmix/floor |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    report = {"rows": count, "visible": visible, "repeats": args.repeats, "blas_core": core,
+              "load_average": [load_before, load_after], "shapes": []}
+    for shape in shapes:
+        (ours, our_threads), (torch_s, torch_threads), (sk, sk_threads) = (
+            best(shape, "rbmix"), best(shape, "pytorch"), best(shape, "sklearn"))
+        print(f"| {shape[0]} | {shape[1]} | {ours:.3f} ({our_threads}t) | {torch_s:.3f} ({torch_threads}t) | "
+              f"{sk:.3f} ({sk_threads}t) | {torch_s / ours:.2f} | {sk / ours:.2f} | {floors[shape]:.3f} | "
+              f"{ours / floors[shape]:.2f} |")
+        report["shapes"].append({"hidden": shape[0], "batch": shape[1], "dense_floor_seconds": floors[shape],
+                                 "seconds": {f"{peer}@{t}": times[(shape, peer, t)] for peer in
+                                             ("rbmix", "pytorch", "sklearn") for t in thread_counts}})
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
