@@ -1,6 +1,6 @@
 #pragma once
 // BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together. A layer update computes
-// every unit's total input with one matrix product (BasicRbm::layer_inputs), applies the unit rule element-wise
+// every unit's total input with one matrix product (BasicRbm::binary_layer_inputs: the states are 0/1), applies the unit rule element-wise
 // with the unit's current state (the kernel of unit_rule_kernel.hpp, one block per chain), and draws u < P(next = 1)
 // with u ∈ [0, 1) from the chain's own stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the
 // draw. A sweep updates all hidden units given v, then all visible units given the new h: K = K_h K_v
@@ -107,12 +107,12 @@ class BatchedChains {
   }
   template <ConcreteUnitRule Rule>
   void update_hidden(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
     sample_layer(rule, hidden_inputs_, hidden_, streams_, decays_);
   }
   template <ConcreteUnitRule Rule>
   void update_visible(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
     sample_layer(rule, visible_inputs_, visible_, streams_, decays_);
   }
 

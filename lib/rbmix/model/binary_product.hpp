@@ -1,0 +1,57 @@
+#pragma once
+// Matrix products whose one operand is a matrix of 0/1 states (chain states, binarised data). Row r of B M is the
+// sum of the rows of M that the ones of B's row r select, so the product costs (number of ones) × (row length)
+// additions instead of the dense product's (size of B) × (row length) multiply-adds: at MNIST's 13 % ones about a
+// seventh. Every layer update forms c + W v or b + Wᵀ h from states (docs/algorithms.md §2) and every statistic
+// ⟨h vᵀ⟩ multiplies by visible states (§1), so this is the hot path of training, sampling and AIS.
+//
+// Each output entry is the sum of its selected terms in one fixed order (the ones in increasing position, in four
+// interleaved partial sums added as (s₀ + s₁) + (s₂ + s₃)), whatever the number of threads: the work is split over
+// blocks of output columns, never inside a sum. The result equals the dense product to within rounding.
+//
+// The binary operand must hold only 0 and 1: the functions check it and throw InputError otherwise. Callers whose
+// operand may be fractional (mean-field values, probabilities) use the dense product instead; nothing here guesses.
+#include <string>
+
+#include "rbmix/core/types.hpp"
+
+namespace rbmix {
+
+// Below this fraction of ones the binary path is faster than Eigen's dense product; at or above it the dense
+// product is used. Measured on the 2-core AMD EPYC (AVX-512) this was built on, PCD-1 update shapes (batch 100,
+// 784 visible, 100/500/2000 hidden), float and double, 1 and 2 threads:
+//   build/bench/binary_product_bench --benchmark_filter=BM_Product
+// The binary path won at every shape up to 25 % ones (by 1.3–5×) and lost at 50 % (0.5–0.9×); the crossing lay
+// between 30 % and 40 %.
+inline constexpr double binary_product_density_threshold = 0.3;
+
+// Switches the binary path off process-wide (it is on by default), so that benchmarks and tests can compare it with
+// the dense product in one run. Not for use while products run on other threads.
+void set_binary_products_enabled(bool enabled);
+bool binary_products_enabled();
+
+// The fraction of ones in `binary`; InputError naming `what` if an entry is neither 0 nor 1. Zero for an empty
+// matrix.
+template <typename Scalar>
+double binary_density(const Matrix<Scalar>& binary, const std::string& what);
+
+// Whether a product with `binary` should take the binary path: enabled, and fewer ones than the threshold.
+// Checks that `binary` holds only 0 and 1 (InputError naming `what`).
+template <typename Scalar>
+bool use_binary_product(const Matrix<Scalar>& binary, const std::string& what);
+
+// out = B M for B (r × k, 0/1) and M (k × c): row r of out sums the rows of M selected by row r of B.
+template <typename Scalar>
+void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out);
+
+// out = B Mᵀ for B (r × k, 0/1) and M (c × k): row r of out sums the columns of M selected by row r of B.
+// This is the hidden layer's W v with M = W.
+template <typename Scalar>
+void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out);
+
+// out = Pᵀ B for P (r × c) and B (r × k, 0/1), written c × k: column j of out sums the rows of P selected by
+// column j of B. This is the statistic Hᵀ V (n × m) with P = H and B = V, the visible states.
+template <typename Scalar>
+void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out);
+
+}  // namespace rbmix
