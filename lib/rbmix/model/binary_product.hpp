@@ -17,13 +17,8 @@
 
 namespace rbmix {
 
-// Below this fraction of ones the binary path is faster than Eigen's dense product; at or above it the dense
-// product is used. Measured on the 2-core AMD EPYC (AVX-512) this was built on, PCD-1 update shapes (batch 100,
-// 784 visible, 100/500/2000 hidden), float and double, 1 and 2 threads:
-//   build/bench/binary_product_bench --benchmark_filter=BM_Product
-// The binary path won at every shape up to 25 % ones (by 1.3–5×) and lost at 50 % (0.5–0.9×); the crossing lay
-// between 30 % and 40 %.
-inline constexpr double binary_product_density_threshold = 0.3;
+// The binary path is taken below a fraction of ones measured on the building machine (binary_product.cpp names
+// the thresholds and the measurement); at or above it Eigen's dense product is faster.
 
 // Switches the binary path off process-wide (it is on by default), so that benchmarks and tests can compare it with
 // the dense product in one run. Not for use while products run on other threads.
@@ -35,7 +30,8 @@ bool binary_products_enabled();
 template <typename Scalar>
 double binary_density(const Matrix<Scalar>& binary, const std::string& what);
 
-// Whether a product with `binary` should take the binary path: enabled, and fewer ones than the threshold.
+// Whether a product with `binary` should take the binary path: enabled, and a fraction of ones below the threshold
+// for Scalar.
 // Checks that `binary` holds only 0 and 1 (InputError naming `what`).
 template <typename Scalar>
 bool use_binary_product(const Matrix<Scalar>& binary, const std::string& what);
