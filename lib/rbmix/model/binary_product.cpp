@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -41,7 +42,7 @@ struct OnesIndex {
 };
 
 template <typename Scalar>
-void require_binary_entries(const Matrix<Scalar>& binary, const std::string& what, std::int64_t& ones) {
+void require_binary_entries(const Matrix<Scalar>& binary, const char* what, std::int64_t& ones) {
   // x(x − 1) is zero exactly for 0 and 1, and a sum of its magnitudes cannot cancel (NaN stays NaN): one vectorised
   // pass checks every entry. A row's sum of ones is exact in Scalar (rows are far shorter than 2^24).
   Scalar violation = 0;
@@ -51,7 +52,8 @@ void require_binary_entries(const Matrix<Scalar>& binary, const std::string& wha
     violation += (values * (values - Scalar(1))).abs().sum();
     ones += static_cast<std::int64_t>(values.sum());
   }
-  require(violation == Scalar(0), [&] { return what + ": a binary operand holds a value other than 0 and 1"; });
+  require(violation == Scalar(0),
+          [&] { return std::string(what) + ": a binary operand holds a value other than 0 and 1"; });
 }
 
 // Ones of each row of `binary`, found without branches (a branch per entry mispredicts at densities near 1/2).
@@ -212,14 +214,14 @@ void set_binary_products_enabled(bool enabled) { binary_products_on.store(enable
 bool binary_products_enabled() { return binary_products_on.load(); }
 
 template <typename Scalar>
-double binary_density(const Matrix<Scalar>& binary, const std::string& what) {
+double binary_density(const Matrix<Scalar>& binary, const char* what) {
   std::int64_t ones = 0;
   require_binary_entries(binary, what, ones);
   return binary.size() == 0 ? 0.0 : static_cast<double>(ones) / static_cast<double>(binary.size());
 }
 
 template <typename Scalar>
-bool use_binary_product(const Matrix<Scalar>& binary, const std::string& what) {
+bool use_binary_product(const Matrix<Scalar>& binary, const char* what) {
   if (!binary_products_enabled()) return false;
   return binary_density(binary, what) < density_threshold<Scalar>;
 }
@@ -292,8 +294,8 @@ void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& bi
 }
 
 #define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                \
-  template double binary_density(const Matrix<Scalar>&, const std::string&);                                   \
-  template bool use_binary_product(const Matrix<Scalar>&, const std::string&);                                 \
+  template double binary_density(const Matrix<Scalar>&, const char*);                                   \
+  template bool use_binary_product(const Matrix<Scalar>&, const char*);                                 \
   template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                   \
   template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);         \
   template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);

@@ -11,8 +11,6 @@
 //
 // The binary operand must hold only 0 and 1: the functions check it and throw InputError otherwise. Callers whose
 // operand may be fractional (mean-field values, probabilities) use the dense product instead; nothing here guesses.
-#include <string>
-
 #include "rbmix/core/types.hpp"
 
 namespace rbmix {
@@ -28,13 +26,13 @@ bool binary_products_enabled();
 // The fraction of ones in `binary`; InputError naming `what` if an entry is neither 0 nor 1. Zero for an empty
 // matrix.
 template <typename Scalar>
-double binary_density(const Matrix<Scalar>& binary, const std::string& what);
+double binary_density(const Matrix<Scalar>& binary, const char* what);
 
 // Whether a product with `binary` should take the binary path: enabled, and a fraction of ones below the threshold
-// for Scalar.
+// for Scalar. `what` is a plain string so that the check allocates nothing (chains' sweeps allocate nothing).
 // Checks that `binary` holds only 0 and 1 (InputError naming `what`).
 template <typename Scalar>
-bool use_binary_product(const Matrix<Scalar>& binary, const std::string& what);
+bool use_binary_product(const Matrix<Scalar>& binary, const char* what);
 
 // out = B M for B (r × k, 0/1) and M (k × c): row r of out sums the rows of M selected by row r of B.
 template <typename Scalar>

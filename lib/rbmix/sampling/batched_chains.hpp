@@ -7,7 +7,8 @@
 // (docs/algorithms.md §2). Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the
 // same chains whatever the thread count. Inputs and decays live in kept workspaces, so once the first sweep has
 // sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the heap
-// for large layers).
+// for large layers, and the binary product sizes its per-thread workspaces the first time it runs at a shape: a
+// layer whose share of ones first falls below the threshold in a later sweep allocates then).
 // Every entry point takes either UnitRule (the built-in rules, as named on the command line) or any concrete rule
 // (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched once per layer into the
 // concrete template, so both run the same code.
