@@ -63,8 +63,8 @@ void BM_PcdUpdate(benchmark::State& state) {
                          rbmix::MatrixD(), hidden_units);
   for (int warm_up = 0; warm_up < 3; ++warm_up) trainer.step();
   for (auto _ : state) trainer.step();
-  state.SetLabel(std::string(in_float ? "float" : "double") + " chains, " + std::to_string(hidden_units) +
-                 " hidden, " + (binary ? "binary" : "dense"));
+  state.SetLabel(std::string(in_float ? "float" : "double") + " chains, " + std::to_string(hidden_units) + " hidden, " +
+                 (binary ? "binary" : "dense"));
 }
 
 enum class ProductKind { hidden_inputs, visible_inputs, statistics };
@@ -89,16 +89,22 @@ void product_benchmark(benchmark::State& state) {
     const auto start = std::chrono::steady_clock::now();
     switch (kind) {
       case ProductKind::hidden_inputs:
-        if (binary) rbmix::binary_times_transpose(states, weights, out);
-        else out.noalias() = states * weights.transpose();
+        if (binary)
+          rbmix::binary_times_transpose(states, weights, out);
+        else
+          out.noalias() = states * weights.transpose();
         break;
       case ProductKind::visible_inputs:
-        if (binary) rbmix::binary_times(states, weights, out);
-        else out.noalias() = states * weights;
+        if (binary)
+          rbmix::binary_times(states, weights, out);
+        else
+          out.noalias() = states * weights;
         break;
       case ProductKind::statistics:
-        if (binary) rbmix::transpose_times_binary(probabilities, states, out);
-        else out.noalias() = probabilities.transpose() * states;
+        if (binary)
+          rbmix::transpose_times_binary(probabilities, states, out);
+        else
+          out.noalias() = probabilities.transpose() * states;
         break;
     }
     benchmark::DoNotOptimize(out.data());
@@ -108,10 +114,9 @@ void product_benchmark(benchmark::State& state) {
   const double ones = states.sum();
   // Output row length of each selected addition: hidden units for both inputs of the hidden layer and ⟨h vᵀ⟩'s
   // columns, visible units for the visible inputs.
-  const double row_length = kind == ProductKind::visible_inputs ? static_cast<double>(visible_units)
-                                                                : static_cast<double>(hidden_units);
-  const double operations = binary ? ones * row_length
-                                   : static_cast<double>(batch_rows * visible_units * hidden_units);
+  const double row_length =
+      kind == ProductKind::visible_inputs ? static_cast<double>(visible_units) : static_cast<double>(hidden_units);
+  const double operations = binary ? ones * row_length : static_cast<double>(batch_rows * visible_units * hidden_units);
   state.counters["ones"] = ones;
   state.counters["ns_per_addition"] = 1e9 * seconds / static_cast<double>(products) / operations;
   static const char* names[] = {"c+Wv", "b+W'h", "H'V"};

@@ -2,14 +2,13 @@
 
 #include <omp.h>
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "rbmix/core/error.hpp"
 
@@ -19,14 +18,16 @@ namespace {
 std::atomic<bool> binary_products_on{true};
 
 // Below these fractions of ones the binary path beats Eigen's dense product. Measured on the 2-core AMD EPYC
-// (AVX-512) this was written on, one thread, batch 100 × 784 visible × 500 hidden, each product alone:
-//   OMP_NUM_THREADS=1 build/bench/binary_product_bench --benchmark_filter='BM_Product/././500/'
-// float: the binary path took 0.70, 0.64, 0.83 of the dense time (c + W v, b + Wᵀ h, ⟨h vᵀ⟩) at 20 % ones,
-// 0.85, 0.76, 0.96 at 25 %, 1.02, 0.90, 1.02 at 30 %, 1.14, 1.03, 1.16 at 35 %;
-// double: 0.42, 0.60, 0.46 at 20 %, 0.71, 0.96, 0.69 at 35 %, and (an earlier run) 1.57, 1.26, 0.86 at 50 %.
-// Float's dense product runs twice as many lanes per instruction, hence its lower crossing.
+// (AVX-512) this was written on (load average 2.7–2.9 from another job), one thread, batch 100 × 784 visible ×
+// 500 hidden, each product alone:
+//   OMP_NUM_THREADS=1 build/bench/binary_product_bench --benchmark_filter=BM_Product
+// dense time over binary time for c + W v, b + Wᵀ h, ⟨h vᵀ⟩:
+//   float:  1.36, 1.54, 1.20 at 20 % ones; 1.14, 1.29, 1.06 at 25 %; 0.98, 1.10, 0.96 at 30 %; 0.85, 0.99, 0.87 at 35 %
+//   double: 1.52, 1.68, 2.05 at 20 %; 1.29, 1.36, 1.84 at 25 %; 1.03, 1.15, 1.56 at 30 %; 0.89, 1.03, 1.49 at 35 %
+// Float's dense product runs twice as many lanes per instruction, hence its lower crossing. Above the thresholds
+// ⟨h vᵀ⟩ alone would still gain in double; one threshold per scalar keeps the rule simple.
 template <typename Scalar>
-constexpr double density_threshold = std::is_same_v<Scalar, float> ? 0.25 : 0.35;
+constexpr double density_threshold = std::is_same_v<Scalar, float> ? 0.25 : 0.3;
 
 // Products with fewer selected additions than this run on one thread: a thread team costs more than the work.
 constexpr std::int64_t parallel_addition_threshold = std::int64_t{1} << 18;
@@ -85,7 +86,8 @@ inline void index_columns(const OnesIndex& by_row, Eigen::Index rows, Eigen::Ind
   std::vector<std::int64_t>& next = index.scratch;
   next.assign(index.starts.begin(), index.starts.end() - 1);
   for (Eigen::Index row = 0; row < rows; ++row)
-    for (std::int64_t t = by_row.starts[static_cast<std::size_t>(row)]; t < by_row.starts[static_cast<std::size_t>(row) + 1]; ++t)
+    for (std::int64_t t = by_row.starts[static_cast<std::size_t>(row)];
+         t < by_row.starts[static_cast<std::size_t>(row) + 1]; ++t)
       index.positions[static_cast<std::size_t>(next[static_cast<std::size_t>(by_row.positions[t])]++)] =
           static_cast<std::int32_t>(row);
 }
@@ -203,8 +205,8 @@ template <typename Scalar>
 void require_shape(bool matches, const char* function, const Matrix<Scalar>& left, const Matrix<Scalar>& right) {
   require(matches, [&] {
     return std::string(function) + ": operands of shape " + std::to_string(left.rows()) + "×" +
-           std::to_string(left.cols()) + " and " + std::to_string(right.rows()) + "×" +
-           std::to_string(right.cols()) + " do not fit";
+           std::to_string(left.cols()) + " and " + std::to_string(right.rows()) + "×" + std::to_string(right.cols()) +
+           " do not fit";
   });
 }
 
@@ -293,11 +295,11 @@ void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& bi
       });
 }
 
-#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                \
-  template double binary_density(const Matrix<Scalar>&, const char*);                                   \
-  template bool use_binary_product(const Matrix<Scalar>&, const char*);                                 \
-  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                   \
-  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);         \
+#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                       \
+  template double binary_density(const Matrix<Scalar>&, const char*);                                  \
+  template bool use_binary_product(const Matrix<Scalar>&, const char*);                                \
+  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);           \
+  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&); \
   template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)

@@ -33,7 +33,8 @@ Matrix<Scalar> generated_dense(Eigen::Index rows, Eigen::Index cols) {
   const auto draws =
       *rc::gen::container<std::vector<int>>(static_cast<std::size_t>(rows * cols), rc::gen::inRange(-1000, 1001));
   Matrix<Scalar> dense(rows, cols);
-  for (Eigen::Index k = 0; k < dense.size(); ++k) dense.data()[k] = static_cast<Scalar>(draws[static_cast<std::size_t>(k)]) / Scalar(1000);
+  for (Eigen::Index k = 0; k < dense.size(); ++k)
+    dense.data()[k] = static_cast<Scalar>(draws[static_cast<std::size_t>(k)]) / Scalar(1000);
   return dense;
 }
 
@@ -150,15 +151,14 @@ TEST(BinaryProduct, RefusesNonBinaryOperandsAndMismatchedShapes) {
   MatrixD fractional = MatrixD::Zero(2, 3);
   fractional(1, 2) = 0.5;
   MatrixD product;
-  EXPECT_NE(testing::input_error_message([&] { binary_times(fractional, MatrixD(MatrixD::Ones(3, 2)), product); })
-                .find("other than 0 and 1"),
+  EXPECT_NE(testing::input_error_message([&] {
+              binary_times(fractional, MatrixD(MatrixD::Ones(3, 2)), product);
+            }).find("other than 0 and 1"),
             std::string::npos);
   fractional(1, 2) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(binary_density(fractional, "states"), InputError);
-  EXPECT_THROW(binary_times_transpose(MatrixD(MatrixD::Ones(2, 3)), MatrixD(MatrixD::Ones(2, 2)), product),
-               InputError);
-  EXPECT_THROW(transpose_times_binary(MatrixD(MatrixD::Ones(3, 2)), MatrixD(MatrixD::Ones(2, 2)), product),
-               InputError);
+  EXPECT_THROW(binary_times_transpose(MatrixD(MatrixD::Ones(2, 3)), MatrixD(MatrixD::Ones(2, 2)), product), InputError);
+  EXPECT_THROW(transpose_times_binary(MatrixD(MatrixD::Ones(3, 2)), MatrixD(MatrixD::Ones(2, 2)), product), InputError);
   EXPECT_EQ(binary_density(MatrixD(0, 4), "states"), 0.0);
 }
 
