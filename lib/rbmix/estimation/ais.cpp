@@ -80,7 +80,7 @@ class AnnealedParticles {
 
   // c + W v (unscaled: the log weights need it at two inverse temperatures), bᵀv and b_Aᵀv at the current v.
   void refresh_terms() {
-    rbm_.layer_inputs(Layer::hidden, chains_.visible(), hidden_inputs_);
+    rbm_.binary_layer_inputs(Layer::hidden, chains_.visible(), hidden_inputs_);
     target_visible_term_ = (chains_.visible() * rbm_.visible_bias).template cast<double>().array();
     base_visible_term_ = (chains_.visible() * base_bias_).template cast<double>().array();
   }

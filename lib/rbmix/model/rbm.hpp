@@ -8,6 +8,7 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
+#include "rbmix/model/binary_product.hpp"
 
 namespace rbmix {
 
@@ -81,6 +82,25 @@ struct BasicRbm {
       inputs.rowwise() += hidden_bias.transpose();
     } else {
       inputs.noalias() = other_layer.template cast<Scalar>() * weights;
+      inputs.rowwise() += visible_bias.transpose();
+    }
+    if (inverse_temperature != Scalar(1)) inputs *= inverse_temperature;
+  }
+  // The same for an other layer of 0/1 states (chain states, binarised data): the product sums the rows or columns
+  // of W that the ones select (binary_product.hpp) when there are few enough ones, else it is the dense product.
+  // Equal to layer_inputs to within rounding, and the same whatever the thread count. InputError if `states` holds
+  // a value other than 0 and 1: fractional values (mean-field, probabilities) go through layer_inputs.
+  void binary_layer_inputs(Layer layer, const Matrix<Scalar>& states, Matrix<Scalar>& inputs,
+                           Scalar inverse_temperature = Scalar(1)) const {
+    if (!use_binary_product(states, "BasicRbm::binary_layer_inputs")) {
+      layer_inputs(layer, states, inputs, inverse_temperature);
+      return;
+    }
+    if (layer == Layer::hidden) {
+      binary_times_transpose(states, weights, inputs);
+      inputs.rowwise() += hidden_bias.transpose();
+    } else {
+      binary_times(states, weights, inputs);
       inputs.rowwise() += visible_bias.transpose();
     }
     if (inverse_temperature != Scalar(1)) inputs *= inverse_temperature;

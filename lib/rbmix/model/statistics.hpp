@@ -26,6 +26,22 @@ auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
   return out;
 }
 
+// The same for visible 0/1 states (chain states, binarised data): ⟨h vᵀ⟩ sums the rows of H that each visible
+// unit's ones select (binary_product.hpp) when there are few enough ones, else it is the dense product. Equal to
+// batch_statistics to within rounding, and the same whatever the thread count; InputError if `visible` holds a
+// value other than 0 and 1.
+template <typename Scalar>
+BasicStatistics<Scalar> binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden) {
+  if (!use_binary_product(visible, "binary_batch_statistics")) return batch_statistics(visible, hidden);
+  const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
+  BasicStatistics<Scalar> out;
+  transpose_times_binary(hidden, visible, out.hidden_visible);
+  out.hidden_visible *= inverse_batch;
+  out.visible = visible.colwise().mean().transpose();
+  out.hidden = hidden.colwise().mean().transpose();
+  return out;
+}
+
 // Gradient of the average log-likelihood in the shape of the parameters: positive minus negative statistics.
 template <typename Scalar>
 BasicRbm<Scalar> statistics_difference(const BasicStatistics<Scalar>& positive,

@@ -1,13 +1,14 @@
 #pragma once
 // BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together. A layer update computes
-// every unit's total input with one matrix product (BasicRbm::layer_inputs), applies the unit rule element-wise
+// every unit's total input with one matrix product (BasicRbm::binary_layer_inputs: the states are 0/1), applies the unit rule element-wise
 // with the unit's current state (the kernel of unit_rule_kernel.hpp, one block per chain), and draws u < P(next = 1)
 // with u ∈ [0, 1) from the chain's own stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the
 // draw. A sweep updates all hidden units given v, then all visible units given the new h: K = K_h K_v
 // (docs/algorithms.md §2). Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the
 // same chains whatever the thread count. Inputs and decays live in kept workspaces, so once the first sweep has
 // sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the heap
-// for large layers).
+// for large layers, and the binary product sizes its per-thread workspaces the first time it runs at a shape: a
+// layer whose share of ones first falls below the threshold in a later sweep allocates then).
 // Every entry point takes either UnitRule (the built-in rules, as named on the command line) or any concrete rule
 // (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched once per layer into the
 // concrete template, so both run the same code.
@@ -107,12 +108,12 @@ class BatchedChains {
   }
   template <ConcreteUnitRule Rule>
   void update_hidden(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
     sample_layer(rule, hidden_inputs_, hidden_, streams_, decays_);
   }
   template <ConcreteUnitRule Rule>
   void update_visible(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
     sample_layer(rule, visible_inputs_, visible_, streams_, decays_);
   }
 

@@ -106,9 +106,9 @@ class ChainNegativePhase final : public NegativePhase {
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
     const BasicRbm<Scalar>& model = uses_fast_weights_ ? in_scalar(rbm, regular_model_) : sampling_model;
     const Matrix<Scalar>& visible = replicas_.front().visible();
-    model.layer_inputs(Layer::hidden, visible, hidden_inputs_);
+    model.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
     hidden_probabilities_ = logistic_array(hidden_inputs_.array()).matrix();
-    const BasicStatistics<Scalar> statistics = batch_statistics(visible, hidden_probabilities_);
+    const BasicStatistics<Scalar> statistics = binary_batch_statistics(visible, hidden_probabilities_);
     if constexpr (std::is_same_v<Scalar, double>) {
       return statistics;
     } else {

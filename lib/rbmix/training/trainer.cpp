@@ -151,9 +151,11 @@ void Trainer::step() {
   const double learning_rate = scheduled_learning_rate(options_, updates_done_);
 
   const Rbm& current = model_to_sample();
-  current.layer_inputs(Layer::hidden, batch, hidden_inputs_);
+  // The batch is 0/1 (the constructor requires binary data or binarisation draws it), so the products with it may
+  // take the binary path.
+  current.binary_layer_inputs(Layer::hidden, batch, hidden_inputs_);
   const MatrixD positive_hidden = logistic_array(hidden_inputs_.array()).matrix();
-  const Statistics positive = batch_statistics(batch, positive_hidden);
+  const Statistics positive = binary_batch_statistics(batch, positive_hidden);
   negative_phase_->start_batch(batch, hidden_inputs_);
 
   const auto parameter_step = [&] {

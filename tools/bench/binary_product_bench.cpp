@@ -1,0 +1,158 @@
+// The binary products (rbmix/model/binary_product.hpp) against Eigen's dense product, in one run:
+//   BM_PcdUpdate: one PCD-1 update (Gibbs, batch 100, 784 visible, 100/500/2000 hidden, data with 13 % ones) with
+//     the dense path forced and with the binary path, chains in float and in double, side by side.
+//   BM_Product: each product of an update alone, binary and dense, at 13 % ones for every shape and at 5–50 % for
+//     500 hidden. Counters: ones (of the binary operand), ns_per_addition (binary: time over ones × output row
+//     length, the additions it does; dense: time over the multiply-adds of the dense product).
+// The threshold binary_product_density_threshold comes from BM_Product's crossing. Wall-clock time: the work runs
+// on OpenMP threads.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+#include "rbmix/model/binary_product.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/training/trainer.hpp"
+
+namespace {
+
+constexpr Eigen::Index visible_units = 784;
+constexpr Eigen::Index batch_rows = 100;
+constexpr Eigen::Index data_rows = 1000;
+constexpr double data_fraction_of_ones = 0.13;  // about MNIST's share of pixels above 1/2
+
+template <typename Scalar>
+rbmix::Matrix<Scalar> random_binary(Eigen::Index rows, Eigen::Index cols, double fraction_of_ones,
+                                    std::uint64_t index) {
+  rbmix::RandomStream stream(7, index, rbmix::StreamDomain::data);
+  rbmix::Matrix<Scalar> data(rows, cols);
+  for (Eigen::Index k = 0; k < data.size(); ++k)
+    data.data()[k] = stream.uniform() < fraction_of_ones ? Scalar(1) : Scalar(0);
+  return data;
+}
+
+template <typename Scalar>
+rbmix::Matrix<Scalar> random_dense(Eigen::Index rows, Eigen::Index cols, std::uint64_t index) {
+  rbmix::RandomStream stream(11, index, rbmix::StreamDomain::experiment);
+  rbmix::Matrix<Scalar> matrix(rows, cols);
+  for (Eigen::Index k = 0; k < matrix.size(); ++k) matrix.data()[k] = static_cast<Scalar>(stream.uniform() - 0.5);
+  return matrix;
+}
+
+// Switches the binary path on or off for one benchmark and back on at the end.
+class BinaryPathScope {
+ public:
+  explicit BinaryPathScope(bool binary) { rbmix::set_binary_products_enabled(binary); }
+  ~BinaryPathScope() { rbmix::set_binary_products_enabled(true); }
+  BinaryPathScope(const BinaryPathScope&) = delete;
+  BinaryPathScope& operator=(const BinaryPathScope&) = delete;
+};
+
+// Arguments: (chains in float, hidden units, binary path).
+void BM_PcdUpdate(benchmark::State& state) {
+  const bool in_float = state.range(0) == 1;
+  const Eigen::Index hidden_units = state.range(1);
+  const bool binary = state.range(2) == 1;
+  const BinaryPathScope path(binary);
+  rbmix::TrainingOptions options;
+  rbmix::apply_algorithm(options, rbmix::Algorithm::pcd);
+  options.sample_in_float = in_float;
+  options.batch_size = batch_rows;
+  options.evaluation_interval = 0;
+  rbmix::Trainer trainer(options, random_binary<double>(data_rows, visible_units, data_fraction_of_ones, 0),
+                         rbmix::MatrixD(), hidden_units);
+  for (int warm_up = 0; warm_up < 3; ++warm_up) trainer.step();
+  for (auto _ : state) trainer.step();
+  state.SetLabel(std::string(in_float ? "float" : "double") + " chains, " + std::to_string(hidden_units) + " hidden, " +
+                 (binary ? "binary" : "dense"));
+}
+
+enum class ProductKind { hidden_inputs, visible_inputs, statistics };
+
+// Arguments: (kind, float, hidden units, ones per thousand in the binary operand, binary path).
+template <typename Scalar>
+void product_benchmark(benchmark::State& state) {
+  const auto kind = static_cast<ProductKind>(state.range(0));
+  const Eigen::Index hidden_units = state.range(2);
+  const double fraction_of_ones = static_cast<double>(state.range(3)) / 1000.0;
+  const bool binary = state.range(4) == 1;
+  const auto weights = random_dense<Scalar>(hidden_units, visible_units, 1);
+  const auto probabilities = random_dense<Scalar>(batch_rows, hidden_units, 2);
+  // The binary operand: visible states for the hidden inputs and the statistic, hidden states for the visible inputs.
+  const auto states = kind == ProductKind::visible_inputs
+                          ? random_binary<Scalar>(batch_rows, hidden_units, fraction_of_ones, 3)
+                          : random_binary<Scalar>(batch_rows, visible_units, fraction_of_ones, 4);
+  rbmix::Matrix<Scalar> out;
+  double seconds = 0.0;
+  std::int64_t products = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    switch (kind) {
+      case ProductKind::hidden_inputs:
+        if (binary)
+          rbmix::binary_times_transpose(states, weights, out);
+        else
+          out.noalias() = states * weights.transpose();
+        break;
+      case ProductKind::visible_inputs:
+        if (binary)
+          rbmix::binary_times(states, weights, out);
+        else
+          out.noalias() = states * weights;
+        break;
+      case ProductKind::statistics:
+        if (binary)
+          rbmix::transpose_times_binary(probabilities, states, out);
+        else
+          out.noalias() = probabilities.transpose() * states;
+        break;
+    }
+    benchmark::DoNotOptimize(out.data());
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++products;
+  }
+  const double ones = states.sum();
+  // Output row length of each selected addition: hidden units for both inputs of the hidden layer and ⟨h vᵀ⟩'s
+  // columns, visible units for the visible inputs.
+  const double row_length =
+      kind == ProductKind::visible_inputs ? static_cast<double>(visible_units) : static_cast<double>(hidden_units);
+  const double operations = binary ? ones * row_length : static_cast<double>(batch_rows * visible_units * hidden_units);
+  state.counters["ones"] = ones;
+  state.counters["ns_per_addition"] = 1e9 * seconds / static_cast<double>(products) / operations;
+  static const char* names[] = {"c+Wv", "b+W'h", "H'V"};
+  state.SetLabel(std::string(names[static_cast<int>(kind)]) + (sizeof(Scalar) == 4 ? " float " : " double ") +
+                 std::to_string(hidden_units) + " hidden " + std::to_string(state.range(3) / 10.0).substr(0, 4) +
+                 "% ones " + (binary ? "binary" : "dense"));
+}
+
+void BM_Product(benchmark::State& state) {
+  if (state.range(1) == 1) {
+    product_benchmark<float>(state);
+  } else {
+    product_benchmark<double>(state);
+  }
+}
+
+void pcd_arguments(benchmark::internal::Benchmark* benchmark) {
+  for (const int hidden : {100, 500, 2000})
+    for (const int in_float : {1, 0})
+      for (const int binary : {0, 1}) benchmark->Args({in_float, hidden, binary});
+}
+
+void product_arguments(benchmark::internal::Benchmark* benchmark) {
+  for (const int kind : {0, 1, 2})
+    for (const int in_float : {1, 0}) {
+      for (const int hidden : {100, 500, 2000})
+        for (const int permille : {50, 130, 200, 250, 300, 350, 500}) {
+          if (hidden != 500 && permille != 130) continue;
+          for (const int binary : {0, 1}) benchmark->Args({kind, in_float, hidden, permille, binary});
+        }
+    }
+}
+
+BENCHMARK(BM_PcdUpdate)->Apply(pcd_arguments)->UseRealTime()->MinTime(1.0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Product)->Apply(product_arguments)->UseRealTime()->MinTime(0.3)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
