@@ -164,6 +164,25 @@ void pack_transposed(const Scalar* rows, Eigen::Index columns, Eigen::Index widt
 }
 #pragma GCC diagnostic pop
 
+// The `pack` of sum_selected_blocks for a summed operand whose rows are the summed rows: the block's columns of
+// every row of `rows`, W apart.
+template <typename Scalar>
+void pack_row_block(const Matrix<Scalar>& rows, Eigen::Index first, Eigen::Index width, Scalar* buffer) {
+  constexpr Eigen::Index W = panel_width<Scalar>;
+  for (Eigen::Index k = 0; k < rows.rows(); ++k) {
+    const Scalar* source = rows.row(k).data() + first;
+    for (Eigen::Index l = 0; l < width; ++l) buffer[k * W + l] = source[l];
+  }
+}
+
+// The `store` of sum_selected_blocks for an output whose rows are the lists.
+template <typename Scalar>
+void store_row_block(Matrix<Scalar>& out, Eigen::Index row, Eigen::Index first, Eigen::Index width,
+                     const Scalar* result) {
+  Scalar* target = out.row(row).data() + first;
+  for (Eigen::Index l = 0; l < width; ++l) target[l] = result[l];
+}
+
 // The shared loop: for each block of W output columns, `pack` copies the block's k × W slice of the summed
 // operand into a contiguous buffer (zero beyond the last column), then every output list sums its selected rows of
 // the buffer and `store` writes the W results. Blocks are independent, so they are split over threads when the
@@ -231,32 +250,25 @@ bool use_binary_product(const Matrix<Scalar>& binary, const char* what) {
 template <typename Scalar>
 void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
   require_shape(binary.cols() == right.rows(), "binary_times", binary, right);
+  thread_local OnesIndex index;
   std::int64_t ones = 0;
   require_binary_entries(binary, "binary_times", ones);
-  constexpr Eigen::Index W = panel_width<Scalar>;
-  thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
   sum_selected_blocks<Scalar>(
       index, binary.rows(), right.rows(), right.cols(),
-      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) {
-        for (Eigen::Index k = 0; k < right.rows(); ++k) {
-          const Scalar* source = right.row(k).data() + first;
-          for (Eigen::Index l = 0; l < width; ++l) buffer[k * W + l] = source[l];
-        }
-      },
+      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(right, first, width, buffer); },
       [&](Eigen::Index row, Eigen::Index first, Eigen::Index width, const Scalar* result) {
-        Scalar* target = out.row(row).data() + first;
-        for (Eigen::Index l = 0; l < width; ++l) target[l] = result[l];
+        store_row_block(out, row, first, width, result);
       });
 }
 
 template <typename Scalar>
 void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
   require_shape(binary.cols() == right.cols(), "binary_times_transpose", binary, right);
+  thread_local OnesIndex index;
   std::int64_t ones = 0;
   require_binary_entries(binary, "binary_times_transpose", ones);
-  thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
   sum_selected_blocks<Scalar>(
@@ -265,30 +277,23 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
         pack_transposed(right.row(first).data(), right.cols(), width, buffer);
       },
       [&](Eigen::Index row, Eigen::Index first, Eigen::Index width, const Scalar* result) {
-        Scalar* target = out.row(row).data() + first;
-        for (Eigen::Index l = 0; l < width; ++l) target[l] = result[l];
+        store_row_block(out, row, first, width, result);
       });
 }
 
 template <typename Scalar>
 void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out) {
   require_shape(left.rows() == binary.rows(), "transpose_times_binary", left, binary);
-  std::int64_t ones = 0;
-  require_binary_entries(binary, "transpose_times_binary", ones);
-  constexpr Eigen::Index W = panel_width<Scalar>;
   thread_local OnesIndex by_row;
   thread_local OnesIndex index;
+  std::int64_t ones = 0;
+  require_binary_entries(binary, "transpose_times_binary", ones);
   index_rows(binary, by_row);
   index_columns(by_row, binary.rows(), binary.cols(), index);
   out.resize(left.cols(), binary.cols());
   sum_selected_blocks<Scalar>(
       index, binary.cols(), left.rows(), left.cols(),
-      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) {
-        for (Eigen::Index k = 0; k < left.rows(); ++k) {
-          const Scalar* source = left.row(k).data() + first;
-          for (Eigen::Index l = 0; l < width; ++l) buffer[k * W + l] = source[l];
-        }
-      },
+      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(left, first, width, buffer); },
       // Column `column` of out, rows first … first + width − 1: the block's rows stay in cache across columns.
       [&](Eigen::Index column, Eigen::Index first, Eigen::Index width, const Scalar* result) {
         for (Eigen::Index l = 0; l < width; ++l) out(first + l, column) = result[l];
