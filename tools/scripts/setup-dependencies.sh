@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libeigen3-dev libspectra-dev libboost-math-dev
   librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev zlib1g-dev libopenblas-dev libpng-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libpng-dev
   # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
   clang libclang-rt-14-dev libomp-dev
   openmpi-bin libopenmpi-dev

@@ -45,11 +45,14 @@ struct OnesIndex {
 template <typename Scalar>
 void require_binary_entries(const Matrix<Scalar>& binary, const char* what, std::int64_t& ones) {
   // x(x − 1) is zero exactly for 0 and 1, and a sum of its magnitudes cannot cancel (NaN stays NaN): one vectorised
-  // pass checks every entry. A row's sum of ones is exact in Scalar (rows are far shorter than 2^24).
+  // pass checks every entry. The matrix is stored row after row, so the pass runs over it as one array, in chunks
+  // whose count of ones is exact in Scalar (below 2^24); a pass per row cost more than the product of a tiny model.
+  constexpr Eigen::Index chunk = Eigen::Index{1} << 20;
   Scalar violation = 0;
   ones = 0;
-  for (Eigen::Index row = 0; row < binary.rows(); ++row) {
-    const auto values = binary.row(row).array();
+  for (Eigen::Index first = 0; first < binary.size(); first += chunk) {
+    const Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>> values(binary.data() + first,
+                                                                           std::min(chunk, binary.size() - first));
     violation += (values * (values - Scalar(1))).abs().sum();
     ones += static_cast<std::int64_t>(values.sum());
   }

@@ -42,7 +42,10 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
     Scalar* current = state.row(row).data();
     apply_unit_rule(rule, Evaluation::exact, inputs.row(row).data(), current, units, decay,
                     [&](Eigen::Index unit, Scalar probability) {
-                      current[unit] = stream.uniform_as<Scalar>() < probability ? Scalar(1) : Scalar(0);
+                      // The comparison as an integer (setcc), not a branch: the outcome is a coin flip the
+                      // predictor cannot learn, and GCC branches on a bool converted to floating point directly.
+                      const std::uint64_t one = stream.uniform_as<Scalar>() < probability;
+                      current[unit] = static_cast<Scalar>(one);
                     });
   };
   if (inputs.rows() * units < parallel_layer_threshold) {

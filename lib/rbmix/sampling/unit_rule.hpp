@@ -54,7 +54,8 @@ struct GibbsRule {
   template <typename T>
   T probability_of_one(T x, T /*s*/, T decay) const {
     // σ(x) = 1/(1+e^{−x}) for x ≥ 0, e^{x}/(1+e^{x}) for x < 0; both from decay = e^{−|x|}.
-    return x >= T(0) ? T(1) / (T(1) + decay) : decay / (T(1) + decay);
+    // One division of a selected numerator: the same numbers as two divisions behind a branch, and vectorisable.
+    return (x >= T(0) ? T(1) : decay) / (T(1) + decay);
   }
 };
 
@@ -66,9 +67,11 @@ struct FlipTheStateRule {
   static constexpr bool per_unit_detailed_balance = true;
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
-    if (x > T(0)) return s == T(0) ? T(1) : T(1) - decay;
-    if (x < T(0)) return s == T(0) ? decay : T(0);
-    return T(0.5);
+    // Written as selects of values all computed up front, so that the kernel's pass over a block vectorises.
+    const bool off = s == T(0);
+    const T uphill = off ? T(1) : T(1) - decay;  // x > 0
+    const T downhill = off ? decay : T(0);       // x < 0
+    return x > T(0) ? uphill : (x < T(0) ? downhill : T(0.5));
   }
 };
 
@@ -126,8 +129,10 @@ struct UnitModifiedRule {
     const T gamma = static_cast<T>(shift);
     const T stay_weight = T(1) - gamma;  // g = 1 − γ
     const T normaliser = T(1) + stay_weight * decay;
-    if (x >= T(0)) return s == T(0) ? T(1) / normaliser : (T(1) - gamma * decay) / normaliser;
-    return s == T(0) ? decay / normaliser : stay_weight * decay / normaliser;
+    // Selects of a numerator and one division, as in GibbsRule.
+    const bool off = s == T(0);
+    const T numerator = x >= T(0) ? (off ? T(1) : T(1) - gamma * decay) : (off ? decay : stay_weight * decay);
+    return numerator / normaliser;
   }
   // "0.5" → γ = 0.5; throws InputError unless the text is a number in [0, 1].
   static UnitModifiedRule parse_parameter(std::string_view text);

@@ -4,8 +4,8 @@
 // all call it, so each operator is evaluated by the same code wherever it is used.
 //
 // For a block of `count` contiguous inputs x_k and states s_k the kernel computes the decays d_k for the whole
-// block with one vectorised pass into a kept workspace, then hands (k, rule.probability_of_one(x_k, s_k, d_k)) to
-// the caller's `use`. The evaluation says what d_k is:
+// block with one vectorised pass into a kept workspace, then p_k = rule.probability_of_one(x_k, s_k, d_k) with
+// another, and hands each (k, p_k) to the caller's `use`. The evaluation says what d_k is:
 //   exact       d_k = e^{−|x_k|}, the rule's probability;
 //   structural  d_k = 1 at x_k = 0 and one interior value otherwise. By the rule contract (unit_rule.hpp) a rule
 //               is a rational function of e^{−|x|} per sign of x that is either constantly 0 or 1 or strictly
@@ -53,7 +53,12 @@ void apply_unit_rule(const Rule& rule, Evaluation evaluation, const Scalar* inpu
     for (Eigen::Index k = 0; k < count; ++k)
       decay[k] = inputs[k] == Scalar(0) ? Scalar(1) : Scalar(structural_interior_decay);
   }
-  for (Eigen::Index k = 0; k < count; ++k) use(k, rule.probability_of_one(inputs[k], states[k], decay[k]));
+  // The probabilities overwrite the decays in a pass of their own, without the caller's work in it: the built-in
+  // rules are selects and one division, so the compiler vectorises the pass and no unit waits on a mispredicted
+  // branch on the sign of its input (a sweep of a tiny model spent most of its time there).
+  Scalar* probability = decay.data();
+  for (Eigen::Index k = 0; k < count; ++k) probability[k] = rule.probability_of_one(inputs[k], states[k], probability[k]);
+  for (Eigen::Index k = 0; k < count; ++k) use(k, probability[k]);
 }
 
 // The same for any rule of UnitRule: one dispatch per block, not per unit.
