@@ -14,6 +14,7 @@
 // concrete template, so both run the same code.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace rbmix {
 // Layers smaller than this many units run on one thread: starting a thread team costs more than the work
 // (measured: a 4-chain 16×16 sweep ran 13× slower with two threads than with one on a busy 2-core machine).
 inline constexpr Eigen::Index parallel_layer_threshold = 16384;
+// The kernel evaluates the probabilities of whole rows at a time, about this many units per block: a tiny layer's
+// rows (16 units) are too short for the vectorised passes to pay for themselves one row at a time. The blocks
+// depend on the layer's shape only, never on the thread count, so neither do the probabilities.
+inline constexpr Eigen::Index sampling_block_units = 1024;
 
 // Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place: the kernel
 // gives p = rule(x, s, e^{−|x|}), the draw is u < p with u from streams[b] for row b. Inputs must already include
@@ -36,21 +41,33 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
   require(inputs.rows() == state.rows() && inputs.cols() == state.cols(),
           "sample_layer: inputs and states differ in shape");
   require(static_cast<Eigen::Index>(streams.size()) >= state.rows(), "sample_layer: fewer streams than chains");
+  const Eigen::Index rows = inputs.rows();
   const Eigen::Index units = inputs.cols();
-  const auto sample_row = [&](Eigen::Index row, DecayWorkspace<Scalar>& decay) {
-    RandomStream& stream = streams[static_cast<std::size_t>(row)];
-    Scalar* current = state.row(row).data();
-    apply_unit_rule(rule, Evaluation::exact, inputs.row(row).data(), current, units, decay,
-                    [&](Eigen::Index unit, Scalar probability) {
-                      // The comparison as an integer (setcc), not a branch: the outcome is a coin flip the
-                      // predictor cannot learn, and GCC branches on a bool converted to floating point directly.
-                      const std::uint64_t one = stream.uniform_as<Scalar>() < probability;
-                      current[unit] = static_cast<Scalar>(one);
-                    });
+  if (rows == 0 || units == 0) return;
+  const Eigen::Index rows_per_block = std::max<Eigen::Index>(1, sampling_block_units / units);
+  const Eigen::Index blocks = (rows + rows_per_block - 1) / rows_per_block;
+  const auto sample_block = [&](Eigen::Index block, DecayWorkspace<Scalar>& decay) {
+    const Eigen::Index first = block * rows_per_block;
+    const Eigen::Index block_rows = std::min(rows_per_block, rows - first);
+    // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
+    const Scalar* probability = unit_rule_probabilities(rule, Evaluation::exact, inputs.row(first).data(),
+                                                        state.row(first).data(), block_rows * units, decay);
+    for (Eigen::Index row = first; row < first + block_rows; ++row, probability += units) {
+      // A local copy of the stream keeps its state in registers through the loop; it is written back after.
+      RandomStream stream = streams[static_cast<std::size_t>(row)];
+      Scalar* current = state.row(row).data();
+      for (Eigen::Index unit = 0; unit < units; ++unit) {
+        // The comparison as an integer (setcc), not a branch: the outcome is a coin flip the predictor cannot
+        // learn, and GCC branches on a bool converted to floating point directly.
+        const std::uint64_t one = stream.uniform_as<Scalar>() < probability[unit];
+        current[unit] = static_cast<Scalar>(one);
+      }
+      streams[static_cast<std::size_t>(row)] = stream;
+    }
   };
-  if (inputs.rows() * units < parallel_layer_threshold) {
+  if (rows * units < parallel_layer_threshold) {
     if (decays.empty()) decays.resize(1);
-    for (Eigen::Index row = 0; row < inputs.rows(); ++row) sample_row(row, decays.front());
+    for (Eigen::Index block = 0; block < blocks; ++block) sample_block(block, decays.front());
     return;
   }
   const auto threads = static_cast<std::size_t>(omp_get_max_threads());
@@ -59,7 +76,7 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
   {
     DecayWorkspace<Scalar>& decay = decays[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(static)
-    for (Eigen::Index row = 0; row < inputs.rows(); ++row) sample_row(row, decay);
+    for (Eigen::Index block = 0; block < blocks; ++block) sample_block(block, decay);
   }
 }
 

@@ -39,9 +39,11 @@ using DecayWorkspace = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
 // Any decay in (0, 1) would do for the structural evaluation; 1/2 is exact in binary.
 inline constexpr double structural_interior_decay = 0.5;
 
-template <ConcreteUnitRule Rule, typename Scalar, typename Use>
-void apply_unit_rule(const Rule& rule, Evaluation evaluation, const Scalar* inputs, const Scalar* states,
-                     Eigen::Index count, DecayWorkspace<Scalar>& workspace, Use&& use) {
+// p_k for the block, written over the decays in `workspace`; returns the workspace's first entry. The caller that
+// draws from the probabilities (the batched sampler) reads them from there.
+template <ConcreteUnitRule Rule, typename Scalar>
+const Scalar* unit_rule_probabilities(const Rule& rule, Evaluation evaluation, const Scalar* inputs,
+                                      const Scalar* states, Eigen::Index count, DecayWorkspace<Scalar>& workspace) {
   if (workspace.size() < count) workspace.resize(count);
   // A segment that starts at the workspace's aligned start: the vectorised exp then splits the block into
   // packets exactly as it would a freshly allocated array, so the decays do not depend on the workspace's size.
@@ -58,6 +60,13 @@ void apply_unit_rule(const Rule& rule, Evaluation evaluation, const Scalar* inpu
   // branch on the sign of its input (a sweep of a tiny model spent most of its time there).
   Scalar* probability = decay.data();
   for (Eigen::Index k = 0; k < count; ++k) probability[k] = rule.probability_of_one(inputs[k], states[k], probability[k]);
+  return probability;
+}
+
+template <ConcreteUnitRule Rule, typename Scalar, typename Use>
+void apply_unit_rule(const Rule& rule, Evaluation evaluation, const Scalar* inputs, const Scalar* states,
+                     Eigen::Index count, DecayWorkspace<Scalar>& workspace, Use&& use) {
+  const Scalar* probability = unit_rule_probabilities(rule, evaluation, inputs, states, count, workspace);
   for (Eigen::Index k = 0; k < count; ++k) use(k, probability[k]);
 }
 
