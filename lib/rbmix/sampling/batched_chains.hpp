@@ -1,7 +1,7 @@
 #pragma once
 // BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together. A layer update computes
 // every unit's total input with one matrix product (BasicRbm::binary_layer_inputs: the states are 0/1), applies the unit rule element-wise
-// with the unit's current state (the kernel of unit_rule_kernel.hpp, one block per chain), and draws u < P(next = 1)
+// with the unit's current state (the kernel of unit_rule_kernel.hpp, on blocks of whole chain rows), and draws u < P(next = 1)
 // with u ∈ [0, 1) from the chain's own stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the
 // draw. A sweep updates all hidden units given v, then all visible units given the new h: K = K_h K_v
 // (docs/algorithms.md §2). Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the
