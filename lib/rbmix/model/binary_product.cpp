@@ -178,7 +178,7 @@ void pack_row_block(const Matrix<Scalar>& rows, Eigen::Index first, Eigen::Index
   }
 }
 
-// The `store` of sum_selected_blocks for an output whose rows are the lists.
+// The `store` of sum_selected_blocks for an output whose rows are the lists (groups of one list).
 template <typename Scalar>
 void store_row_block(Matrix<Scalar>& out, Eigen::Index row, Eigen::Index first, Eigen::Index width,
                      const Scalar* result) {
@@ -186,11 +186,38 @@ void store_row_block(Matrix<Scalar>& out, Eigen::Index row, Eigen::Index first, 
   for (Eigen::Index l = 0; l < width; ++l) target[l] = result[l];
 }
 
+// The `store` for an output whose columns are the lists, in groups of one packet of lists: out(first + l, list + g)
+// = results[g·W + l]. Whole tiles are transposed in registers and stored a packet at a time along the output's
+// rows; one strided store per entry cost a third of the statistic ⟨h vᵀ⟩.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+template <typename Scalar>
+void store_column_group(Matrix<Scalar>& out, Eigen::Index list, Eigen::Index count, Eigen::Index first,
+                        Eigen::Index width, const Scalar* results) {
+  using namespace Eigen::internal;
+  using P = Packet<Scalar>;
+  constexpr Eigen::Index W = panel_width<Scalar>;
+  constexpr Eigen::Index tile = packet_size<Scalar>;
+  if (count == tile && width == W) {
+    for (Eigen::Index half = 0; half < W; half += tile) {
+      PacketBlock<P, tile> block;
+      for (Eigen::Index g = 0; g < tile; ++g) block.packet[g] = ploadu<P>(results + g * W + half);
+      ptranspose(block);
+      for (Eigen::Index r = 0; r < tile; ++r) pstoreu(out.row(first + half + r).data() + list, block.packet[r]);
+    }
+    return;
+  }
+  for (Eigen::Index l = 0; l < width; ++l)
+    for (Eigen::Index g = 0; g < count; ++g) out(first + l, list + g) = results[g * W + l];
+}
+#pragma GCC diagnostic pop
+
 // The shared loop: for each block of W output columns, `pack` copies the block's k × W slice of the summed
-// operand into a contiguous buffer (zero beyond the last column), then every output list sums its selected rows of
-// the buffer and `store` writes the W results. Blocks are independent, so they are split over threads when the
-// work is large; each entry's sum is the same whichever thread computes it.
-template <typename Scalar, typename Pack, typename Store>
+// operand into a contiguous buffer (zero beyond the last column), then the output lists, `Group` at a time, sum
+// their selected rows of the buffer and `store(list, count, first, width, results)` writes the group's results
+// (row g of `results`, W apart, is list + g). Blocks are independent, so they are split over threads when the work
+// is large; each entry's sum is the same whichever thread computes it.
+template <typename Scalar, Eigen::Index Group, typename Pack, typename Store>
 void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Index summed_rows,
                          Eigen::Index output_columns, const Pack& pack, const Store& store) {
   constexpr Eigen::Index W = panel_width<Scalar>;
@@ -203,10 +230,12 @@ void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Inde
     if (width < W)
       for (Eigen::Index k = 0; k < summed_rows; ++k)
         for (Eigen::Index l = width; l < W; ++l) buffer[static_cast<std::size_t>(k * W + l)] = Scalar(0);
-    alignas(64) Scalar result[W];
-    for (Eigen::Index list = 0; list < lists; ++list) {
-      sum_selected(buffer.data(), index.list(list), index.count(list), result);
-      store(list, first, width, result);
+    alignas(64) Scalar results[Group * W];
+    for (Eigen::Index list = 0; list < lists; list += Group) {
+      const Eigen::Index count = std::min(Group, lists - list);
+      for (Eigen::Index g = 0; g < count; ++g)
+        sum_selected(buffer.data(), index.list(list + g), index.count(list + g), results + g * W);
+      store(list, count, first, width, static_cast<const Scalar*>(results));
     }
   };
   const std::int64_t additions = index.starts.back() * output_columns;
@@ -258,10 +287,10 @@ void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Mat
   require_binary_entries(binary, "binary_times", ones);
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
-  sum_selected_blocks<Scalar>(
+  sum_selected_blocks<Scalar, 1>(
       index, binary.rows(), right.rows(), right.cols(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(right, first, width, buffer); },
-      [&](Eigen::Index row, Eigen::Index first, Eigen::Index width, const Scalar* result) {
+      [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
         store_row_block(out, row, first, width, result);
       });
 }
@@ -274,12 +303,12 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
   require_binary_entries(binary, "binary_times_transpose", ones);
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
-  sum_selected_blocks<Scalar>(
+  sum_selected_blocks<Scalar, 1>(
       index, binary.rows(), right.cols(), right.rows(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) {
         pack_transposed(right.row(first).data(), right.cols(), width, buffer);
       },
-      [&](Eigen::Index row, Eigen::Index first, Eigen::Index width, const Scalar* result) {
+      [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
         store_row_block(out, row, first, width, result);
       });
 }
@@ -294,12 +323,11 @@ void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& bi
   index_rows(binary, by_row);
   index_columns(by_row, binary.rows(), binary.cols(), index);
   out.resize(left.cols(), binary.cols());
-  sum_selected_blocks<Scalar>(
+  sum_selected_blocks<Scalar, packet_size<Scalar>>(
       index, binary.cols(), left.rows(), left.cols(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(left, first, width, buffer); },
-      // Column `column` of out, rows first … first + width − 1: the block's rows stay in cache across columns.
-      [&](Eigen::Index column, Eigen::Index first, Eigen::Index width, const Scalar* result) {
-        for (Eigen::Index l = 0; l < width; ++l) out(first + l, column) = result[l];
+      [&](Eigen::Index column, Eigen::Index count, Eigen::Index first, Eigen::Index width, const Scalar* results) {
+        store_column_group(out, column, count, first, width, results);
       });
 }
 
