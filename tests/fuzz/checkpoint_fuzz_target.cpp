@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "checkpoint_runs.hpp"
 #include "fuzz_input.hpp"
@@ -14,9 +15,13 @@
 namespace {
 
 void decode(const rbmix::TrainingOptions& options, const std::string& bytes) {
-  const auto negative_phase =
-      rbmix::make_negative_phase(options, rbmix::fuzz::checkpoint_training_data().cols(),
-                                 rbmix::fuzz::checkpoint_hidden_units, rbmix::fuzz::checkpoint_batch_size);
+  // The phase in the precision the options name, as the trainer makes it.
+  const auto make = [&](auto scalar) -> std::unique_ptr<rbmix::NegativePhase> {
+    return rbmix::make_negative_phase<decltype(scalar)>(options, rbmix::fuzz::checkpoint_training_data().cols(),
+                                                        rbmix::fuzz::checkpoint_hidden_units,
+                                                        rbmix::fuzz::checkpoint_batch_size);
+  };
+  const auto negative_phase = options.sample_in_float ? make(float{}) : make(double{});
   try {
     rbmix::decode_checkpoint(bytes, "fuzz.ckpt", rbmix::fuzz::checkpoint_run(options), *negative_phase);
   } catch (const rbmix::InputError&) {

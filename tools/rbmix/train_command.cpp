@@ -275,7 +275,7 @@ void attach(CLI::App& parent) {
   command->add_option("--seed", options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
-  command->add_flag("--float", options.sample_in_float, "run the sampling chains in float");
+  command->add_flag("--float", options.sample_in_float, "run the update in float (the parameters stay double)");
   command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
   command
       ->add_option("--init", arguments->initialisation,

@@ -14,15 +14,22 @@ struct BasicStatistics {
 };
 using Statistics = BasicStatistics<double>;
 
-// Mean statistics of a batch (one sample per row): ⟨h vᵀ⟩ = Hᵀ V / B.
+// Mean statistics of a batch (one sample per row): ⟨h vᵀ⟩ = Hᵀ V / B, written into `out` (no allocation once its
+// matrices are sized).
 template <typename DerivedV, typename DerivedH>
-auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::MatrixBase<DerivedH>& hidden) {
+void batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::MatrixBase<DerivedH>& hidden,
+                      BasicStatistics<typename DerivedH::Scalar>& out) {
   using Scalar = typename DerivedH::Scalar;
   const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
-  BasicStatistics<Scalar> out;
   out.hidden_visible.noalias() = inverse_batch * (hidden.transpose() * visible.template cast<Scalar>());
   out.visible = visible.template cast<Scalar>().colwise().mean().transpose();
   out.hidden = hidden.colwise().mean().transpose();
+}
+
+template <typename DerivedV, typename DerivedH>
+auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::MatrixBase<DerivedH>& hidden) {
+  BasicStatistics<typename DerivedH::Scalar> out;
+  batch_statistics(visible, hidden, out);
   return out;
 }
 
@@ -31,14 +38,22 @@ auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
 // batch_statistics to within rounding, and the same whatever the thread count; InputError if `visible` holds a
 // value other than 0 and 1.
 template <typename Scalar>
-BasicStatistics<Scalar> binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden) {
-  if (!use_binary_product(visible, "binary_batch_statistics")) return batch_statistics(visible, hidden);
-  const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
-  BasicStatistics<Scalar> out;
+void binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden,
+                             BasicStatistics<Scalar>& out) {
+  if (!use_binary_product(visible, "binary_batch_statistics")) {
+    batch_statistics(visible, hidden, out);
+    return;
+  }
   transpose_times_binary(hidden, visible, out.hidden_visible);
-  out.hidden_visible *= inverse_batch;
+  out.hidden_visible *= Scalar(1) / static_cast<Scalar>(visible.rows());
   out.visible = visible.colwise().mean().transpose();
   out.hidden = hidden.colwise().mean().transpose();
+}
+
+template <typename Scalar>
+BasicStatistics<Scalar> binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden) {
+  BasicStatistics<Scalar> out;
+  binary_batch_statistics(visible, hidden, out);
   return out;
 }
 
@@ -51,6 +66,16 @@ BasicRbm<Scalar> statistics_difference(const BasicStatistics<Scalar>& positive,
   gradient.visible_bias = positive.visible - negative.visible;
   gradient.hidden_bias = positive.hidden - negative.hidden;
   return gradient;
+}
+
+// The same written into `gradient` in double whatever the statistics' precision (the trainer's master parameters
+// are double): the difference is formed in Scalar and widened in the same pass.
+template <typename Scalar>
+void statistics_difference(const BasicStatistics<Scalar>& positive, const BasicStatistics<Scalar>& negative,
+                           Rbm& gradient) {
+  gradient.weights.noalias() = (positive.hidden_visible - negative.hidden_visible).template cast<double>();
+  gradient.visible_bias.noalias() = (positive.visible - negative.visible).template cast<double>();
+  gradient.hidden_bias.noalias() = (positive.hidden - negative.hidden).template cast<double>();
 }
 
 }  // namespace rbmix

@@ -48,11 +48,18 @@ inline void move_offsets(CenteredRbm& centered, const VectorD& visible_batch_mea
   centered.hidden_offset += hidden_shift;
 }
 
-// The centered gradient from positive and negative statistics, at the current offsets.
-inline Rbm centered_gradient(const Statistics& positive, const Statistics& negative, const CenteredRbm& centered) {
-  Rbm gradient = statistics_difference(positive, negative);
+// The centered gradient from positive and negative statistics, at the current offsets, written into `gradient`.
+template <typename Scalar>
+void centered_gradient(const BasicStatistics<Scalar>& positive, const BasicStatistics<Scalar>& negative,
+                       const CenteredRbm& centered, Rbm& gradient) {
+  statistics_difference(positive, negative, gradient);
   gradient.weights.noalias() -= gradient.hidden_bias * centered.visible_offset.transpose();
   gradient.weights.noalias() -= centered.hidden_offset * gradient.visible_bias.transpose();
+}
+
+inline Rbm centered_gradient(const Statistics& positive, const Statistics& negative, const CenteredRbm& centered) {
+  Rbm gradient;
+  centered_gradient(positive, negative, centered, gradient);
   return gradient;
 }
 

@@ -21,41 +21,57 @@ std::optional<SoftmaxGroup> label_group(const TrainingOptions& options, Eigen::I
   return group;
 }
 
-class ExactNegativePhase final : public NegativePhase {
+template <typename Scalar>
+class ExactNegativePhase final : public BasicNegativePhase<Scalar> {
  public:
-  void start_batch(const MatrixD&, const MatrixD&) override {}
-  Statistics statistics(const Rbm& rbm) override { return exact_model_statistics(rbm); }
+  void start_batch(const Matrix<Scalar>&, const Matrix<Scalar>&) override {}
+  // Enumeration sums in double whatever the update's precision.
+  const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
+    if constexpr (std::is_same_v<Scalar, double>) {
+      statistics_ = exact_model_statistics(rbm);
+    } else {
+      const Statistics exact = exact_model_statistics(rbm.template cast<double>());
+      statistics_ = {exact.hidden_visible.cast<Scalar>(), exact.visible.cast<Scalar>(), exact.hidden.cast<Scalar>()};
+    }
+    return statistics_;
+  }
   void save(BinaryWriter&) const override {}
   void load(BinaryReader&) override {}
+
+ private:
+  BasicStatistics<Scalar> statistics_;
 };
 
-class MeanFieldNegativePhase final : public NegativePhase {
+template <typename Scalar>
+class MeanFieldNegativePhase final : public BasicNegativePhase<Scalar> {
  public:
   explicit MeanFieldNegativePhase(std::optional<SoftmaxGroup> label_group) : label_group_(label_group) {}
 
-  void start_batch(const MatrixD& /*batch*/, const MatrixD& positive_hidden_inputs) override {
+  void start_batch(const Matrix<Scalar>& /*batch*/, const Matrix<Scalar>& positive_hidden_inputs) override {
     first_hidden_ = logistic_array(positive_hidden_inputs.array()).matrix();
   }
   // h⁰ is taken at θ^(t) for every inner step: MF-CD restarts from the data like CD.
-  Statistics statistics(const Rbm& rbm) override {
-    MatrixD visible = rbm.visible_probabilities(first_hidden_);
+  const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
+    Matrix<Scalar> visible = rbm.visible_probabilities(first_hidden_);
     // A label group's mean is its softmax p(y | h⁰), not K independent logistics.
     if (label_group_) softmax_group_probabilities(rbm, *label_group_, first_hidden_, visible);
-    const MatrixD hidden = rbm.hidden_probabilities(visible);
-    return batch_statistics(visible, hidden);
+    const Matrix<Scalar> hidden = rbm.hidden_probabilities(visible);
+    batch_statistics(visible, hidden, statistics_);
+    return statistics_;
   }
   void save(BinaryWriter&) const override {}
   void load(BinaryReader&) override {}
 
  private:
   std::optional<SoftmaxGroup> label_group_;
-  MatrixD first_hidden_;
+  Matrix<Scalar> first_hidden_;
+  BasicStatistics<Scalar> statistics_;
 };
 
 // CD-k, PCD-k, FPCD and t-PT k: one class, since they differ only in whether the chains restart at each batch,
 // in the number of replicas and in the fast weights.
 template <typename Scalar>
-class ChainNegativePhase final : public NegativePhase {
+class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
  public:
   ChainNegativePhase(const TrainingOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
                      Eigen::Index batch_size)
@@ -77,21 +93,20 @@ class ChainNegativePhase final : public NegativePhase {
         swap_streams_.emplace_back(options.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
   }
 
-  void start_batch(const MatrixD& batch, const MatrixD& positive_hidden_inputs) override {
+  void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_inputs) override {
     if (initialised_ && !restart_at_batch_) return;
     // The chains start at the data: v = batch and h ~ p(h|v), a joint state the unit rule can continue from
     // (the flip-the-state rule needs a current h).
-    const Matrix<Scalar> inputs = positive_hidden_inputs.cast<Scalar>();
     for (auto& replica : replicas_) {
       replica.set_visible(batch);
-      sample_layer(UnitRule{GibbsRule{}}, inputs, replica.hidden(), replica.streams());
+      sample_layer(UnitRule{GibbsRule{}}, positive_hidden_inputs, replica.hidden(), replica.streams());
     }
     initialised_ = true;
   }
 
-  Statistics statistics(const Rbm& rbm) override {
+  const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
     if (uses_fast_weights_) add(rbm, fast_weights_, combined_model_);
-    const BasicRbm<Scalar>& sampling_model = in_scalar(uses_fast_weights_ ? combined_model_ : rbm, sampling_model_);
+    const BasicRbm<Scalar>& sampling_model = uses_fast_weights_ ? combined_model_ : rbm;
     for (std::size_t replica = 0; replica < replicas_.size(); ++replica) {
       const auto beta = static_cast<Scalar>(inverse_temperatures_[replica]);
       for (int sweep = 0; sweep < sweeps_; ++sweep) {
@@ -104,17 +119,11 @@ class ChainNegativePhase final : public NegativePhase {
     }
     if (replicas_.size() > 1) swap_neighbours(sampling_model);
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
-    const BasicRbm<Scalar>& model = uses_fast_weights_ ? in_scalar(rbm, regular_model_) : sampling_model;
     const Matrix<Scalar>& visible = replicas_.front().visible();
-    model.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
+    rbm.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
     hidden_probabilities_ = logistic_array(hidden_inputs_.array()).matrix();
-    const BasicStatistics<Scalar> statistics = binary_batch_statistics(visible, hidden_probabilities_);
-    if constexpr (std::is_same_v<Scalar, double>) {
-      return statistics;
-    } else {
-      return Statistics{statistics.hidden_visible.template cast<double>(), statistics.visible.template cast<double>(),
-                        statistics.hidden.template cast<double>()};
-    }
+    binary_batch_statistics(visible, hidden_probabilities_, statistics_);
+    return statistics_;
   }
 
   void after_step(const Rbm& gradient) override {
@@ -158,20 +167,11 @@ class ChainNegativePhase final : public NegativePhase {
   }
 
  private:
-  static void add(const Rbm& slow, const Rbm& fast, Rbm& sum) {
-    sum.weights = slow.weights + fast.weights;
-    sum.visible_bias = slow.visible_bias + fast.visible_bias;
-    sum.hidden_bias = slow.hidden_bias + fast.hidden_bias;
-  }
-
-  // `rbm` itself when the chains run in double, else its float copy in `workspace`.
-  static const BasicRbm<Scalar>& in_scalar(const Rbm& rbm, BasicRbm<Scalar>& workspace) {
-    if constexpr (std::is_same_v<Scalar, double>) {
-      return rbm;
-    } else {
-      workspace = rbm.cast<Scalar>();
-      return workspace;
-    }
+  // θ + θ_F in the update's precision (the fast weights learn in double, from the double gradient).
+  static void add(const BasicRbm<Scalar>& slow, const Rbm& fast, BasicRbm<Scalar>& sum) {
+    sum.weights = slow.weights + fast.weights.cast<Scalar>();
+    sum.visible_bias = slow.visible_bias + fast.visible_bias.cast<Scalar>();
+    sum.hidden_bias = slow.hidden_bias + fast.hidden_bias.cast<Scalar>();
   }
 
   // Neighbour exchanges (β_0,β_1), (β_1,β_2), … in turn for every tempering system; each system (chain index)
@@ -212,32 +212,34 @@ class ChainNegativePhase final : public NegativePhase {
   std::vector<RandomStream> swap_streams_;
   bool initialised_ = false;
   // Workspaces, kept so that an update allocates little.
-  Rbm combined_model_;  // θ + θ_F
-  BasicRbm<Scalar> sampling_model_;
-  BasicRbm<Scalar> regular_model_;
+  BasicRbm<Scalar> combined_model_;  // θ + θ_F
   Matrix<Scalar> hidden_inputs_;
   Matrix<Scalar> hidden_probabilities_;
+  BasicStatistics<Scalar> statistics_;
   std::vector<Vector<Scalar>> energies_;
 };
 
 }  // namespace
 
-std::unique_ptr<NegativePhase> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
-                                                   Eigen::Index n_hidden, Eigen::Index batch_size) {
+template <typename Scalar>
+std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
+                                                                Eigen::Index n_hidden, Eigen::Index batch_size) {
   options.validate();
   require(n_visible > 0 && n_hidden > 0, "make_negative_phase: the RBM needs at least one unit in each layer");
   require(batch_size > 0, "make_negative_phase: the batch size must be positive");
   switch (options.negative_phase) {
     case NegativePhaseKind::exact:
-      return std::make_unique<ExactNegativePhase>();
+      return std::make_unique<ExactNegativePhase<Scalar>>();
     case NegativePhaseKind::mean_field:
-      return std::make_unique<MeanFieldNegativePhase>(label_group(options, n_visible));
+      return std::make_unique<MeanFieldNegativePhase<Scalar>>(label_group(options, n_visible));
     default:
-      break;
+      return std::make_unique<ChainNegativePhase<Scalar>>(options, n_visible, n_hidden, batch_size);
   }
-  if (options.sample_in_float)
-    return std::make_unique<ChainNegativePhase<float>>(options, n_visible, n_hidden, batch_size);
-  return std::make_unique<ChainNegativePhase<double>>(options, n_visible, n_hidden, batch_size);
 }
+
+template std::unique_ptr<BasicNegativePhase<float>> make_negative_phase<float>(const TrainingOptions&, Eigen::Index,
+                                                                               Eigen::Index, Eigen::Index);
+template std::unique_ptr<BasicNegativePhase<double>> make_negative_phase<double>(const TrainingOptions&, Eigen::Index,
+                                                                                 Eigen::Index, Eigen::Index);
 
 }  // namespace rbmix

@@ -21,7 +21,8 @@
 //   MF-CD               deterministic: h⁰ = σ(c+Wv), v¹ = σ(b+Wᵀh⁰), h¹ = σ(c+Wv¹), statistics of (v¹, h¹) (000 §2.2).
 // A classification RBM (options.label_classes > 0) keeps all of these: its label group, the last visible units, is
 // drawn exactly from p(y | h) after every sweep and is the softmax p(y | h⁰) in MF-CD (sampling/softmax_group.hpp).
-// Sampling may run in float (options.sample_in_float); statistics are returned in double.
+// The phase runs in the update's precision, Scalar: float when options.sample_in_float (the chains, the statistics
+// and the model they sample are float; the trainer keeps the master parameters in double), double otherwise.
 #include <memory>
 
 #include "rbmix/model/rbm.hpp"
@@ -31,14 +32,11 @@
 
 namespace rbmix {
 
+// What every negative phase has whatever its precision: the state a checkpoint keeps and the gradient it learns from.
 class NegativePhase {
  public:
   virtual ~NegativePhase() = default;
 
-  // A new mini-batch (one sample per row) with its positive hidden inputs c + W v at the current parameters.
-  virtual void start_batch(const MatrixD& batch, const MatrixD& positive_hidden_inputs) = 0;
-  // Negative statistics for the model `rbm`.
-  virtual Statistics statistics(const Rbm& rbm) = 0;
   // The gradient estimate the trainer has just applied.
   virtual void after_step(const Rbm& /*gradient*/) {}
 
@@ -47,9 +45,19 @@ class NegativePhase {
   virtual void load(BinaryReader& reader) = 0;
 };
 
-// The negative phase the options name, for an RBM of the given size trained with `batch_size` rows per batch.
-// Its chains draw from streams derived from options.seed.
-std::unique_ptr<NegativePhase> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
-                                                   Eigen::Index n_hidden, Eigen::Index batch_size);
+template <typename Scalar>
+class BasicNegativePhase : public NegativePhase {
+ public:
+  // A new mini-batch (one sample per row) with its positive hidden inputs c + W v at the current parameters.
+  virtual void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_inputs) = 0;
+  // Negative statistics for the model `rbm`, kept by the phase until its next call.
+  virtual const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) = 0;
+};
+
+// The negative phase the options name, in Scalar, for an RBM of the given size trained with `batch_size` rows per
+// batch. Its chains draw from streams derived from options.seed.
+template <typename Scalar>
+std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
+                                                                Eigen::Index n_hidden, Eigen::Index batch_size);
 
 }  // namespace rbmix

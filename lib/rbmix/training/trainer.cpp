@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/classification_rbm.hpp"
@@ -98,7 +99,11 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
     parameters_ = CenteredRbm{initial, VectorD::Zero(train_.cols()), VectorD::Zero(n_hidden)};
   }
   last_good_ = parameters_;
-  negative_phase_ = make_negative_phase(options_, train_.cols(), n_hidden, batch_size_);
+  if (options_.sample_in_float) {
+    negative_phase_in_float_ = make_negative_phase<float>(options_, train_.cols(), n_hidden, batch_size_);
+  } else {
+    negative_phase_in_double_ = make_negative_phase<double>(options_, train_.cols(), n_hidden, batch_size_);
+  }
   permutation_.resize(static_cast<std::size_t>(train_.rows()));
   std::iota(permutation_.begin(), permutation_.end(), std::uint64_t{0});
 }
@@ -146,42 +151,83 @@ const Rbm& Trainer::model_to_sample() {
   return plain_;
 }
 
+NegativePhase& Trainer::negative_phase() const {
+  if (negative_phase_in_float_) return *negative_phase_in_float_;
+  return *negative_phase_in_double_;
+}
+
+namespace {
+
+// `source` itself in double; in float, its copy written into `workspace` (no allocation once sized).
+template <typename Scalar>
+const Matrix<Scalar>& in_precision(const MatrixD& source, Matrix<Scalar>& workspace) {
+  if constexpr (std::is_same_v<Scalar, double>) {
+    return source;
+  } else {
+    workspace = source.cast<Scalar>();
+    return workspace;
+  }
+}
+
+template <typename Scalar>
+const BasicRbm<Scalar>& in_precision(const Rbm& source, BasicRbm<Scalar>& workspace) {
+  if constexpr (std::is_same_v<Scalar, double>) {
+    return source;
+  } else {
+    in_precision(source.weights, workspace.weights);
+    workspace.visible_bias = source.visible_bias.cast<Scalar>();
+    workspace.hidden_bias = source.hidden_bias.cast<Scalar>();
+    return workspace;
+  }
+}
+
+}  // namespace
+
 void Trainer::step() {
-  const MatrixD& batch = next_batch();
+  if (negative_phase_in_float_) {
+    update(*negative_phase_in_float_, float_workspace_);
+  } else {
+    update(*negative_phase_in_double_, double_workspace_);
+  }
+  ++updates_done_;
+}
+
+template <typename Scalar>
+void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>& workspace) {
+  const Matrix<Scalar>& batch = in_precision(next_batch(), workspace.batch);
   const double learning_rate = scheduled_learning_rate(options_, updates_done_);
 
-  const Rbm& current = model_to_sample();
+  const BasicRbm<Scalar>& current = in_precision(model_to_sample(), workspace.model);
   // The batch is 0/1 (the constructor requires binary data or binarisation draws it), so the products with it may
   // take the binary path.
-  current.binary_layer_inputs(Layer::hidden, batch, hidden_inputs_);
-  const MatrixD positive_hidden = logistic_array(hidden_inputs_.array()).matrix();
-  const Statistics positive = binary_batch_statistics(batch, positive_hidden);
-  negative_phase_->start_batch(batch, hidden_inputs_);
+  current.binary_layer_inputs(Layer::hidden, batch, workspace.hidden_inputs);
+  workspace.hidden_probabilities = logistic_array(workspace.hidden_inputs.array()).matrix();
+  const BasicStatistics<Scalar>& positive = workspace.positive;
+  binary_batch_statistics(batch, workspace.hidden_probabilities, workspace.positive);
+  phase.start_batch(batch, workspace.hidden_inputs);
 
-  const auto parameter_step = [&] {
-    const Statistics negative = negative_phase_->statistics(model_to_sample());
+  const auto parameter_step = [&](bool parameters_moved) {
+    const BasicRbm<Scalar>& model = parameters_moved ? in_precision(model_to_sample(), workspace.model) : current;
+    const BasicStatistics<Scalar>& negative = phase.statistics(model);
     if (options_.centered) {
       // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
       // Alg. 4 keeps the positive part of ∇W at the offsets of the first inner step; rbmix centers both parts at
       // the current offsets (the exact centered gradient of the same surrogate); with ν = 0.01 they differ by O(ν).
-      move_offsets(parameters_, positive.visible, positive.hidden, options_.offset_rate);
-      gradient_ = centered_gradient(positive, negative, parameters_);
+      move_offsets(parameters_, positive.visible.template cast<double>(), positive.hidden.template cast<double>(),
+                   options_.offset_rate);
+      centered_gradient(positive, negative, parameters_, gradient_);
     } else {
-      // statistics_difference written into the kept workspace: no 3 MB allocation per update on MNIST.
-      gradient_.weights.noalias() = positive.hidden_visible - negative.hidden_visible;
-      gradient_.visible_bias.noalias() = positive.visible - negative.visible;
-      gradient_.hidden_bias.noalias() = positive.hidden - negative.hidden;
+      statistics_difference(positive, negative, gradient_);
     }
     optimizer_.step(parameters_.parameters, gradient_, learning_rate);
-    negative_phase_->after_step(gradient_);
+    phase.after_step(gradient_);
   };
   if (options_.difference_of_convex) {
     // S-DCP / CS-DCP (002 Alg. 3, 4): d steps, each with a fresh negative phase, share the batch's positive phase.
-    for (int inner = 0; inner < options_.inner_steps; ++inner) parameter_step();
+    for (int inner = 0; inner < options_.inner_steps; ++inner) parameter_step(inner > 0);
   } else {
-    parameter_step();
+    parameter_step(false);
   }
-  ++updates_done_;
 }
 
 std::optional<std::string> Trainer::divergence() const {
@@ -291,11 +337,11 @@ void Trainer::save_checkpoint(const std::filesystem::path& path) const {
   rbmix::save_checkpoint(
       path, checkpoint_run(),
       {updates_done_, batch_in_epoch_, permutation_, data_stream_, parameters_, optimizer_.velocity(), learning_curve_},
-      *negative_phase_);
+      negative_phase());
 }
 
 void Trainer::load_checkpoint(const std::filesystem::path& path) {
-  TrainingState state = rbmix::load_checkpoint(path, checkpoint_run(), *negative_phase_);
+  TrainingState state = rbmix::load_checkpoint(path, checkpoint_run(), negative_phase());
   updates_done_ = state.updates_done;
   batch_in_epoch_ = state.batch_in_epoch;
   permutation_ = std::move(state.permutation);

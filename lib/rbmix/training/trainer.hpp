@@ -102,6 +102,20 @@ class Trainer {
   double epochs_done() const;
 
  private:
+  // The workspaces of an update in Scalar: the batch and θ in Scalar (unused in double, where the originals serve),
+  // the positive phase.
+  template <typename Scalar>
+  struct UpdateWorkspace {
+    Matrix<Scalar> batch;
+    BasicRbm<Scalar> model;
+    Matrix<Scalar> hidden_inputs;
+    Matrix<Scalar> hidden_probabilities;
+    BasicStatistics<Scalar> positive;
+  };
+  template <typename Scalar>
+  void update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>& workspace);
+  NegativePhase& negative_phase() const;
+
   const MatrixD& next_batch();
   std::int64_t epoch_of_next_batch() const { return updates_done_ / batches_per_epoch_; }
   const Rbm& model_to_sample();
@@ -117,7 +131,9 @@ class Trainer {
 
   CenteredRbm parameters_;
   Optimizer optimizer_;
-  std::unique_ptr<NegativePhase> negative_phase_;
+  // The negative phase in the update's precision: exactly one of the two is set.
+  std::unique_ptr<BasicNegativePhase<double>> negative_phase_in_double_;
+  std::unique_ptr<BasicNegativePhase<float>> negative_phase_in_float_;
   RandomStream data_stream_;
   std::vector<std::uint64_t> permutation_;
   Eigen::Index batch_in_epoch_ = 0;
@@ -129,7 +145,8 @@ class Trainer {
 
   // Workspaces.
   MatrixD batch_;
-  MatrixD hidden_inputs_;
+  UpdateWorkspace<double> double_workspace_;
+  UpdateWorkspace<float> float_workspace_;
   Rbm plain_;
   Rbm gradient_;
 };

@@ -63,10 +63,11 @@ struct TrainingOptions {
   // > 0: b and c ~ N(0, scale²), drawn after W (003 §4.2); needs base_rate_visible_bias off. Named choices:
   // parameter_initialisation.hpp.
   double initial_bias_scale = 0.0;
-  // Sampling chains in float (the parameters and the positive phase stay double). Measured with
-  // tools/bench/pcd_update_bench on the MNIST shape (784 × 500, batch 100, PCD-1): float chains make the update
-  // 1.3–1.6× faster (its products 1.4–2× faster, the element-wise work about the same). Double stays the default:
-  // tiny models gain nothing and their tests compare with exact enumeration; ask for float on large models.
+  // The update in float: batch, positive phase, chains, statistics and the model they use (a float copy of θ made
+  // once per parameter step); the optimizer keeps the parameters in double. Measured with
+  // tools/bench/binary_product_bench (BM_PcdUpdate) on the MNIST shape (784 × 500, batch 100, PCD-1): 1.5–1.8×
+  // faster than the update in double. Double stays the default: tiny models gain nothing and their tests compare
+  // with exact enumeration; ask for float on large models.
   bool sample_in_float = false;
   double divergence_bound = 1e4;  // |parameter| above this (or NaN/Inf) stops the run as diverged
   // Classification RBM (000 §4.2): the last label_classes visible units are one softmax group, the label, sampled

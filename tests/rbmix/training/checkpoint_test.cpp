@@ -58,7 +58,7 @@ class Checkpoint : public ::testing::Test {
   }
 
   TrainingState decode(const std::string& bytes) const {
-    const auto negative_phase = make_negative_phase(options_, train_.cols(), kHidden, kBatchSize);
+    const auto negative_phase = make_negative_phase<double>(options_, train_.cols(), kHidden, kBatchSize);
     return decode_checkpoint(bytes, "run.ckpt", run_of(options_, train_), *negative_phase);
   }
 
@@ -84,7 +84,7 @@ class Checkpoint : public ::testing::Test {
   std::size_t first_chain_state_offset() const {
     const std::size_t tail = 8 + 8 + 8;
     BinaryWriter negative_phase_record;
-    const auto negative_phase = make_negative_phase(options_, train_.cols(), kHidden, kBatchSize);
+    const auto negative_phase = make_negative_phase<double>(options_, train_.cols(), kHidden, kBatchSize);
     decode_checkpoint(bytes_, "run.ckpt", run_of(options_, train_), *negative_phase);
     negative_phase->save(negative_phase_record);
     return bytes_.size() - tail - negative_phase_record.bytes().size() + 8 + 8 + 16;

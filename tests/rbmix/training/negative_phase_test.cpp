@@ -22,6 +22,19 @@ double largest_difference(const Statistics& a, const Statistics& b) {
                    (a.visible - b.visible).cwiseAbs().maxCoeff(), (a.hidden - b.hidden).cwiseAbs().maxCoeff()});
 }
 
+// The statistics of a negative phase in Scalar after `calls` calls at `rbm`, started on `batch`, in double.
+template <typename Scalar>
+Statistics statistics_after_calls(const TrainingOptions& options, const Rbm& rbm, const MatrixD& batch, int calls) {
+  auto phase = make_negative_phase<Scalar>(options, rbm.n_visible(), rbm.n_hidden(), batch.rows());
+  const BasicRbm<Scalar> model = rbm.cast<Scalar>();
+  const Matrix<Scalar> states = batch.cast<Scalar>();
+  phase->start_batch(states, model.hidden_inputs(states));
+  for (int call = 1; call < calls; ++call) phase->statistics(model);
+  const BasicStatistics<Scalar>& last = phase->statistics(model);
+  return {last.hidden_visible.template cast<double>(), last.visible.template cast<double>(),
+          last.hidden.template cast<double>()};
+}
+
 struct SamplingCase {
   Algorithm algorithm;
   const char* rule;
@@ -44,10 +57,9 @@ TEST_P(SampledNegativePhase, AgreesWithExactModelStatisticsAfterBurnIn) {
   options.fast_learning_rate = 0.0;  // FPCD with ε_F = 0 samples θ itself
   const bool restarts = sampling.algorithm == Algorithm::cd;
   options.sampling_steps = restarts ? kBurnInCalls : 1;
-  auto phase = make_negative_phase(options, 5, 4, kChains);
-  phase->start_batch(batch, rbm.hidden_inputs(batch));
-  Statistics negative;
-  for (int call = 0; call < (restarts ? 1 : kBurnInCalls); ++call) negative = phase->statistics(rbm);
+  const int calls = restarts ? 1 : kBurnInCalls;
+  const Statistics negative = sampling.in_float ? statistics_after_calls<float>(options, rbm, batch, calls)
+                                                : statistics_after_calls<double>(options, rbm, batch, calls);
   EXPECT_LT(largest_difference(negative, exact_model_statistics(rbm)), kStatisticalTolerance);
 }
 
@@ -74,7 +86,7 @@ TEST(ParallelTemperingNegativePhase, ReachesExactStatisticsOnABimodalModel) {
   apply_algorithm(options, Algorithm::pt);
   options.replicas = 6;
   const MatrixD batch = MatrixD::Zero(kChains, 4);  // every chain starts in the "all off" mode
-  auto phase = make_negative_phase(options, 4, 4, kChains);
+  auto phase = make_negative_phase<double>(options, 4, 4, kChains);
   phase->start_batch(batch, rbm.hidden_inputs(batch));
   Statistics negative;
   for (int call = 0; call < kBurnInCalls; ++call) negative = phase->statistics(rbm);
@@ -85,7 +97,7 @@ TEST(ExactNegativePhase, IsTheExactModelStatistics) {
   const Rbm rbm = testing::random_rbm(6, 3, 2.0, 3);
   TrainingOptions options;
   apply_algorithm(options, Algorithm::exact);
-  auto phase = make_negative_phase(options, 6, 3, 4);
+  auto phase = make_negative_phase<double>(options, 6, 3, 4);
   const Statistics expected = exact_model_statistics(rbm);
   EXPECT_EQ(largest_difference(phase->statistics(rbm), expected), 0.0);
 }
@@ -97,7 +109,7 @@ TEST(MeanFieldNegativePhase, EqualsTheClosedForm) {
   const MatrixD batch = testing::random_binary_rows(7, 5, 6);
   TrainingOptions options;
   apply_algorithm(options, Algorithm::mfcd);
-  auto phase = make_negative_phase(options, 5, 3, 7);
+  auto phase = make_negative_phase<double>(options, 5, 3, 7);
   phase->start_batch(batch, rbm.hidden_inputs(batch));
   const Statistics statistics = phase->statistics(rbm);
 
@@ -138,7 +150,7 @@ TEST(FastPersistentNegativePhase, IsPersistentWhenTheFastRateIsZeroAndDiffersOth
     TrainingOptions options;
     apply_algorithm(options, algorithm);
     options.fast_learning_rate = fast_rate;
-    auto phase = make_negative_phase(options, 5, 4, 50);
+    auto phase = make_negative_phase<double>(options, 5, 4, 50);
     phase->start_batch(batch, rbm.hidden_inputs(batch));
     Statistics statistics;
     for (int call = 0; call < 5; ++call) {
@@ -169,8 +181,8 @@ TEST(FastPersistentNegativePhase, FastWeightsDecayByAlphaBetweenSteps) {
   fast.fast_weight_decay = decay;
   TrainingOptions persistent;
   apply_algorithm(persistent, Algorithm::pcd);
-  auto fast_phase = make_negative_phase(fast, 5, 4, 50);
-  auto persistent_phase = make_negative_phase(persistent, 5, 4, 50);
+  auto fast_phase = make_negative_phase<double>(fast, 5, 4, 50);
+  auto persistent_phase = make_negative_phase<double>(persistent, 5, 4, 50);
   fast_phase->start_batch(batch, rbm.hidden_inputs(batch));
   persistent_phase->start_batch(batch, rbm.hidden_inputs(batch));
 
@@ -248,7 +260,7 @@ TEST(ContrastiveDivergence, OneStepMatchesItsExactExpectationForEveryRule) {
     TrainingOptions options;
     apply_algorithm(options, Algorithm::cd);
     options.rule = parse_unit_rule(rule);
-    auto phase = make_negative_phase(options, 4, 3, kChains);
+    auto phase = make_negative_phase<double>(options, 4, 3, kChains);
     phase->start_batch(batch, rbm.hidden_inputs(batch));
     EXPECT_LT(largest_difference(phase->statistics(rbm), exact_cd1_expectation(rbm, options.rule, start)),
               kStatisticalTolerance)
@@ -268,7 +280,7 @@ TEST(ContrastiveDivergence, HiddenStatisticsAreConditionalExpectationsNotSamples
     TrainingOptions options;
     apply_algorithm(options, Algorithm::cd);
     options.rule = parse_unit_rule(rule);
-    auto phase = make_negative_phase(options, 4, 3, 1);
+    auto phase = make_negative_phase<double>(options, 4, 3, 1);
     phase->start_batch(batch, rbm.hidden_inputs(batch));
     const Statistics statistics = phase->statistics(rbm);
     const VectorD expected = rbm.hidden_probabilities(statistics.visible.transpose()).transpose();

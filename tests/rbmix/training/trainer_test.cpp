@@ -166,6 +166,32 @@ TEST(Trainer, FloatSamplingResumesBitIdenticallyToo) {
   std::filesystem::remove(options.checkpoint_path);
 }
 
+// With --float the whole update runs in float while the optimizer keeps the parameters in double. MF-CD and the
+// exact phase draw nothing, so a float run follows the double run up to float rounding: each update's gradient is
+// off by a few float ulps of the statistics (≤ 1), about 1e-6, and 200 updates at η = 0.1 move a parameter by at
+// most 200 · 0.1 · 1e-6 = 2e-5 from that alone; the bound 5e-5 leaves room for the rounding to feed back through the
+// model. The runs must also differ at all, or the float path was not taken.
+TEST(Trainer, FloatUpdateFollowsTheDoubleUpdateToFloatRounding) {
+  for (const Algorithm algorithm : {Algorithm::mfcd, Algorithm::exact, Algorithm::cg}) {
+    TrainingOptions options = small_options(algorithm == Algorithm::cg ? Algorithm::mfcd : algorithm);
+    options.centered = algorithm == Algorithm::cg;
+    options.updates = 200;
+    options.evaluation_interval = 0;
+    Trainer in_double(options, bars_and_stripes_3(), {}, 4);
+    in_double.run();
+    options.sample_in_float = true;
+    Trainer in_float(options, bars_and_stripes_3(), {}, 4);
+    in_float.run();
+    const Rbm a = in_double.model();
+    const Rbm b = in_float.model();
+    const double difference = std::max({(a.weights - b.weights).cwiseAbs().maxCoeff(),
+                                        (a.visible_bias - b.visible_bias).cwiseAbs().maxCoeff(),
+                                        (a.hidden_bias - b.hidden_bias).cwiseAbs().maxCoeff()});
+    EXPECT_LT(difference, 5e-5) << to_string(algorithm);
+    EXPECT_GT(difference, 0.0) << to_string(algorithm);
+  }
+}
+
 // A parameter passing the divergence bound stops the run with the reason, keeps the last good parameters and leaves
 // the last checkpoint intact and loadable. (Learning BAS needs weights of several units, so a bound of 3 is passed
 // after some updates; a huge learning rate instead diverges at the first update, before any checkpoint.)
