@@ -116,6 +116,11 @@ def main():
     environment = dict(os.environ)
     if args.coretype:
         environment["OPENBLAS_CORETYPE"] = args.coretype
+    # Debian's numpy and PyTorch use whatever libblas.so.3 points at: the reference BLAS unless an optimised one is
+    # installed, which is 5-20x slower than what their users get and would flatter rbmix.
+    if blas_core(environment) == "not OpenBLAS":
+        sys.exit("peers: numpy does not load OpenBLAS (libblas.so.3 is another BLAS, likely the reference one); "
+                 "install libopenblas0-pthread (run-peers.sh does) so that the peers run as their users run them")
 
     with tempfile.TemporaryDirectory() as scratch:
         data = os.path.join(scratch, "rows.npy")

@@ -15,6 +15,8 @@ missing=()
 "$python" -c "import torch" 2>/dev/null || missing+=(python3-torch)
 "$python" -c "import sklearn" 2>/dev/null || missing+=(python3-sklearn)
 "$python" -c "import numpy" 2>/dev/null || missing+=(python3-numpy)
+# The peers' BLAS: without it libblas.so.3 is the reference BLAS (rbmix itself uses no BLAS).
+dpkg -s libopenblas0-pthread > /dev/null 2>&1 || missing+=(libopenblas0-pthread)
 if ((${#missing[@]})); then
   sudo_if_needed=()
   [[ $(id -u) -ne 0 ]] && sudo_if_needed=(sudo)
