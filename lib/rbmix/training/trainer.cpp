@@ -197,7 +197,14 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   const Matrix<Scalar>& batch = in_precision(next_batch(), workspace.batch);
   const double learning_rate = scheduled_learning_rate(options_, updates_done_);
 
-  const BasicRbm<Scalar>& current = in_precision(model_to_sample(), workspace.model);
+  // In float, the optimizer writes the float copy of plain parameters as it steps; centered parameters are
+  // converted to the plain model first, and a copy is made wherever the optimizer did not write one.
+  const bool optimizer_writes_copy = std::is_same_v<Scalar, float> && !options_.centered;
+  const auto model_in_precision = [&]() -> const BasicRbm<Scalar>& {
+    if (optimizer_writes_copy && sampling_copy_current_) return workspace.model;
+    return in_precision(model_to_sample(), workspace.model);
+  };
+  const BasicRbm<Scalar>& current = model_in_precision();
   // The batch is 0/1 (the constructor requires binary data or binarisation draws it), so the products with it may
   // take the binary path.
   current.binary_layer_inputs(Layer::hidden, batch, workspace.hidden_inputs);
@@ -207,7 +214,7 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   phase.start_batch(batch, workspace.hidden_inputs);
 
   const auto parameter_step = [&](bool parameters_moved) {
-    const BasicRbm<Scalar>& model = parameters_moved ? in_precision(model_to_sample(), workspace.model) : current;
+    const BasicRbm<Scalar>& model = parameters_moved ? model_in_precision() : current;
     const BasicStatistics<Scalar>& negative = phase.statistics(model);
     if (options_.centered) {
       // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
@@ -219,7 +226,9 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
     } else {
       statistics_difference(positive, negative, gradient_);
     }
-    optimizer_.step(parameters_.parameters, gradient_, learning_rate);
+    largest_parameter_ = optimizer_.step(parameters_.parameters, gradient_, learning_rate,
+                                         optimizer_writes_copy ? &workspace.model : nullptr);
+    sampling_copy_current_ = optimizer_writes_copy;
     phase.after_step(gradient_);
   };
   if (options_.difference_of_convex) {
@@ -231,15 +240,10 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
 }
 
 std::optional<std::string> Trainer::divergence() const {
-  const Rbm& parameters = parameters_.parameters;
-  const bool finite =
-      parameters.weights.allFinite() && parameters.visible_bias.allFinite() && parameters.hidden_bias.allFinite();
-  if (!finite) return std::string("a parameter became NaN or infinite");
-  const double largest =
-      std::max({parameters.weights.cwiseAbs().maxCoeff(), parameters.visible_bias.cwiseAbs().maxCoeff(),
-                parameters.hidden_bias.cwiseAbs().maxCoeff()});
-  if (largest > options_.divergence_bound)
-    return "a parameter reached |θ| = " + std::to_string(largest) + " > bound " +
+  // The optimizer's last step measured the largest |θ| as it wrote the parameters (NaN if one is NaN).
+  if (!std::isfinite(largest_parameter_)) return std::string("a parameter became NaN or infinite");
+  if (largest_parameter_ > options_.divergence_bound)
+    return "a parameter reached |θ| = " + std::to_string(largest_parameter_) + " > bound " +
            std::to_string(options_.divergence_bound);
   return std::nullopt;
 }
@@ -291,6 +295,7 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
                                                   std::to_string(*checkpoint_update_) + ") is intact"
                                             : "");
       parameters_ = last_good_;
+      sampling_copy_current_ = false;
       break;
     }
     if (evaluating && updates_done_ % options_.evaluation_interval == 0) record_evaluation();
@@ -352,6 +357,7 @@ void Trainer::load_checkpoint(const std::filesystem::path& path) {
   last_good_ = parameters_;
   last_good_update_ = updates_done_;
   checkpoint_update_ = updates_done_;
+  sampling_copy_current_ = false;
 }
 
 }  // namespace rbmix

@@ -103,7 +103,7 @@ class Trainer {
 
  private:
   // The workspaces of an update in Scalar: the batch and θ in Scalar (unused in double, where the originals serve),
-  // the positive phase.
+  // the positive phase. In float, `model` is written by the optimizer's step when the parameters are plain.
   template <typename Scalar>
   struct UpdateWorkspace {
     Matrix<Scalar> batch;
@@ -142,6 +142,8 @@ class Trainer {
   CenteredRbm last_good_;  // parameters at the last evaluation or checkpoint
   std::int64_t last_good_update_ = 0;
   std::optional<std::int64_t> checkpoint_update_;  // of the last checkpoint this trainer wrote or loaded
+  double largest_parameter_ = 0.0;                 // max |θ| after the last step, from the optimizer's pass
+  bool sampling_copy_current_ = false;             // float_workspace_.model is θ in float, written by the optimizer
 
   // Workspaces.
   MatrixD batch_;
