@@ -126,6 +126,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     return statistics_;
   }
 
+  bool learns_from_gradient() const override { return uses_fast_weights_; }
   void after_step(const Rbm& gradient) override {
     if (!uses_fast_weights_) return;
     fast_weights_.weights = fast_weight_decay_ * fast_weights_.weights + fast_learning_rate_ * gradient.weights;

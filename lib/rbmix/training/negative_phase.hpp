@@ -37,6 +37,9 @@ class NegativePhase {
  public:
   virtual ~NegativePhase() = default;
 
+  // Whether the phase learns from the gradient the trainer applies (FPCD's fast weights): only then does the
+  // trainer write the gradient out and call after_step with it.
+  virtual bool learns_from_gradient() const { return false; }
   // The gradient estimate the trainer has just applied.
   virtual void after_step(const Rbm& /*gradient*/) {}
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/model/statistics.hpp"
 #include "rbmix/training/training_options.hpp"
 
 namespace rbmix {
@@ -18,33 +19,71 @@ inline double scheduled_learning_rate(const TrainingOptions& options, std::int64
   return options.learning_rate * (1.0 - static_cast<double>(update) / static_cast<double>(options.updates));
 }
 
+// The parts of the parameters, each one contiguous array.
+enum class ParameterPart { weights, visible_bias, hidden_bias };
+
+// A gradient as the optimizer reads it, one block of one part at a time: `block(part, first, count)` is an Eigen
+// array expression of doubles. Stored: a gradient written out in double.
+struct StoredGradient {
+  const Rbm& gradient;
+  auto block(ParameterPart part, Eigen::Index first, Eigen::Index count) const {
+    const double* data = part == ParameterPart::weights        ? gradient.weights.data()
+                         : part == ParameterPart::visible_bias ? gradient.visible_bias.data()
+                                                               : gradient.hidden_bias.data();
+    return Eigen::Map<const Eigen::ArrayXd>(data + first, count);
+  }
+};
+
+// The plain gradient positive − negative of two statistics (statistics.hpp), formed in Scalar and widened as it is
+// read: the same numbers as statistics_difference, without writing them out.
+template <typename Scalar>
+struct StatisticsGradient {
+  const BasicStatistics<Scalar>& positive;
+  const BasicStatistics<Scalar>& negative;
+  static const Scalar* data(const BasicStatistics<Scalar>& statistics, ParameterPart part) {
+    return part == ParameterPart::weights        ? statistics.hidden_visible.data()
+           : part == ParameterPart::visible_bias ? statistics.visible.data()
+                                                 : statistics.hidden.data();
+  }
+  auto block(ParameterPart part, Eigen::Index first, Eigen::Index count) const {
+    using Block = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+    return (Block(data(positive, part) + first, count) - Block(data(negative, part) + first, count))
+        .template cast<double>();
+  }
+};
+
 class Optimizer {
  public:
   Optimizer(double momentum, double weight_decay, Eigen::Index n_visible, Eigen::Index n_hidden)
       : momentum_(momentum), weight_decay_(weight_decay), velocity_(n_visible, n_hidden) {}
 
-  // θ ← θ + the step above, and returns the largest |θ| afterwards (NaN if a parameter is NaN, +∞ if one is
-  // infinite): the divergence check's number. With `copy`, also writes θ in the sampling precision there. Each
-  // parameter array is passed over once, block by block, the step, the copy and the magnitude taken while the block
-  // is in cache: on a 784 × 500 model (a 3 MB W) a separate pass for each cost more than the products of a batch of
-  // 10. The numbers are those of the step written as whole-array expressions.
-  template <typename Scalar = double>
-  double step(Rbm& parameters, const Rbm& gradient, double learning_rate, BasicRbm<Scalar>* copy = nullptr) {
+  // θ ← θ + the step above for `gradient` (StoredGradient or StatisticsGradient), and returns the largest |θ|
+  // afterwards (NaN if a parameter is NaN, +∞ if one is infinite): the divergence check's number. With `copy`, also
+  // writes θ in the sampling precision there. Each parameter array is passed over once, block by block, the
+  // gradient read, the step, the copy and the magnitude taken while the block is in cache: on a 784 × 500 model
+  // (a 3 MB W) a separate pass for each cost more than the products of a batch of 10. The numbers are those of the
+  // step written as whole-array expressions.
+  template <typename Gradient, typename Scalar = double>
+  double step(Rbm& parameters, const Gradient& gradient, double learning_rate, BasicRbm<Scalar>* copy = nullptr) {
     if (copy) {
       copy->weights.resize(parameters.weights.rows(), parameters.weights.cols());
       copy->visible_bias.resize(parameters.visible_bias.size());
       copy->hidden_bias.resize(parameters.hidden_bias.size());
     }
     const double weights =
-        step_array(parameters.weights.data(), gradient.weights.data(), velocity_.weights.data(),
-                   parameters.weights.size(), learning_rate, weight_decay_, copy ? copy->weights.data() : nullptr);
+        step_part(ParameterPart::weights, parameters.weights.data(), gradient, velocity_.weights.data(),
+                  parameters.weights.size(), learning_rate, weight_decay_, copy ? copy->weights.data() : nullptr);
     const double visible =
-        step_array(parameters.visible_bias.data(), gradient.visible_bias.data(), velocity_.visible_bias.data(),
-                   parameters.visible_bias.size(), learning_rate, 0.0, copy ? copy->visible_bias.data() : nullptr);
+        step_part(ParameterPart::visible_bias, parameters.visible_bias.data(), gradient, velocity_.visible_bias.data(),
+                  parameters.visible_bias.size(), learning_rate, 0.0, copy ? copy->visible_bias.data() : nullptr);
     const double hidden =
-        step_array(parameters.hidden_bias.data(), gradient.hidden_bias.data(), velocity_.hidden_bias.data(),
-                   parameters.hidden_bias.size(), learning_rate, 0.0, copy ? copy->hidden_bias.data() : nullptr);
+        step_part(ParameterPart::hidden_bias, parameters.hidden_bias.data(), gradient, velocity_.hidden_bias.data(),
+                  parameters.hidden_bias.size(), learning_rate, 0.0, copy ? copy->hidden_bias.data() : nullptr);
     return larger(weights, larger(visible, hidden));
+  }
+
+  double step(Rbm& parameters, const Rbm& gradient, double learning_rate) {
+    return step(parameters, StoredGradient{gradient}, learning_rate);
   }
 
   const Rbm& velocity() const { return velocity_; }
@@ -54,15 +93,15 @@ class Optimizer {
   // NaN wins, so that a NaN anywhere reaches the divergence check.
   static double larger(double a, double b) { return std::isnan(a) || a > b ? a : b; }
 
-  template <typename Scalar>
-  double step_array(double* parameters, const double* gradient, double* velocity, Eigen::Index size,
-                    double learning_rate, double weight_decay, Scalar* copy) {
+  template <typename Gradient, typename Scalar>
+  double step_part(ParameterPart part, double* parameters, const Gradient& gradient, double* velocity,
+                   Eigen::Index size, double learning_rate, double weight_decay, Scalar* copy) {
     constexpr Eigen::Index block = 2048;  // 16 KB of each double array: the block stays in L1 between its uses
     double largest = 0.0;
     for (Eigen::Index first = 0; first < size; first += block) {
       const Eigen::Index count = std::min(block, size - first);
       Eigen::Map<Eigen::ArrayXd> theta(parameters + first, count);
-      const Eigen::Map<const Eigen::ArrayXd> g(gradient + first, count);
+      const auto g = gradient.block(part, first, count);
       if (momentum_ == 0.0) {
         // The momentum form with velocity 0, without reading or writing the velocity.
         if (weight_decay == 0.0) {

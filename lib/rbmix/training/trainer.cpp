@@ -216,20 +216,28 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   const auto parameter_step = [&](bool parameters_moved) {
     const BasicRbm<Scalar>& model = parameters_moved ? model_in_precision() : current;
     const BasicStatistics<Scalar>& negative = phase.statistics(model);
-    if (options_.centered) {
-      // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
-      // Alg. 4 keeps the positive part of ∇W at the offsets of the first inner step; rbmix centers both parts at
-      // the current offsets (the exact centered gradient of the same surrogate); with ν = 0.01 they differ by O(ν).
-      move_offsets(parameters_, positive.visible.template cast<double>(), positive.hidden.template cast<double>(),
-                   options_.offset_rate);
-      centered_gradient(positive, negative, parameters_, gradient_);
+    BasicRbm<Scalar>* copy = optimizer_writes_copy ? &workspace.model : nullptr;
+    if (options_.centered || phase.learns_from_gradient()) {
+      // The gradient written out: the centered form changes it, and FPCD's fast weights learn from it.
+      if (options_.centered) {
+        // 002 Alg. 4 moves the offsets once per inner step, towards the batch means ⟨v⟩_data and ⟨E[h|v]⟩_data.
+        // Alg. 4 keeps the positive part of ∇W at the offsets of the first inner step; rbmix centers both parts at
+        // the current offsets (the exact centered gradient of the same surrogate); with ν = 0.01 they differ by
+        // O(ν).
+        move_offsets(parameters_, positive.visible.template cast<double>(), positive.hidden.template cast<double>(),
+                     options_.offset_rate);
+        centered_gradient(positive, negative, parameters_, gradient_);
+      } else {
+        statistics_difference(positive, negative, gradient_);
+      }
+      largest_parameter_ = optimizer_.step(parameters_.parameters, StoredGradient{gradient_}, learning_rate, copy);
+      phase.after_step(gradient_);
     } else {
-      statistics_difference(positive, negative, gradient_);
+      // The plain gradient, read from the statistics as the optimizer steps.
+      largest_parameter_ =
+          optimizer_.step(parameters_.parameters, StatisticsGradient<Scalar>{positive, negative}, learning_rate, copy);
     }
-    largest_parameter_ = optimizer_.step(parameters_.parameters, gradient_, learning_rate,
-                                         optimizer_writes_copy ? &workspace.model : nullptr);
     sampling_copy_current_ = optimizer_writes_copy;
-    phase.after_step(gradient_);
   };
   if (options_.difference_of_convex) {
     // S-DCP / CS-DCP (002 Alg. 3, 4): d steps, each with a fresh negative phase, share the batch's positive phase.

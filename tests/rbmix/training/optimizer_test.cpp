@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rbmix/verify/generators.hpp"
 
@@ -178,6 +180,67 @@ RC_GTEST_PROP(Optimizer, VelocityIsTheLastStep, ()) {
   step.visible_bias -= before.visible_bias;
   step.hidden_bias -= before.hidden_bias;
   RC_ASSERT(max_difference(optimizer.velocity(), step) < kClosedFormTolerance);
+}
+
+// The fused step reads the gradient from the statistics exactly as statistics_difference writes it, so both give
+// the same parameters bit for bit (with momentum and decay, and for shapes spanning several blocks of the pass);
+// its float copy is the cast of the result and its return value the largest |θ|.
+RC_GTEST_PROP(Optimizer, StepFromStatisticsIsTheStepFromTheStoredGradient, ()) {
+  const Eigen::Index n_visible = *rc::gen::inRange(1, 90);
+  const Eigen::Index n_hidden = *rc::gen::inRange(1, 40);
+  const Rbm start = *verify::arbitrary_rbm(n_visible, n_hidden, 2.0);
+  const auto statistics = [&] {
+    const Rbm values = *verify::arbitrary_rbm(n_visible, n_hidden, 1.0);
+    return BasicStatistics<float>{values.weights.cast<float>(), values.visible_bias.cast<float>(),
+                                  values.hidden_bias.cast<float>()};
+  };
+  const BasicStatistics<float> positive = statistics();
+  const BasicStatistics<float> negative = statistics();
+  const double momentum = *rc::gen::element(0.0, 0.5);
+  const double weight_decay = *rc::gen::element(0.0, 0.25);
+
+  Rbm stored_parameters = start;
+  Optimizer stored(momentum, weight_decay, n_visible, n_hidden);
+  Rbm gradient;
+  statistics_difference(positive, negative, gradient);
+  for (int t = 0; t < 2; ++t) stored.step(stored_parameters, gradient, 0.1);
+
+  Rbm fused_parameters = start;
+  Optimizer fused(momentum, weight_decay, n_visible, n_hidden);
+  BasicRbm<float> copy;
+  double largest = 0.0;
+  for (int t = 0; t < 2; ++t)
+    largest = fused.step(fused_parameters, StatisticsGradient<float>{positive, negative}, 0.1, &copy);
+
+  RC_ASSERT(fused_parameters.weights == stored_parameters.weights);
+  RC_ASSERT(fused_parameters.visible_bias == stored_parameters.visible_bias);
+  RC_ASSERT(fused_parameters.hidden_bias == stored_parameters.hidden_bias);
+  RC_ASSERT(copy.weights == fused_parameters.weights.cast<float>());
+  RC_ASSERT(copy.visible_bias == fused_parameters.visible_bias.cast<float>());
+  RC_ASSERT(copy.hidden_bias == fused_parameters.hidden_bias.cast<float>());
+  RC_ASSERT(largest == std::max({fused_parameters.weights.cwiseAbs().maxCoeff(),
+                                 fused_parameters.visible_bias.cwiseAbs().maxCoeff(),
+                                 fused_parameters.hidden_bias.cwiseAbs().maxCoeff()}));
+}
+
+// A NaN or an infinity anywhere in the parameters reaches the returned magnitude, whichever block it is in.
+TEST(Optimizer, StepReportsNonFiniteParameters) {
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
+    for (const Eigen::Index entry : {Eigen::Index{0}, Eigen::Index{2500}, Eigen::Index{4999}}) {
+      Rbm parameters(100, 50);
+      parameters.weights.data()[entry] = bad;
+      Optimizer optimizer(0.0, 0.0, 100, 50);
+      const double largest = optimizer.step(parameters, Rbm(100, 50), 0.1);
+      EXPECT_FALSE(std::isfinite(largest)) << bad << " at " << entry;
+      if (std::isnan(bad)) {
+        EXPECT_TRUE(std::isnan(largest)) << entry;
+      }
+    }
+    Rbm parameters(3, 2);
+    parameters.hidden_bias[1] = bad;
+    Optimizer optimizer(0.0, 0.0, 3, 2);
+    EXPECT_FALSE(std::isfinite(optimizer.step(parameters, Rbm(3, 2), 0.1))) << bad << " in a bias";
+  }
 }
 
 }  // namespace
