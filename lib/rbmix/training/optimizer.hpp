@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/model/statistics.hpp"
@@ -93,12 +94,15 @@ class Optimizer {
   // NaN wins, so that a NaN anywhere reaches the divergence check.
   static double larger(double a, double b) { return std::isnan(a) || a > b ? a : b; }
 
+  // One part, in blocks of `block` entries. Large parts are split over threads by whole blocks: every entry's
+  // arithmetic is the same whichever thread does it, and the largest magnitude does not depend on the order.
   template <typename Gradient, typename Scalar>
   double step_part(ParameterPart part, double* parameters, const Gradient& gradient, double* velocity,
                    Eigen::Index size, double learning_rate, double weight_decay, Scalar* copy) {
     constexpr Eigen::Index block = 2048;  // 16 KB of each double array: the block stays in L1 between its uses
-    double largest = 0.0;
-    for (Eigen::Index first = 0; first < size; first += block) {
+    constexpr Eigen::Index parallel_size = 1 << 16;  // a thread team costs more than a pass over fewer entries
+    const Eigen::Index blocks = (size + block - 1) / block;
+    const auto step_block = [&](Eigen::Index first) {
       const Eigen::Index count = std::min(block, size - first);
       Eigen::Map<Eigen::ArrayXd> theta(parameters + first, count);
       const auto g = gradient.block(part, first, count);
@@ -117,14 +121,25 @@ class Optimizer {
       }
       if (copy)
         Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(copy + first, count) = theta.template cast<Scalar>();
-      largest = larger(largest, theta.abs().template maxCoeff<Eigen::PropagateNaN>());
+      return theta.abs().template maxCoeff<Eigen::PropagateNaN>();
+    };
+    double largest = 0.0;
+    if (size < parallel_size) {
+      for (Eigen::Index first = 0; first < size; first += block) largest = larger(largest, step_block(first));
+      return largest;
     }
+    block_largest_.resize(static_cast<std::size_t>(blocks));
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index index = 0; index < blocks; ++index)
+      block_largest_[static_cast<std::size_t>(index)] = step_block(index * block);
+    for (const double value : block_largest_) largest = larger(largest, value);
     return largest;
   }
 
   double momentum_;
   double weight_decay_;
   Rbm velocity_;
+  std::vector<double> block_largest_;  // workspace of the threaded pass
 };
 
 }  // namespace rbmix
