@@ -1,12 +1,14 @@
 #include "rbmix/training/optimizer.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "rbmix/training/test_models.hpp"
 #include "rbmix/verify/generators.hpp"
 
 namespace rbmix {
@@ -241,6 +243,30 @@ TEST(Optimizer, StepReportsNonFiniteParameters) {
     Optimizer optimizer(0.0, 0.0, 3, 2);
     EXPECT_FALSE(std::isfinite(optimizer.step(parameters, Rbm(3, 2), 0.1))) << bad << " in a bias";
   }
+}
+
+// A W large enough for the threaded pass (300 × 300 entries) gets the same step, copy and magnitude on one thread
+// and on two.
+TEST(Optimizer, StepDoesNotDependOnTheThreadCount) {
+  const Rbm start = testing::random_rbm(300, 300, 1.0, 5);
+  const Rbm gradient = testing::random_rbm(300, 300, 1.0, 6);
+  const int threads = omp_get_max_threads();
+  Rbm results[2];
+  BasicRbm<float> copies[2];
+  double largest[2];
+  for (const int thread_count : {1, 2}) {
+    omp_set_num_threads(thread_count);
+    Optimizer optimizer(0.5, 0.25, 300, 300);
+    results[thread_count - 1] = start;
+    for (int t = 0; t < 2; ++t)
+      largest[thread_count - 1] =
+          optimizer.step(results[thread_count - 1], StoredGradient{gradient}, 0.1, &copies[thread_count - 1]);
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(results[0].weights, results[1].weights);
+  EXPECT_EQ(results[0].hidden_bias, results[1].hidden_bias);
+  EXPECT_EQ(copies[0].weights, copies[1].weights);
+  EXPECT_EQ(largest[0], largest[1]);
 }
 
 }  // namespace
