@@ -1,17 +1,17 @@
 #pragma once
 // BatchedChains: B Markov chains on the joint states (v, h) of one RBM, advanced together. A layer update computes
-// every unit's total input with one matrix product (BasicRbm::binary_layer_inputs: the states are 0/1), applies the unit rule element-wise
-// with the unit's current state (the kernel of unit_rule_kernel.hpp, on blocks of whole chain rows), and draws u < P(next = 1)
-// with u ∈ [0, 1) from the chain's own stream, so outcomes the rule makes certain (P = 0 or 1) never depend on the
-// draw. A sweep updates all hidden units given v, then all visible units given the new h: K = K_h K_v
-// (docs/algorithms.md §2). Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the
-// same chains whatever the thread count. Inputs and decays live in kept workspaces, so once the first sweep has
-// sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the heap
-// for large layers, and the binary product sizes its per-thread workspaces the first time it runs at a shape: a
-// layer whose share of ones first falls below the threshold in a later sweep allocates then).
-// Every entry point takes either UnitRule (the built-in rules, as named on the command line) or any concrete rule
-// (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched once per layer into the
-// concrete template, so both run the same code.
+// every unit's total input with one matrix product (BasicRbm::binary_layer_inputs: the states are 0/1), applies the
+// unit rule element-wise with the unit's current state (the kernel of unit_rule_kernel.hpp, on blocks of whole chain
+// rows), and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own stream (eight chains' streams stepped side by
+// side, stream_lanes.hpp), so outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates
+// all hidden units given v, then all visible units given the new h: K = K_h K_v (docs/algorithms.md §2). Chain b always
+// draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever the thread count.
+// Inputs and decays live in kept workspaces, so once the first sweep has sized them a sweep allocates nothing of its
+// own (Eigen's product may still take packing buffers from the heap for large layers, and the binary product sizes its
+// per-thread workspaces the first time it runs at a shape: a layer whose share of ones first falls below the threshold
+// in a later sweep allocates then). Every entry point takes either UnitRule (the built-in rules, as named on the
+// command line) or any concrete rule (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched
+// once per layer into the concrete template, so both run the same code.
 #include <omp.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@
 
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/random/stream_lanes.hpp"
 #include "rbmix/sampling/unit_rule_kernel.hpp"
 
 namespace rbmix {
@@ -31,6 +32,22 @@ inline constexpr Eigen::Index parallel_layer_threshold = 16384;
 // rows (16 units) are too short for the vectorised passes to pay for themselves one row at a time. The blocks
 // depend on the layer's shape only, never on the thread count, so neither do the probabilities.
 inline constexpr Eigen::Index sampling_block_units = 1024;
+
+// The calling thread's buffer for a block's uniforms: one per thread and scalar type, shared by every rule, so that
+// a sweep with a rule not used before allocates nothing once the buffer has grown to the block size.
+template <typename Scalar>
+std::vector<Scalar>& uniform_workspace() {
+  static thread_local std::vector<Scalar> uniforms;
+  return uniforms;
+}
+
+// states[k] = 1 if uniforms[k] < probabilities[k], else 0. The arrays do not overlap, so the loop vectorises into
+// compares and masked moves: no branch on an outcome that is a coin flip, no conversion per draw.
+template <typename Scalar>
+void store_draws(const Scalar* __restrict uniforms, const Scalar* __restrict probabilities, Scalar* __restrict states,
+                 Eigen::Index count) {
+  for (Eigen::Index k = 0; k < count; ++k) states[k] = uniforms[k] < probabilities[k] ? Scalar(1) : Scalar(0);
+}
 
 // Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place: the kernel
 // gives p = rule(x, s, e^{−|x|}), the draw is u < p with u from streams[b] for row b. Inputs must already include
@@ -50,20 +67,14 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
     const Eigen::Index first = block * rows_per_block;
     const Eigen::Index block_rows = std::min(rows_per_block, rows - first);
     // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
+    const Eigen::Index count = block_rows * units;
     const Scalar* probability = unit_rule_probabilities(rule, Evaluation::exact, inputs.row(first).data(),
-                                                        state.row(first).data(), block_rows * units, decay);
-    for (Eigen::Index row = first; row < first + block_rows; ++row, probability += units) {
-      // A local copy of the stream keeps its state in registers through the loop; it is written back after.
-      RandomStream stream = streams[static_cast<std::size_t>(row)];
-      Scalar* current = state.row(row).data();
-      for (Eigen::Index unit = 0; unit < units; ++unit) {
-        // The comparison as an integer (setcc), not a branch: the outcome is a coin flip the predictor cannot
-        // learn, and GCC branches on a bool converted to floating point directly.
-        const std::uint64_t one = stream.uniform_as<Scalar>() < probability[unit];
-        current[unit] = static_cast<Scalar>(one);
-      }
-      streams[static_cast<std::size_t>(row)] = stream;
-    }
+                                                        state.row(first).data(), count, decay);
+    // Each row's uniforms in the order of its units, from its own stream, the streams stepped side by side.
+    std::vector<Scalar>& uniforms = uniform_workspace<Scalar>();
+    uniforms.resize(static_cast<std::size_t>(count));
+    draw_uniform_rows(streams.data() + first, block_rows, units, uniforms.data());
+    store_draws(uniforms.data(), probability, state.row(first).data(), count);
   };
   if (rows * units < parallel_layer_threshold) {
     if (decays.empty()) decays.resize(1);
