@@ -1,6 +1,6 @@
 // The binary products (rbmix/model/binary_product.hpp) against Eigen's dense product, in one run:
 //   BM_PcdUpdate: one PCD-1 update (Gibbs, batch 100, 784 visible, 100/500/2000 hidden, data with 13 % ones) with
-//     the dense path forced and with the binary path, chains in float and in double, side by side.
+//     the dense path forced and with the binary path, the update in float and in double, side by side.
 //   BM_Product: each product of an update alone, binary and dense, at 13 % ones for every shape and at 5–50 % for
 //     500 hidden. Counters: ones (of the binary operand), ns_per_addition (binary: time over ones × output row
 //     length, the additions it does; dense: time over the multiply-adds of the dense product).
@@ -48,7 +48,7 @@ class BinaryPathScope {
   BinaryPathScope& operator=(const BinaryPathScope&) = delete;
 };
 
-// Arguments: (chains in float, hidden units, binary path).
+// Arguments: (update in float, hidden units, binary path).
 void BM_PcdUpdate(benchmark::State& state) {
   const bool in_float = state.range(0) == 1;
   const Eigen::Index hidden_units = state.range(1);
@@ -63,7 +63,7 @@ void BM_PcdUpdate(benchmark::State& state) {
                          rbmix::MatrixD(), hidden_units);
   for (int warm_up = 0; warm_up < 3; ++warm_up) trainer.step();
   for (auto _ : state) trainer.step();
-  state.SetLabel(std::string(in_float ? "float" : "double") + " chains, " + std::to_string(hidden_units) + " hidden, " +
+  state.SetLabel(std::string(in_float ? "float" : "double") + " update, " + std::to_string(hidden_units) + " hidden, " +
                  (binary ? "binary" : "dense"));
 }
 
