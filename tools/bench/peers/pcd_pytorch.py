@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""PCD-1 training of a binary RBM written the way PyTorch users write it (a plain CPU loop, float32).
+"""PCD-k or CD-k training of a binary RBM written the way PyTorch users write it (a plain CPU loop, float32).
 
-One pass over the rows of --data (a .npy of 0/1 rows) in mini-batches, with as many persistent chains as the batch
-(Tieleman 2008): positive phase p(h | v_data); one Gibbs sweep h ~ p(h | v), v ~ p(v | h) of the chains; gradient
-<v hᵀ>_data − <v hᵀ>_chains with the hidden probabilities of the new chain states; plain SGD. Prints one JSON line
+One pass over the rows of --data (a .npy of 0/1 rows) in mini-batches, with as many chains as the batch: persistent
+(Tieleman 2008) or, with --restart, started at the batch every update (CD-k); positive phase p(h | v_data); --k
+Gibbs sweeps h ~ p(h | v), v ~ p(v | h) of the chains; gradient <v hᵀ>_data − <v hᵀ>_chains with the hidden
+probabilities of the new chain states; plain SGD. Prints one JSON line
 with the loop's seconds (imports, data loading and initialisation excluded) and the thread count.
 """
 import argparse
@@ -22,6 +23,8 @@ def main():
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--k", type=int, default=1, help="Gibbs sweeps per update")
+    parser.add_argument("--restart", action="store_true", help="CD-k: the chains start at the batch every update")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -38,8 +41,11 @@ def main():
         for first in range(0, rows - args.batch + 1, args.batch):
             batch = data[first : first + args.batch]
             positive_hidden = torch.sigmoid(batch @ weights + hidden_bias)
-            hidden = torch.bernoulli(torch.sigmoid(chains @ weights + hidden_bias))
-            chains = torch.bernoulli(torch.sigmoid(hidden @ weights.t() + visible_bias))
+            if args.restart:
+                chains = batch
+            for _ in range(args.k):
+                hidden = torch.bernoulli(torch.sigmoid(chains @ weights + hidden_bias))
+                chains = torch.bernoulli(torch.sigmoid(hidden @ weights.t() + visible_bias))
             negative_hidden = torch.sigmoid(chains @ weights + hidden_bias)
             scale = args.lr / args.batch
             weights += scale * (batch.t() @ positive_hidden - chains.t() @ negative_hidden)

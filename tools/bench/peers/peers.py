@@ -2,11 +2,13 @@
 """Times rbmix's PCD-1 training against the same training written with PyTorch and with scikit-learn.
 
 Every workload is one pass (or --fraction of one) over the same binary MNIST rows, PCD-1 with as many persistent
-chains as the batch, float32 for the peers and `rbmix train --float`. The runs are interleaved (repeat by repeat,
+chains as the batch (or --algorithm cd / --k for CD-k and PCD-k, which scikit-learn's BernoulliRBM does not do: its
+columns are then empty), float32 for the peers and `rbmix train --float`. The runs are interleaved (repeat by repeat,
 shape by shape, thread count by thread count) so that a change in the machine's load hits every program alike; each
 program gets its best thread count; medians over the repeats. The same run measures the machine's GEMM: the time of
-one update's five dense products (data·W, the chains' two layer inputs, the two gradient statistics) at the best
-float32 rate numpy's BLAS reaches, times the number of updates, is the floor a dense implementation cannot beat.
+the fewest dense products an update needs (data·W, which also gives the first sweep's or the next update's hidden
+inputs; the sweeps' other layer inputs; E[h|v] of the chains; the two statistics: 2k + 3, five for PCD-1) at the
+best float32 rate numpy's BLAS reaches, times the number of updates, is the floor a dense implementation cannot beat.
 Prints a Markdown table and writes every measurement to --out as JSON.
 """
 import argparse
@@ -38,8 +40,8 @@ def blas_core(environment):
                           check=True).stdout.strip()
 
 
-def dense_floor(visible, hidden, batch, threads, environment):
-    """Seconds of one update's five dense float32 products with numpy's BLAS (best of several runs)."""
+def dense_floor(visible, hidden, batch, sweeps, threads, environment):
+    """Seconds of one update's 2k + 3 dense float32 products with numpy's BLAS (best of several runs)."""
     probe = f"""
 import json, time, numpy as np
 rng = np.random.default_rng(1)
@@ -47,7 +49,9 @@ v = (rng.random(({batch}, {visible})) < 0.13).astype(np.float32)
 h = (rng.random(({batch}, {hidden})) < 0.5).astype(np.float32)
 w = rng.standard_normal(({visible}, {hidden})).astype(np.float32)
 def update():
-    v @ w; v @ w; h @ w.T; v.T @ h; v.T @ h
+    for _ in range({sweeps} + 1): v @ w
+    for _ in range({sweeps}): h @ w.T
+    v.T @ h; v.T @ h
 for _ in range(3): update()
 best = float('inf')
 for _ in range(7):
@@ -66,20 +70,21 @@ def run_json(command, environment):
     return result.stdout
 
 
-def time_rbmix(rbmix, data, hidden, batch, updates, threads, environment):
+def time_rbmix(rbmix, data, hidden, batch, updates, algorithm, sweeps, threads, environment):
     with tempfile.TemporaryDirectory() as out:
         env = dict(environment, OMP_NUM_THREADS=str(threads))
-        run_json([rbmix, "train", "--data", data, "--hidden", str(hidden), "--algo", "pcd", "--batch", str(batch),
-                  "--updates", str(updates), "--eval-every", "0", "--lr", "0.01", "--float", "--seed", "1",
-                  "--out", out], env)
+        run_json([rbmix, "train", "--data", data, "--hidden", str(hidden), "--algo", algorithm, "--k", str(sweeps),
+                  "--batch", str(batch), "--updates", str(updates), "--eval-every", "0", "--lr", "0.01", "--float",
+                  "--seed", "1", "--out", out], env)
         with open(os.path.join(out, "run.json")) as f:
             return json.load(f)["summary"]["seconds"]
 
 
-def time_pytorch(data, hidden, batch, threads, environment):
+def time_pytorch(data, hidden, batch, algorithm, sweeps, threads, environment):
     env = dict(environment, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     out = run_json([sys.executable, os.path.join(HERE, "pcd_pytorch.py"), "--data", data, "--hidden", str(hidden),
-                    "--batch", str(batch), "--threads", str(threads)], env)
+                    "--batch", str(batch), "--threads", str(threads), "--k", str(sweeps)]
+                   + (["--restart"] if algorithm == "cd" else []), env)
     return json.loads(out.strip().splitlines()[-1])["seconds"]
 
 
@@ -100,12 +105,20 @@ def main():
     parser.add_argument("--threads", default="1,2", help="thread counts to try for every program")
     parser.add_argument("--coretype", default="SkylakeX",
                         help="OPENBLAS_CORETYPE for the peers ('' leaves OpenBLAS's own choice)")
+    parser.add_argument("--algorithm", choices=("pcd", "cd"), default="pcd")
+    parser.add_argument("--k", type=int, default=1, help="Gibbs sweeps per update")
     parser.add_argument("--out", default="peers.json")
     args = parser.parse_args()
     if not 0.0 < args.fraction <= 1.0:
         sys.exit(f"peers: --fraction {args.fraction} must be in (0, 1]")
     if args.repeats < 1:
         sys.exit("peers: --repeats must be at least 1")
+    if args.k < 1:
+        sys.exit("peers: --k must be at least 1")
+    # scikit-learn's BernoulliRBM is PCD-1 only.
+    with_sklearn = args.algorithm == "pcd" and args.k == 1
+    peers = ("rbmix", "pytorch", "sklearn") if with_sklearn else ("rbmix", "pytorch")
+    name = f"{args.algorithm.upper()}-{args.k}"
 
     import numpy as np
     rows = np.load(args.data, mmap_mode="r")
@@ -126,21 +139,22 @@ def main():
         data = os.path.join(scratch, "rows.npy")
         np.save(data, np.ascontiguousarray(rows[:count]).astype(np.uint8))
         load_before = os.getloadavg()
-        times = {(shape, peer, t): [] for shape in shapes for peer in ("rbmix", "pytorch", "sklearn")
-                 for t in thread_counts}
+        times = {(shape, peer, t): [] for shape in shapes for peer in peers for t in thread_counts}
         for repeat in range(args.repeats):
             for shape in shapes:
                 hidden, batch = shape
                 updates = count // batch
                 for t in thread_counts:
-                    times[(shape, "rbmix", t)].append(
-                        time_rbmix(args.rbmix, data, hidden, batch, updates, t, dict(os.environ)))
-                    times[(shape, "pytorch", t)].append(time_pytorch(data, hidden, batch, t, environment))
-                    times[(shape, "sklearn", t)].append(time_sklearn(data, hidden, batch, t, environment))
+                    times[(shape, "rbmix", t)].append(time_rbmix(args.rbmix, data, hidden, batch, updates,
+                                                                 args.algorithm, args.k, t, dict(os.environ)))
+                    times[(shape, "pytorch", t)].append(
+                        time_pytorch(data, hidden, batch, args.algorithm, args.k, t, environment))
+                    if with_sklearn:
+                        times[(shape, "sklearn", t)].append(time_sklearn(data, hidden, batch, t, environment))
                 print(f"peers: repeat {repeat + 1}/{args.repeats}, {hidden} hidden, batch {batch} done",
                       file=sys.stderr)
-        floors = {shape: min(dense_floor(visible, shape[0], shape[1], t, environment) for t in thread_counts)
-                  * (count // shape[1]) for shape in shapes}
+        floors = {shape: min(dense_floor(visible, shape[0], shape[1], args.k, t, environment)
+                             for t in thread_counts) * (count // shape[1]) for shape in shapes}
         load_after = os.getloadavg()
 
     def best(shape, peer):
@@ -149,24 +163,27 @@ def main():
         return medians[threads], threads
 
     core = blas_core(environment)
-    print(f"{count} rows ({args.fraction:g} of an epoch), {visible} visible, PCD-1, float32; medians of "
+    print(f"{count} rows ({args.fraction:g} of an epoch), {visible} visible, {name}, float32; medians of "
           f"{args.repeats} interleaved repeats, each program at its best of {args.threads} threads; peers' OpenBLAS "
           f"kernel: {core}; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
     print()
     print("| hidden | batch | rbmix s | PyTorch s | sklearn s | PyTorch/rbmix | sklearn/rbmix | dense floor s "
           "| rbmix/floor |")
     print("|---|---|---|---|---|---|---|---|---|")
-    report = {"rows": count, "visible": visible, "repeats": args.repeats, "blas_core": core,
+    report = {"algorithm": name, "rows": count, "visible": visible, "repeats": args.repeats, "blas_core": core,
               "load_average": [load_before, load_after], "shapes": []}
     for shape in shapes:
-        (ours, our_threads), (torch_s, torch_threads), (sk, sk_threads) = (
-            best(shape, "rbmix"), best(shape, "pytorch"), best(shape, "sklearn"))
+        (ours, our_threads), (torch_s, torch_threads) = best(shape, "rbmix"), best(shape, "pytorch")
+        sklearn_time, sklearn_ratio = "—", "—"
+        if with_sklearn:
+            sk, sk_threads = best(shape, "sklearn")
+            sklearn_time, sklearn_ratio = f"{sk:.3f} ({sk_threads}t)", f"{sk / ours:.2f}"
         print(f"| {shape[0]} | {shape[1]} | {ours:.3f} ({our_threads}t) | {torch_s:.3f} ({torch_threads}t) | "
-              f"{sk:.3f} ({sk_threads}t) | {torch_s / ours:.2f} | {sk / ours:.2f} | {floors[shape]:.3f} | "
+              f"{sklearn_time} | {torch_s / ours:.2f} | {sklearn_ratio} | {floors[shape]:.3f} | "
               f"{ours / floors[shape]:.2f} |")
         report["shapes"].append({"hidden": shape[0], "batch": shape[1], "dense_floor_seconds": floors[shape],
-                                 "seconds": {f"{peer}@{t}": times[(shape, peer, t)] for peer in
-                                             ("rbmix", "pytorch", "sklearn") for t in thread_counts}})
+                                 "seconds": {f"{peer}@{t}": times[(shape, peer, t)] for peer in peers
+                                             for t in thread_counts}})
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)
 
