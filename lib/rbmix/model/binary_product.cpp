@@ -305,18 +305,28 @@ double binary_density(const Matrix<Scalar>& binary, const char* what) {
   return binary.size() == 0 ? 0.0 : static_cast<double>(ones) / static_cast<double>(binary.size());
 }
 
+namespace {
+
+// Whether a product takes the binary path: always (the plain products, whose operand must be 0/1), or only when the
+// path is enabled and the operand's share of ones is below the threshold (the try_ products).
+enum class BinaryPath { always, below_threshold };
+
+// Checks and counts `binary` in one pass (InputError naming `what`) and says whether to take the binary path.
 template <typename Scalar>
-bool use_binary_product(const Matrix<Scalar>& binary, const char* what) {
-  if (!binary_products_enabled()) return false;
-  return binary_density(binary, what) < density_threshold<Scalar>;
+bool take_binary_path(const Matrix<Scalar>& binary, const char* what, BinaryPath path) {
+  if (path == BinaryPath::below_threshold && !binary_products_enabled()) return false;
+  std::int64_t ones = 0;
+  require_binary_entries(binary, what, ones);
+  if (path == BinaryPath::always || binary.size() == 0) return true;
+  return static_cast<double>(ones) / static_cast<double>(binary.size()) < density_threshold<Scalar>;
 }
 
 template <typename Scalar>
-void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  require_shape(binary.cols() == right.rows(), "binary_times", binary, right);
+bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
+                     const char* what) {
+  require_shape(binary.cols() == right.rows(), what, binary, right);
+  if (!take_binary_path(binary, what, path)) return false;
   thread_local OnesIndex index;
-  std::int64_t ones = 0;
-  require_binary_entries(binary, "binary_times", ones);
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
   sum_selected_blocks<Scalar, 1>(
@@ -325,14 +335,15 @@ void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Mat
       [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
         store_row_block(out, row, first, width, result);
       });
+  return true;
 }
 
 template <typename Scalar>
-void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  require_shape(binary.cols() == right.cols(), "binary_times_transpose", binary, right);
+bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
+                               Matrix<Scalar>& out, const char* what) {
+  require_shape(binary.cols() == right.cols(), what, binary, right);
+  if (!take_binary_path(binary, what, path)) return false;
   thread_local OnesIndex index;
-  std::int64_t ones = 0;
-  require_binary_entries(binary, "binary_times_transpose", ones);
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
   sum_selected_blocks<Scalar, 1>(
@@ -343,15 +354,16 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
       [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
         store_row_block(out, row, first, width, result);
       });
+  return true;
 }
 
 template <typename Scalar>
-void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out) {
-  require_shape(left.rows() == binary.rows(), "transpose_times_binary", left, binary);
+bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, const Matrix<Scalar>& binary,
+                               Matrix<Scalar>& out, const char* what) {
+  require_shape(left.rows() == binary.rows(), what, left, binary);
+  if (!take_binary_path(binary, what, path)) return false;
   thread_local OnesIndex by_row;
   thread_local OnesIndex index;
-  std::int64_t ones = 0;
-  require_binary_entries(binary, "transpose_times_binary", ones);
   index_rows(binary, by_row);
   index_columns(by_row, binary.rows(), binary.cols(), index);
   out.resize(left.cols(), binary.cols());
@@ -361,14 +373,53 @@ void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& bi
       [&](Eigen::Index column, Eigen::Index count, Eigen::Index first, Eigen::Index width, const Scalar* results) {
         store_column_group(out, column, count, first, width, results);
       });
+  return true;
 }
 
-#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                       \
-  template double binary_density(const Matrix<Scalar>&, const char*);                                  \
-  template bool use_binary_product(const Matrix<Scalar>&, const char*);                                \
-  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);           \
-  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&); \
-  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);
+}  // namespace
+
+template <typename Scalar>
+void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
+  binary_times_on(BinaryPath::always, binary, right, out, "binary_times");
+}
+
+template <typename Scalar>
+void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
+  binary_times_transpose_on(BinaryPath::always, binary, right, out, "binary_times_transpose");
+}
+
+template <typename Scalar>
+void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out) {
+  transpose_times_binary_on(BinaryPath::always, left, binary, out, "transpose_times_binary");
+}
+
+template <typename Scalar>
+bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
+                      const char* what) {
+  return binary_times_on(BinaryPath::below_threshold, binary, right, out, what);
+}
+
+template <typename Scalar>
+bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
+                                const char* what) {
+  return binary_times_transpose_on(BinaryPath::below_threshold, binary, right, out, what);
+}
+
+template <typename Scalar>
+bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
+                                const char* what) {
+  return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what);
+}
+
+#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                              \
+  template double binary_density(const Matrix<Scalar>&, const char*);                                         \
+  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                  \
+  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
+  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
+  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*); \
+  template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&,     \
+                                           const char*);                                                      \
+  template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)
 #undef RBMIX_INSTANTIATE_BINARY_PRODUCT

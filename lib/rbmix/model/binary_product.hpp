@@ -28,12 +28,6 @@ bool binary_products_enabled();
 template <typename Scalar>
 double binary_density(const Matrix<Scalar>& binary, const char* what);
 
-// Whether a product with `binary` should take the binary path: enabled, and a fraction of ones below the threshold
-// for Scalar. `what` is a plain string so that the check allocates nothing (chains' sweeps allocate nothing).
-// Checks that `binary` holds only 0 and 1 (InputError naming `what`).
-template <typename Scalar>
-bool use_binary_product(const Matrix<Scalar>& binary, const char* what);
-
 // out = B M for B (r × k, 0/1) and M (k × c): row r of out sums the rows of M selected by row r of B.
 template <typename Scalar>
 void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out);
@@ -47,5 +41,19 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
 // column j of B. This is the statistic Hᵀ V (n × m) with P = H and B = V, the visible states.
 template <typename Scalar>
 void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out);
+
+// The same products where the binary path is faster: when it is enabled and `binary`'s share of ones is below the
+// threshold for Scalar, they compute `out` and return true; otherwise they leave `out` alone and return false, and
+// the caller takes Eigen's dense product. One pass over `binary` both checks that it holds only 0 and 1 (InputError
+// naming `what`, when the path is enabled) and counts its ones. `what` is a plain string so that the check
+// allocates nothing (chains' sweeps allocate nothing).
+template <typename Scalar>
+bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out, const char* what);
+template <typename Scalar>
+bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
+                                const char* what);
+template <typename Scalar>
+bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
+                                const char* what);
 
 }  // namespace rbmix

@@ -92,17 +92,14 @@ struct BasicRbm {
   // a value other than 0 and 1: fractional values (mean-field, probabilities) go through layer_inputs.
   void binary_layer_inputs(Layer layer, const Matrix<Scalar>& states, Matrix<Scalar>& inputs,
                            Scalar inverse_temperature = Scalar(1)) const {
-    if (!use_binary_product(states, "BasicRbm::binary_layer_inputs")) {
+    constexpr const char* what = "BasicRbm::binary_layer_inputs";
+    const bool binary = layer == Layer::hidden ? try_binary_times_transpose(states, weights, inputs, what)
+                                               : try_binary_times(states, weights, inputs, what);
+    if (!binary) {
       layer_inputs(layer, states, inputs, inverse_temperature);
       return;
     }
-    if (layer == Layer::hidden) {
-      binary_times_transpose(states, weights, inputs);
-      inputs.rowwise() += hidden_bias.transpose();
-    } else {
-      binary_times(states, weights, inputs);
-      inputs.rowwise() += visible_bias.transpose();
-    }
+    inputs.rowwise() += (layer == Layer::hidden ? hidden_bias : visible_bias).transpose();
     if (inverse_temperature != Scalar(1)) inputs *= inverse_temperature;
   }
   // c + W v and b + Wᵀ h as new matrices, for code off the hot path.

@@ -162,6 +162,45 @@ TEST(BinaryProduct, RefusesNonBinaryOperandsAndMismatchedShapes) {
   EXPECT_EQ(binary_density(MatrixD(0, 4), "states"), 0.0);
 }
 
+// The try_ products take the binary path below the density threshold (returning true, with the plain product's
+// numbers) and leave the output alone at or above it or when the path is switched off (returning false); they
+// check the operand while counting it, and the shapes first.
+TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
+  const MatrixD weights = random_dense<double>(50, 80, 12);
+  const MatrixD sparse = random_binary<double>(20, 80, 0.1, 13);
+  const MatrixD dense = random_binary<double>(20, 80, 0.6, 14);
+  MatrixD expected, out;
+  binary_times_transpose(sparse, weights, expected);
+  EXPECT_TRUE(try_binary_times_transpose(sparse, weights, out, "states"));
+  EXPECT_EQ(out, expected);
+  const MatrixD untouched = MatrixD::Constant(3, 3, 7.0);
+  out = untouched;
+  EXPECT_FALSE(try_binary_times_transpose(dense, weights, out, "states"));
+  EXPECT_EQ(out, untouched);
+  set_binary_products_enabled(false);
+  EXPECT_FALSE(try_binary_times_transpose(sparse, weights, out, "states"));
+  set_binary_products_enabled(true);
+  EXPECT_EQ(out, untouched);
+
+  const MatrixD hidden = random_binary<double>(20, 50, 0.1, 15);
+  binary_times(hidden, weights, expected);
+  EXPECT_TRUE(try_binary_times(hidden, weights, out, "states"));
+  EXPECT_EQ(out, expected);
+  const MatrixD probabilities = random_dense<double>(20, 50, 16);
+  transpose_times_binary(probabilities, sparse, expected);
+  EXPECT_TRUE(try_transpose_times_binary(probabilities, sparse, out, "states"));
+  EXPECT_EQ(out, expected);
+  EXPECT_FALSE(try_transpose_times_binary(probabilities, dense, out, "states"));
+
+  MatrixD fractional = sparse;
+  fractional(0, 0) = 0.5;
+  EXPECT_NE(testing::input_error_message([&] {
+              try_binary_times_transpose(fractional, weights, out, "chain states");
+            }).find("chain states"),
+            std::string::npos);
+  EXPECT_THROW(try_binary_times(sparse, weights, out, "states"), InputError);  // 80 columns against 50 rows
+}
+
 // The RBM's entry points take the binary path below the density threshold and the dense one at or above it, and
 // agree with layer_inputs and batch_statistics in both cases; switched off, they are exactly the dense ones.
 TEST(BinaryProduct, RbmEntryPointsAgreeWithTheDenseOnes) {
