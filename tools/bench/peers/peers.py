@@ -70,20 +70,20 @@ def run_json(command, environment):
     return result.stdout
 
 
-def time_rbmix(rbmix, data, hidden, batch, updates, algorithm, sweeps, threads, environment):
+def time_rbmix(rbmix, data, hidden, batch, updates, algorithm, sweeps, replicas, threads, environment):
     with tempfile.TemporaryDirectory() as out:
         env = dict(environment, OMP_NUM_THREADS=str(threads))
         run_json([rbmix, "train", "--data", data, "--hidden", str(hidden), "--algo", algorithm, "--k", str(sweeps),
                   "--batch", str(batch), "--updates", str(updates), "--eval-every", "0", "--lr", "0.01", "--float",
-                  "--seed", "1", "--out", out], env)
+                  "--seed", "1", "--out", out] + (["--replicas", str(replicas)] if algorithm == "pt" else []), env)
         with open(os.path.join(out, "run.json")) as f:
             return json.load(f)["summary"]["seconds"]
 
 
-def time_pytorch(data, hidden, batch, algorithm, sweeps, threads, environment):
+def time_pytorch(data, hidden, batch, algorithm, sweeps, replicas, threads, environment):
     env = dict(environment, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     out = run_json([sys.executable, os.path.join(HERE, "pcd_pytorch.py"), "--data", data, "--hidden", str(hidden),
-                    "--batch", str(batch), "--threads", str(threads), "--k", str(sweeps)]
+                    "--batch", str(batch), "--threads", str(threads), "--k", str(sweeps), "--replicas", str(replicas)]
                    + (["--restart"] if algorithm == "cd" else []), env)
     return json.loads(out.strip().splitlines()[-1])["seconds"]
 
@@ -105,7 +105,8 @@ def main():
     parser.add_argument("--threads", default="1,2", help="thread counts to try for every program")
     parser.add_argument("--coretype", default="SkylakeX",
                         help="OPENBLAS_CORETYPE for the peers ('' leaves OpenBLAS's own choice)")
-    parser.add_argument("--algorithm", choices=("pcd", "cd"), default="pcd")
+    parser.add_argument("--algorithm", choices=("pcd", "cd", "pt"), default="pcd")
+    parser.add_argument("--replicas", type=int, default=5, help="tempering replicas for --algorithm pt")
     parser.add_argument("--k", type=int, default=1, help="Gibbs sweeps per update")
     parser.add_argument("--out", default="peers.json")
     args = parser.parse_args()
@@ -119,6 +120,11 @@ def main():
     with_sklearn = args.algorithm == "pcd" and args.k == 1
     peers = ("rbmix", "pytorch", "sklearn") if with_sklearn else ("rbmix", "pytorch")
     name = f"{args.algorithm.upper()}-{args.k}"
+    replicas = args.replicas if args.algorithm == "pt" else 1
+    if args.algorithm == "pt":
+        name = f"PT ({replicas} replicas, {args.k} sweep{'s' if args.k > 1 else ''} each)"
+    # The sweeps of all replicas count in the floor (the energies of the swaps are left out of it).
+    floor_sweeps = args.k * replicas
 
     import numpy as np
     rows = np.load(args.data, mmap_mode="r")
@@ -146,14 +152,15 @@ def main():
                 updates = count // batch
                 for t in thread_counts:
                     times[(shape, "rbmix", t)].append(time_rbmix(args.rbmix, data, hidden, batch, updates,
-                                                                 args.algorithm, args.k, t, dict(os.environ)))
+                                                                 args.algorithm, args.k, replicas, t,
+                                                                 dict(os.environ)))
                     times[(shape, "pytorch", t)].append(
-                        time_pytorch(data, hidden, batch, args.algorithm, args.k, t, environment))
+                        time_pytorch(data, hidden, batch, args.algorithm, args.k, replicas, t, environment))
                     if with_sklearn:
                         times[(shape, "sklearn", t)].append(time_sklearn(data, hidden, batch, t, environment))
                 print(f"peers: repeat {repeat + 1}/{args.repeats}, {hidden} hidden, batch {batch} done",
                       file=sys.stderr)
-        floors = {shape: min(dense_floor(visible, shape[0], shape[1], args.k, t, environment)
+        floors = {shape: min(dense_floor(visible, shape[0], shape[1], floor_sweeps, t, environment)
                              for t in thread_counts) * (count // shape[1]) for shape in shapes}
         load_after = os.getloadavg()
 
