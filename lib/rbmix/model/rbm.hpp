@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "rbmix/core/decay.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/binary_product.hpp"
@@ -18,17 +19,30 @@ Scalar softplus(Scalar x) {
   return x > Scalar(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
-// Element-wise softplus of an Eigen array expression, vectorised.
+// Element-wise softplus of an Eigen array expression, vectorised: max(x, 0) + log(1 + e^{−|x|}).
 template <typename Derived>
-auto softplus_array(const Eigen::ArrayBase<Derived>& x) {
+typename Derived::PlainObject softplus_array(const Eigen::ArrayBase<Derived>& x) {
   using Scalar = typename Derived::Scalar;
-  return x.max(Scalar(0)) + (-x.abs()).exp().log1p();
+  typename Derived::PlainObject values = x;
+  typename Derived::PlainObject decays(values.rows(), values.cols());
+  exp_of_negative_magnitude(values.data(), decays.data(), values.size());
+  return values.max(Scalar(0)) + decays.log1p();
 }
 
+// probabilities = σ(inputs), entry by entry (decay.hpp); sized to fit. Allocates nothing once sized.
+template <typename Scalar>
+void logistic(const Matrix<Scalar>& inputs, Matrix<Scalar>& probabilities) {
+  probabilities.resize(inputs.rows(), inputs.cols());
+  logistic(inputs.data(), probabilities.data(), inputs.size());
+}
+
+// Element-wise σ of an Eigen array expression.
 template <typename Derived>
-auto logistic_array(const Eigen::ArrayBase<Derived>& x) {
-  using Scalar = typename Derived::Scalar;
-  return Scalar(1) / (Scalar(1) + (-x).exp());
+typename Derived::PlainObject logistic_array(const Eigen::ArrayBase<Derived>& x) {
+  const typename Derived::PlainObject values = x;
+  typename Derived::PlainObject probabilities(values.rows(), values.cols());
+  logistic(values.data(), probabilities.data(), values.size());
+  return probabilities;
 }
 
 // The two layers; a layer update changes one given the other.

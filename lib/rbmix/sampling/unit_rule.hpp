@@ -25,6 +25,8 @@
 #include <string_view>
 #include <variant>
 
+#include "rbmix/core/decay.hpp"
+
 namespace rbmix {
 
 // What every rule is; a rule is a small copyable value type.
@@ -53,9 +55,7 @@ struct GibbsRule {
   static constexpr bool per_unit_detailed_balance = true;
   template <typename T>
   T probability_of_one(T x, T /*s*/, T decay) const {
-    // σ(x) = 1/(1+e^{−x}) for x ≥ 0, e^{x}/(1+e^{x}) for x < 0; both from decay = e^{−|x|}.
-    // One division of a selected numerator: the same numbers as two divisions behind a branch, and vectorisable.
-    return (x >= T(0) ? T(1) : decay) / (T(1) + decay);
+    return logistic_from_decay(x, decay);  // σ(x), decay.hpp
   }
 };
 

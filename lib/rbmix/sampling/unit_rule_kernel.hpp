@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 #include <concepts>
 
+#include "rbmix/core/decay.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
@@ -45,12 +46,10 @@ template <ConcreteUnitRule Rule, typename Scalar>
 const Scalar* unit_rule_probabilities(const Rule& rule, Evaluation evaluation, const Scalar* inputs,
                                       const Scalar* states, Eigen::Index count, DecayWorkspace<Scalar>& workspace) {
   if (workspace.size() < count) workspace.resize(count);
-  // A segment that starts at the workspace's aligned start: the vectorised exp then splits the block into
-  // packets exactly as it would a freshly allocated array, so the decays do not depend on the workspace's size.
   auto decay = workspace.head(count);
-  const Eigen::Map<const Eigen::Array<Scalar, 1, Eigen::Dynamic>> x(inputs, count);
   if (evaluation == Evaluation::exact) {
-    decay = (-x.abs()).exp();
+    // Each decay depends on its input only (decay.hpp), not on where the block starts or how long it is.
+    exp_of_negative_magnitude(inputs, decay.data(), count);
   } else {
     for (Eigen::Index k = 0; k < count; ++k)
       decay[k] = inputs[k] == Scalar(0) ? Scalar(1) : Scalar(structural_interior_decay);

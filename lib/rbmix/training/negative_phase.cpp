@@ -48,7 +48,7 @@ class MeanFieldNegativePhase final : public BasicNegativePhase<Scalar> {
   explicit MeanFieldNegativePhase(std::optional<SoftmaxGroup> label_group) : label_group_(label_group) {}
 
   void start_batch(const Matrix<Scalar>& /*batch*/, const Matrix<Scalar>& positive_hidden_inputs) override {
-    first_hidden_ = logistic_array(positive_hidden_inputs.array()).matrix();
+    logistic(positive_hidden_inputs, first_hidden_);
   }
   // h⁰ is taken at θ^(t) for every inner step: MF-CD restarts from the data like CD.
   const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
@@ -121,7 +121,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
     const Matrix<Scalar>& visible = replicas_.front().visible();
     rbm.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
-    hidden_probabilities_ = logistic_array(hidden_inputs_.array()).matrix();
+    logistic(hidden_inputs_, hidden_probabilities_);
     binary_batch_statistics(visible, hidden_probabilities_, statistics_);
     return statistics_;
   }

@@ -208,7 +208,7 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   // The batch is 0/1 (the constructor requires binary data or binarisation draws it), so the products with it may
   // take the binary path.
   current.binary_layer_inputs(Layer::hidden, batch, workspace.hidden_inputs);
-  workspace.hidden_probabilities = logistic_array(workspace.hidden_inputs.array()).matrix();
+  logistic(workspace.hidden_inputs, workspace.hidden_probabilities);
   const BasicStatistics<Scalar>& positive = workspace.positive;
   binary_batch_statistics(batch, workspace.hidden_probabilities, workspace.positive);
   phase.start_batch(batch, workspace.hidden_inputs);
