@@ -148,6 +148,12 @@ class BatchedChains {
     sample_layer(rule, visible_inputs_, visible_, streams_, decays_);
   }
 
+  // h ~ p(h | v) by Gibbs from hidden inputs c + W v already computed for the current visible states (chains that
+  // start at the data reuse the positive phase's inputs), in the chains' own workspaces.
+  void draw_hidden_from_inputs(const Matrix<Scalar>& hidden_inputs) {
+    sample_layer(GibbsRule{}, hidden_inputs, hidden_, streams_, decays_);
+  }
+
   // E(v, h) of every chain.
   Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const { return rbm.energy(visible_, hidden_); }
 

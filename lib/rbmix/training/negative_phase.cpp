@@ -99,7 +99,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     // (the flip-the-state rule needs a current h).
     for (auto& replica : replicas_) {
       replica.set_visible(batch);
-      sample_layer(UnitRule{GibbsRule{}}, positive_hidden_inputs, replica.hidden(), replica.streams());
+      replica.draw_hidden_from_inputs(positive_hidden_inputs);
     }
     initialised_ = true;
   }
