@@ -143,8 +143,8 @@ void product_arguments(benchmark::internal::Benchmark* benchmark) {
   for (const int kind : {0, 1, 2})
     for (const int in_float : {1, 0}) {
       for (const int hidden : {100, 500, 2000})
-        for (const int permille : {50, 130, 200, 250, 300, 350, 500}) {
-          if (hidden != 500 && permille != 130) continue;
+        for (const int permille : {50, 130, 200, 250, 300, 350, 400, 450, 500}) {
+          if (hidden != 500 && permille != 130 && permille != 350) continue;
           for (const int binary : {0, 1}) benchmark->Args({kind, in_float, hidden, permille, binary});
         }
     }

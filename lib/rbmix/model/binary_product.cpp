@@ -18,17 +18,33 @@ namespace {
 
 std::atomic<bool> binary_products_on{true};
 
-// Below these fractions of ones the binary path beats Eigen's dense product. Measured on the 2-core AMD EPYC
-// (AVX-512) this was written on (load average 2.7–2.9 from another job), one thread, batch 100 × 784 visible ×
-// 500 hidden, each product alone:
+// Below these fractions of ones the binary path beats Eigen's dense product, one threshold per product and scalar.
+// Measured on a 2-core Xeon (AVX-512), idle, one thread, batch 100 × 784 visible, each product alone:
 //   OMP_NUM_THREADS=1 build/bench/binary_product_bench --benchmark_filter=BM_Product
-// dense time over binary time for c + W v, b + Wᵀ h, ⟨h vᵀ⟩:
-//   float:  1.36, 1.54, 1.20 at 20 % ones; 1.14, 1.29, 1.06 at 25 %; 0.98, 1.10, 0.96 at 30 %; 0.85, 0.99, 0.87 at 35 %
-//   double: 1.52, 1.68, 2.05 at 20 %; 1.29, 1.36, 1.84 at 25 %; 1.03, 1.15, 1.56 at 30 %; 0.89, 1.03, 1.49 at 35 %
-// Float's dense product runs twice as many lanes per instruction, hence its lower crossing. Above the thresholds
-// ⟨h vᵀ⟩ alone would still gain in double; one threshold per scalar keeps the rule simple.
+// dense time over binary time at 35 %, 45 % and 50 % ones, 500 hidden (100 and 2000 hidden at 35 % and 45 %):
+//   c + W v (binary_times_transpose)   float 1.33, 1.06, 0.89 (100: 2.10, 1.80; 2000: 1.34, 1.05)
+//                                      double 1.32, 1.02, 0.90 (100: 1.30, 1.07; 2000: 1.46, 1.10)
+//   b + Wᵀ h (binary_times)            float 1.55, 1.21, 1.20 (100: 1.84, 1.55; 2000: 1.33, 1.11)
+//                                      double 1.71, 1.27, 1.08 (100: 1.86, 1.67; 2000: 1.25, 1.07)
+//   ⟨h vᵀ⟩ (transpose_times_binary)    float 1.54, 1.22, 1.16 (100: 0.88, 0.71; 2000: 1.86, 1.52)
+//                                      double 1.82, 1.49, 1.38 (100: 1.19, 0.94; 2000: 1.97, 1.41)
+// The statistic's threshold is set by its narrowest shape (100 hidden), where the index of the columns costs most.
+// These crossings are about twice those measured before the packed block was aligned (PanelBuffer): the binary
+// path had run at half speed in processes whose buffer started off a cache line.
+enum class BinaryProduct { selected_rows, selected_columns, statistic };
 template <typename Scalar>
-constexpr double density_threshold = std::is_same_v<Scalar, float> ? 0.25 : 0.3;
+constexpr double density_threshold(BinaryProduct product) {
+  constexpr bool in_float = std::is_same_v<Scalar, float>;
+  switch (product) {
+    case BinaryProduct::selected_rows:
+      return 0.5;
+    case BinaryProduct::selected_columns:
+      return 0.45;
+    case BinaryProduct::statistic:
+      return in_float ? 0.3 : 0.4;
+  }
+  return 0.0;
+}
 
 // Products with fewer selected additions than this run on one thread: a thread team costs more than the work.
 constexpr std::int64_t parallel_addition_threshold = std::int64_t{1} << 18;
@@ -244,6 +260,13 @@ void store_column_group(Matrix<Scalar>& out, Eigen::Index list, Eigen::Index cou
 }
 #pragma GCC diagnostic pop
 
+// The packed block, aligned to the vector size: every row of W entries then starts on a cache line, so no load of
+// sum_selected straddles two lines. A plain std::vector is only 16-byte aligned, and where its storage happened to
+// start off a line the binary path ran at half speed (c + W v in float at 35 % ones: 0.79 against 0.37 ms, from
+// one process to the next).
+template <typename Scalar>
+using PanelBuffer = std::vector<Scalar, Eigen::aligned_allocator<Scalar>>;
+
 // The shared loop: for each block of W output columns, `pack` copies the block's k × W slice of the summed
 // operand into a contiguous buffer (zero beyond the last column), then the output lists, `Group` at a time, sum
 // their selected rows of the buffer and `store(list, count, first, width, results)` writes the group's results
@@ -254,7 +277,7 @@ void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Inde
                          Eigen::Index output_columns, const Pack& pack, const Store& store) {
   constexpr Eigen::Index W = panel_width<Scalar>;
   const Eigen::Index blocks = (output_columns + W - 1) / W;
-  const auto run_block = [&](Eigen::Index block, std::vector<Scalar>& buffer) {
+  const auto run_block = [&](Eigen::Index block, PanelBuffer<Scalar>& buffer) {
     const Eigen::Index first = block * W;
     const Eigen::Index width = std::min(W, output_columns - first);
     buffer.resize(static_cast<std::size_t>(summed_rows * W));
@@ -272,13 +295,13 @@ void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Inde
   };
   const std::int64_t additions = index.starts.back() * output_columns;
   if (additions < parallel_addition_threshold || blocks < 2 || omp_get_max_threads() < 2) {
-    static thread_local std::vector<Scalar> buffer;
+    static thread_local PanelBuffer<Scalar> buffer;
     for (Eigen::Index block = 0; block < blocks; ++block) run_block(block, buffer);
     return;
   }
 #pragma omp parallel
   {
-    static thread_local std::vector<Scalar> buffer;
+    static thread_local PanelBuffer<Scalar> buffer;
 #pragma omp for schedule(static)
     for (Eigen::Index block = 0; block < blocks; ++block) run_block(block, buffer);
   }
@@ -313,19 +336,19 @@ enum class BinaryPath { always, below_threshold };
 
 // Checks and counts `binary` in one pass (InputError naming `what`) and says whether to take the binary path.
 template <typename Scalar>
-bool take_binary_path(const Matrix<Scalar>& binary, const char* what, BinaryPath path) {
+bool take_binary_path(const Matrix<Scalar>& binary, const char* what, BinaryPath path, BinaryProduct product) {
   if (path == BinaryPath::below_threshold && !binary_products_enabled()) return false;
   std::int64_t ones = 0;
   require_binary_entries(binary, what, ones);
   if (path == BinaryPath::always || binary.size() == 0) return true;
-  return static_cast<double>(ones) / static_cast<double>(binary.size()) < density_threshold<Scalar>;
+  return static_cast<double>(ones) / static_cast<double>(binary.size()) < density_threshold<Scalar>(product);
 }
 
 template <typename Scalar>
 bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
                      const char* what) {
   require_shape(binary.cols() == right.rows(), what, binary, right);
-  if (!take_binary_path(binary, what, path)) return false;
+  if (!take_binary_path(binary, what, path, BinaryProduct::selected_rows)) return false;
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
@@ -342,7 +365,7 @@ template <typename Scalar>
 bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
                                Matrix<Scalar>& out, const char* what) {
   require_shape(binary.cols() == right.cols(), what, binary, right);
-  if (!take_binary_path(binary, what, path)) return false;
+  if (!take_binary_path(binary, what, path, BinaryProduct::selected_columns)) return false;
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
@@ -361,7 +384,7 @@ template <typename Scalar>
 bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, const Matrix<Scalar>& binary,
                                Matrix<Scalar>& out, const char* what) {
   require_shape(left.rows() == binary.rows(), what, left, binary);
-  if (!take_binary_path(binary, what, path)) return false;
+  if (!take_binary_path(binary, what, path, BinaryProduct::statistic)) return false;
   thread_local OnesIndex by_row;
   thread_local OnesIndex index;
   index_rows(binary, by_row);
