@@ -1,11 +1,11 @@
 // The binary products (rbmix/model/binary_product.hpp) against Eigen's dense product, in one run:
 //   BM_PcdUpdate: one PCD-1 update (Gibbs, batch 100, 784 visible, 100/500/2000 hidden, data with 13 % ones) with
 //     the dense path forced and with the binary path, the update in float and in double, side by side.
-//   BM_Product: each product of an update alone, binary and dense, at 13 % ones for every shape and at 5–50 % for
-//     500 hidden. Counters: ones (of the binary operand), ns_per_addition (binary: time over ones × output row
-//     length, the additions it does; dense: time over the multiply-adds of the dense product).
-// The threshold binary_product_density_threshold comes from BM_Product's crossing. Wall-clock time: the work runs
-// on OpenMP threads.
+//   BM_Product: each product of an update alone, binary and dense, at 13 % and 35 % ones for every shape and at
+//     5–50 % for 500 hidden. Counters: ones (of the binary operand), ns_per_addition (binary: time over ones ×
+//     output row length, the additions it does; dense: time over the multiply-adds of the dense product).
+// The thresholds of binary_product.cpp (density_threshold) come from BM_Product's crossings. Wall-clock time: the
+// work runs on OpenMP threads.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
