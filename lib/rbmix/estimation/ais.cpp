@@ -30,15 +30,14 @@ class AnnealedParticles {
       : rbm_(rbm.cast<Scalar>()),
         base_bias_(base_bias.cast<Scalar>()),
         rule_(options.rule),
-        chains_(options.particles, rbm.n_visible(), rbm.n_hidden(), options.seed),
-        intermediate_(rbm.n_visible(), rbm.n_hidden()) {
+        chains_(options.particles, rbm.n_visible(), rbm.n_hidden(), options.seed) {
     if (start.rows() > 0) {
       chains_.set_visible(start);
     } else {
       // v ~ p_A: p_0 is the base RBM (W = 0, c = 0, b = b_A), whose visible units are independent with
       // P(v_j = 1) = σ(b_Aj): one Gibbs update of its visible layer is an exact draw.
-      set_intermediate(0.0);
-      chains_.update_visible(intermediate_, GibbsRule{});
+      visible_inputs_ = base_bias_.transpose().replicate(options.particles, 1);
+      chains_.sample_from_inputs(Layer::visible, visible_inputs_, GibbsRule{});
     }
     refresh_terms();
   }
@@ -61,22 +60,20 @@ class AnnealedParticles {
   // layer by the options' operator, which leaves p_β(v|h) invariant. The weights are those of the marginal p*(v), so
   // the chain must be Markov in v: an operator that kept h from the previous step (flip-the-state) would make the
   // estimate biased. With Gibbs this is the usual sweep.
+  // p_β ∝ p*_A^{1−β} p*^β is itself an RBM, with W_β = βW, c_β = βc and b_β = βb + (1 − β) b_A. Its layer inputs
+  // are formed from the target's: β(c + W v), whose c + W v refresh_terms has already computed for the weights, and
+  // β(b + Wᵀh) + (1 − β) b_A. So a step costs two products and no pass over a scaled copy of W.
   void transition(double beta) {
-    set_intermediate(beta);
-    chains_.update_hidden(intermediate_, GibbsRule{});
-    chains_.update_visible(intermediate_, rule_);
+    const auto scale = static_cast<Scalar>(beta);
+    scaled_hidden_inputs_ = scale * hidden_inputs_;
+    chains_.sample_from_inputs(Layer::hidden, scaled_hidden_inputs_, GibbsRule{});
+    rbm_.binary_layer_inputs(Layer::visible, chains_.hidden(), visible_inputs_, scale);
+    visible_inputs_.rowwise() += ((Scalar(1) - scale) * base_bias_).transpose();
+    chains_.sample_from_inputs(Layer::visible, visible_inputs_, rule_);
     refresh_terms();
   }
 
  private:
-  // p_β ∝ p*_A^{1−β} p*^β is itself an RBM: W_β = βW, c_β = βc, b_β = βb + (1 − β) b_A (written into the kept
-  // workspace, so a transition allocates nothing).
-  void set_intermediate(double beta) {
-    const auto scale = static_cast<Scalar>(beta);
-    intermediate_.weights = scale * rbm_.weights;
-    intermediate_.hidden_bias = scale * rbm_.hidden_bias;
-    intermediate_.visible_bias = scale * rbm_.visible_bias + (Scalar(1) - scale) * base_bias_;
-  }
 
   // c + W v (unscaled: the log weights need it at two inverse temperatures), bᵀv and b_Aᵀv at the current v.
   void refresh_terms() {
@@ -89,8 +86,9 @@ class AnnealedParticles {
   Vector<Scalar> base_bias_;
   UnitRule rule_;
   BatchedChains<Scalar> chains_;
-  BasicRbm<Scalar> intermediate_;       // p_β
   Matrix<Scalar> hidden_inputs_;        // c + W v
+  Matrix<Scalar> scaled_hidden_inputs_;  // β(c + W v), workspaces kept so that a step allocates nothing
+  Matrix<Scalar> visible_inputs_;       // β(b + Wᵀh) + (1 − β) b_A
   Eigen::ArrayXd target_visible_term_;  // bᵀv
   Eigen::ArrayXd base_visible_term_;    // b_Aᵀv
 };

@@ -35,6 +35,11 @@ void BatchedChains<Scalar>::update_visible(const BasicRbm<Scalar>& rbm, const Un
 }
 
 template <typename Scalar>
+void BatchedChains<Scalar>::sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule) {
+  std::visit([&](const auto& concrete) { sample_from_inputs(layer, inputs, concrete); }, rule);
+}
+
+template <typename Scalar>
 void BatchedChains<Scalar>::sweep(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature) {
   update_hidden(rbm, rule, inverse_temperature);
   update_visible(rbm, rule, inverse_temperature);

@@ -140,18 +140,21 @@ class BatchedChains {
   template <ConcreteUnitRule Rule>
   void update_hidden(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
-    sample_layer(rule, hidden_inputs_, hidden_, streams_, decays_);
+    sample_from_inputs(Layer::hidden, hidden_inputs_, rule);
   }
   template <ConcreteUnitRule Rule>
   void update_visible(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
-    sample_layer(rule, visible_inputs_, visible_, streams_, decays_);
+    sample_from_inputs(Layer::visible, visible_inputs_, rule);
   }
 
-  // h ~ p(h | v) by Gibbs from hidden inputs c + W v already computed for the current visible states (chains that
-  // start at the data reuse the positive phase's inputs), in the chains' own workspaces.
-  void draw_hidden_from_inputs(const Matrix<Scalar>& hidden_inputs) {
-    sample_layer(GibbsRule{}, hidden_inputs, hidden_, streams_, decays_);
+  // layer ← rule(inputs, layer) for total inputs computed elsewhere, with any inverse temperature and bias already
+  // in them (chains that start at the data reuse the positive phase's c + W v; AIS mixes in its base rates), in
+  // the chains' own workspaces.
+  void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule);
+  template <ConcreteUnitRule Rule>
+  void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const Rule& rule) {
+    sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);
   }
 
   // E(v, h) of every chain.

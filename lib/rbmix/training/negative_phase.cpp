@@ -99,7 +99,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     // (the flip-the-state rule needs a current h).
     for (auto& replica : replicas_) {
       replica.set_visible(batch);
-      replica.draw_hidden_from_inputs(positive_hidden_inputs);
+      replica.sample_from_inputs(Layer::hidden, positive_hidden_inputs, GibbsRule{});
     }
     initialised_ = true;
   }
