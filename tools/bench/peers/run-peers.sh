@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the peers (PyTorch and scikit-learn from Debian; never in CI), builds rbmix, converts MNIST, and times
 # rbmix's PCD-1 training against both, interleaved, printing the table of ratios (peers.py). Extra arguments go to
-# peers.py, e.g. --fraction 0.1 --repeats 3 --shapes 500:100.
+# peers.py, e.g. --fraction 0.1 --repeats 3 --shapes 500:100; --algorithm ais --distributions 1000 --shapes 500:100
+# times `rbmix loglik --ais` against the same AIS in PyTorch (ais_pytorch.py) on briefly trained models, shapes being
+# hidden:particles.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 if [[ "${CI:-}" == "true" ]]; then
