@@ -157,14 +157,19 @@ class BatchedChains {
     sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);
   }
 
-  // E(v, h) of every chain.
-  Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const { return rbm.energy(visible_, hidden_); }
+  // E(v, h) = −hᵀ(c + W v) − bᵀv of every chain, c + W v by the 0/1 product into a kept workspace (parallel
+  // tempering's swaps take the energies of every replica at every update).
+  Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const {
+    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_);
+    return -((hidden_.array() * energy_fields_.array()).rowwise().sum().matrix() + visible_ * rbm.visible_bias);
+  }
 
  private:
   Matrix<Scalar> visible_;
   Matrix<Scalar> hidden_;
   Matrix<Scalar> hidden_inputs_;  // workspaces, kept so a sweep allocates nothing
   Matrix<Scalar> visible_inputs_;
+  mutable Matrix<Scalar> energy_fields_;  // c + W v for energies(), a workspace only
   std::vector<DecayWorkspace<Scalar>> decays_;  // one per thread
   std::vector<RandomStream> streams_;
 };

@@ -125,5 +125,25 @@ TEST(BatchedChains, TheVariantAndTheConcreteRuleGiveTheSameChains) {
   EXPECT_EQ(through_variant.hidden(), concrete.hidden());
 }
 
+// The chains' energies (c + W v by the 0/1 product, then −hᵀ(c + W v) − bᵀv) are E(v, h) of the model to rounding,
+// on states with few ones (the binary path) and many (the dense path), and for every chain.
+TEST(BatchedChains, EnergiesAreTheModelsEnergyOfEveryChain) {
+  Rbm rbm(40, 30);
+  RandomStream stream(7, 0, StreamDomain::initialisation);
+  for (Eigen::Index k = 0; k < rbm.weights.size(); ++k) rbm.weights.data()[k] = stream.normal();
+  for (Eigen::Index k = 0; k < rbm.visible_bias.size(); ++k) rbm.visible_bias[k] = stream.normal();
+  for (Eigen::Index k = 0; k < rbm.hidden_bias.size(); ++k) rbm.hidden_bias[k] = stream.normal();
+  for (const double share_of_ones : {0.1, 0.7}) {
+    BatchedChains<double> chains(25, 40, 30, kSeed);
+    for (Eigen::Index k = 0; k < chains.visible().size(); ++k)
+      chains.visible().data()[k] = stream.uniform() < share_of_ones ? 1.0 : 0.0;
+    for (Eigen::Index k = 0; k < chains.hidden().size(); ++k)
+      chains.hidden().data()[k] = stream.uniform() < share_of_ones ? 1.0 : 0.0;
+    const VectorD expected = rbm.energy(chains.visible(), chains.hidden());
+    // |E| ≤ 40·30·|W| + 70·|bias|, a few thousand: 1e-10 is far above double rounding and far below any wrong term.
+    EXPECT_LE((chains.energies(rbm) - expected).cwiseAbs().maxCoeff(), 1e-10) << share_of_ones;
+  }
+}
+
 }  // namespace
 }  // namespace rbmix
