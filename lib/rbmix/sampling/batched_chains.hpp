@@ -49,6 +49,47 @@ void store_draws(const Scalar* __restrict uniforms, const Scalar* __restrict pro
   for (Eigen::Index k = 0; k < count; ++k) states[k] = uniforms[k] < probabilities[k] ? Scalar(1) : Scalar(0);
 }
 
+// Draws rows first … first + rows − 1 of `state` given their probabilities of 1 (the same rows of `probabilities`,
+// both row-major with `units` columns): each row's uniforms in the order of its units, from its own stream, the
+// streams stepped side by side.
+template <typename Scalar>
+void draw_rows(const Scalar* probabilities, Scalar* states, RandomStream* streams, Eigen::Index rows,
+               Eigen::Index units) {
+  std::vector<Scalar>& uniforms = uniform_workspace<Scalar>();
+  const Eigen::Index count = rows * units;
+  uniforms.resize(static_cast<std::size_t>(count));
+  draw_uniform_rows(streams, rows, units, uniforms.data());
+  store_draws(uniforms.data(), probabilities, states, count);
+}
+
+// Calls block(first_row, block_rows, decay_workspace) for blocks of whole rows of a rows × units layer, about
+// sampling_block_units units each: on the calling thread for a small layer, split over the threads otherwise, each
+// thread with its own workspace of `decays` (which grows to the thread count). The blocks depend on the shape only.
+template <typename Scalar, typename Block>
+void for_each_row_block(Eigen::Index rows, Eigen::Index units, std::vector<DecayWorkspace<Scalar>>& decays,
+                        const Block& block) {
+  if (rows == 0 || units == 0) return;
+  const Eigen::Index rows_per_block = std::max<Eigen::Index>(1, sampling_block_units / units);
+  const Eigen::Index blocks = (rows + rows_per_block - 1) / rows_per_block;
+  const auto run = [&](Eigen::Index index, DecayWorkspace<Scalar>& decay) {
+    const Eigen::Index first = index * rows_per_block;
+    block(first, std::min(rows_per_block, rows - first), decay);
+  };
+  if (rows * units < parallel_layer_threshold) {
+    if (decays.empty()) decays.resize(1);
+    for (Eigen::Index index = 0; index < blocks; ++index) run(index, decays.front());
+    return;
+  }
+  const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+  if (decays.size() < threads) decays.resize(threads);
+#pragma omp parallel
+  {
+    DecayWorkspace<Scalar>& decay = decays[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+    for (Eigen::Index index = 0; index < blocks; ++index) run(index, decay);
+  }
+}
+
 // Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place: the kernel
 // gives p = rule(x, s, e^{−|x|}), the draw is u < p with u from streams[b] for row b. Inputs must already include
 // any inverse temperature. `decays` holds one workspace per thread and grows to the thread count.
@@ -58,37 +99,15 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
   require(inputs.rows() == state.rows() && inputs.cols() == state.cols(),
           "sample_layer: inputs and states differ in shape");
   require(static_cast<Eigen::Index>(streams.size()) >= state.rows(), "sample_layer: fewer streams than chains");
-  const Eigen::Index rows = inputs.rows();
   const Eigen::Index units = inputs.cols();
-  if (rows == 0 || units == 0) return;
-  const Eigen::Index rows_per_block = std::max<Eigen::Index>(1, sampling_block_units / units);
-  const Eigen::Index blocks = (rows + rows_per_block - 1) / rows_per_block;
-  const auto sample_block = [&](Eigen::Index block, DecayWorkspace<Scalar>& decay) {
-    const Eigen::Index first = block * rows_per_block;
-    const Eigen::Index block_rows = std::min(rows_per_block, rows - first);
-    // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
-    const Eigen::Index count = block_rows * units;
-    const Scalar* probability = unit_rule_probabilities(rule, Evaluation::exact, inputs.row(first).data(),
-                                                        state.row(first).data(), count, decay);
-    // Each row's uniforms in the order of its units, from its own stream, the streams stepped side by side.
-    std::vector<Scalar>& uniforms = uniform_workspace<Scalar>();
-    uniforms.resize(static_cast<std::size_t>(count));
-    draw_uniform_rows(streams.data() + first, block_rows, units, uniforms.data());
-    store_draws(uniforms.data(), probability, state.row(first).data(), count);
-  };
-  if (rows * units < parallel_layer_threshold) {
-    if (decays.empty()) decays.resize(1);
-    for (Eigen::Index block = 0; block < blocks; ++block) sample_block(block, decays.front());
-    return;
-  }
-  const auto threads = static_cast<std::size_t>(omp_get_max_threads());
-  if (decays.size() < threads) decays.resize(threads);
-#pragma omp parallel
-  {
-    DecayWorkspace<Scalar>& decay = decays[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static)
-    for (Eigen::Index block = 0; block < blocks; ++block) sample_block(block, decay);
-  }
+  for_each_row_block(inputs.rows(), units, decays,
+                     [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>& decay) {
+                       // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
+                       const Scalar* probability = unit_rule_probabilities(
+                           rule, Evaluation::exact, inputs.row(first).data(), state.row(first).data(), rows * units,
+                           decay);
+                       draw_rows(probability, state.row(first).data(), streams.data() + first, rows, units);
+                     });
 }
 
 // The same for one-off draws (it sizes its own workspaces); BatchedChains keeps its workspaces.
@@ -152,6 +171,19 @@ class BatchedChains {
   // in them (chains that start at the data reuse the positive phase's c + W v; AIS mixes in its base rates), in
   // the chains' own workspaces.
   void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule);
+  // layer ← 1 with the given probabilities (each unit independently; a Gibbs update whose p(· | other layer) is
+  // already at hand: chains that start at the data draw h from the positive phase's p(h | v)). The same draws as
+  // sample_from_inputs with GibbsRule on the inputs the probabilities are σ of.
+  void draw_from_probabilities(Layer layer, const Matrix<Scalar>& probabilities) {
+    Matrix<Scalar>& state = layer == Layer::hidden ? hidden_ : visible_;
+    require(probabilities.rows() == state.rows() && probabilities.cols() == state.cols(),
+            "BatchedChains::draw_from_probabilities: the probabilities differ in shape from the layer");
+    for_each_row_block(state.rows(), state.cols(), decays_,
+                       [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>&) {
+                         draw_rows(probabilities.row(first).data(), state.row(first).data(), streams_.data() + first,
+                                   rows, state.cols());
+                       });
+  }
   template <ConcreteUnitRule Rule>
   void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const Rule& rule) {
     sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);

@@ -47,8 +47,8 @@ class MeanFieldNegativePhase final : public BasicNegativePhase<Scalar> {
  public:
   explicit MeanFieldNegativePhase(std::optional<SoftmaxGroup> label_group) : label_group_(label_group) {}
 
-  void start_batch(const Matrix<Scalar>& /*batch*/, const Matrix<Scalar>& positive_hidden_inputs) override {
-    logistic(positive_hidden_inputs, first_hidden_);
+  void start_batch(const Matrix<Scalar>& /*batch*/, const Matrix<Scalar>& positive_hidden_probabilities) override {
+    first_hidden_ = positive_hidden_probabilities;
   }
   // h⁰ is taken at θ^(t) for every inner step: MF-CD restarts from the data like CD.
   const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
@@ -93,13 +93,13 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
         swap_streams_.emplace_back(options.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
   }
 
-  void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_inputs) override {
+  void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_probabilities) override {
     if (initialised_ && !restart_at_batch_) return;
     // The chains start at the data: v = batch and h ~ p(h|v), a joint state the unit rule can continue from
     // (the flip-the-state rule needs a current h).
     for (auto& replica : replicas_) {
       replica.set_visible(batch);
-      replica.sample_from_inputs(Layer::hidden, positive_hidden_inputs, GibbsRule{});
+      replica.draw_from_probabilities(Layer::hidden, positive_hidden_probabilities);
     }
     initialised_ = true;
   }

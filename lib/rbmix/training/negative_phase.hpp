@@ -51,8 +51,9 @@ class NegativePhase {
 template <typename Scalar>
 class BasicNegativePhase : public NegativePhase {
  public:
-  // A new mini-batch (one sample per row) with its positive hidden inputs c + W v at the current parameters.
-  virtual void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_inputs) = 0;
+  // A new mini-batch (one sample per row) with its positive hidden probabilities p(h = 1 | v) = σ(c + W v) at the
+  // current parameters.
+  virtual void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_probabilities) = 0;
   // Negative statistics for the model `rbm`, kept by the phase until its next call.
   virtual const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) = 0;
 };

@@ -211,7 +211,7 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   logistic(workspace.hidden_inputs, workspace.hidden_probabilities);
   const BasicStatistics<Scalar>& positive = workspace.positive;
   binary_batch_statistics(batch, workspace.hidden_probabilities, workspace.positive);
-  phase.start_batch(batch, workspace.hidden_inputs);
+  phase.start_batch(batch, workspace.hidden_probabilities);
 
   const auto parameter_step = [&](bool parameters_moved) {
     const BasicRbm<Scalar>& model = parameters_moved ? model_in_precision() : current;

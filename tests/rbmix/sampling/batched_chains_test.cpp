@@ -145,5 +145,24 @@ TEST(BatchedChains, EnergiesAreTheModelsEnergyOfEveryChain) {
   }
 }
 
+// Drawing a layer from probabilities already at hand (the positive phase's p(h | v), from which CD's chains start)
+// gives exactly the draws of a Gibbs update from the inputs they are σ of, whole vectors of rows and a remainder
+// alike; and a layer of another shape is refused.
+TEST(BatchedChains, DrawingFromProbabilitiesIsTheGibbsUpdateOfTheirInputs) {
+  const Rbm rbm = test_rbm();
+  MatrixD visible(13, 3);
+  RandomStream stream(11, 0, StreamDomain::initialisation);
+  for (Eigen::Index k = 0; k < visible.size(); ++k) visible.data()[k] = stream.uniform() < 0.5 ? 1.0 : 0.0;
+  const MatrixD inputs = rbm.hidden_inputs(visible);
+  BatchedChains<double> from_inputs(13, 3, 2, kSeed), from_probabilities(13, 3, 2, kSeed);
+  for (int draw = 0; draw < 20; ++draw) {
+    from_inputs.sample_from_inputs(Layer::hidden, inputs, GibbsRule{});
+    from_probabilities.draw_from_probabilities(Layer::hidden, rbm.hidden_probabilities(visible));
+    ASSERT_EQ(from_inputs.hidden(), from_probabilities.hidden()) << "draw " << draw;
+  }
+  EXPECT_THROW(from_probabilities.draw_from_probabilities(Layer::visible, MatrixD::Constant(13, 2, 0.5)),
+               InputError);
+}
+
 }  // namespace
 }  // namespace rbmix

@@ -28,7 +28,7 @@ Statistics statistics_after_calls(const TrainingOptions& options, const Rbm& rbm
   auto phase = make_negative_phase<Scalar>(options, rbm.n_visible(), rbm.n_hidden(), batch.rows());
   const BasicRbm<Scalar> model = rbm.cast<Scalar>();
   const Matrix<Scalar> states = batch.cast<Scalar>();
-  phase->start_batch(states, model.hidden_inputs(states));
+  phase->start_batch(states, model.hidden_probabilities(states));
   for (int call = 1; call < calls; ++call) phase->statistics(model);
   const BasicStatistics<Scalar>& last = phase->statistics(model);
   return {last.hidden_visible.template cast<double>(), last.visible.template cast<double>(),
@@ -87,7 +87,7 @@ TEST(ParallelTemperingNegativePhase, ReachesExactStatisticsOnABimodalModel) {
   options.replicas = 6;
   const MatrixD batch = MatrixD::Zero(kChains, 4);  // every chain starts in the "all off" mode
   auto phase = make_negative_phase<double>(options, 4, 4, kChains);
-  phase->start_batch(batch, rbm.hidden_inputs(batch));
+  phase->start_batch(batch, rbm.hidden_probabilities(batch));
   Statistics negative;
   for (int call = 0; call < kBurnInCalls; ++call) negative = phase->statistics(rbm);
   EXPECT_LT(largest_difference(negative, exact_model_statistics(rbm)), kStatisticalTolerance);
@@ -110,7 +110,7 @@ TEST(MeanFieldNegativePhase, EqualsTheClosedForm) {
   TrainingOptions options;
   apply_algorithm(options, Algorithm::mfcd);
   auto phase = make_negative_phase<double>(options, 5, 3, 7);
-  phase->start_batch(batch, rbm.hidden_inputs(batch));
+  phase->start_batch(batch, rbm.hidden_probabilities(batch));
   const Statistics statistics = phase->statistics(rbm);
 
   auto sigmoid = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
@@ -151,7 +151,7 @@ TEST(FastPersistentNegativePhase, IsPersistentWhenTheFastRateIsZeroAndDiffersOth
     apply_algorithm(options, algorithm);
     options.fast_learning_rate = fast_rate;
     auto phase = make_negative_phase<double>(options, 5, 4, 50);
-    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    phase->start_batch(batch, rbm.hidden_probabilities(batch));
     Statistics statistics;
     for (int call = 0; call < 5; ++call) {
       statistics = phase->statistics(rbm);
@@ -183,8 +183,8 @@ TEST(FastPersistentNegativePhase, FastWeightsDecayByAlphaBetweenSteps) {
   apply_algorithm(persistent, Algorithm::pcd);
   auto fast_phase = make_negative_phase<double>(fast, 5, 4, 50);
   auto persistent_phase = make_negative_phase<double>(persistent, 5, 4, 50);
-  fast_phase->start_batch(batch, rbm.hidden_inputs(batch));
-  persistent_phase->start_batch(batch, rbm.hidden_inputs(batch));
+  fast_phase->start_batch(batch, rbm.hidden_probabilities(batch));
+  persistent_phase->start_batch(batch, rbm.hidden_probabilities(batch));
 
   const auto shifted = [&](const Rbm& fast_weights) {
     Rbm sum = rbm;
@@ -261,7 +261,7 @@ TEST(ContrastiveDivergence, OneStepMatchesItsExactExpectationForEveryRule) {
     apply_algorithm(options, Algorithm::cd);
     options.rule = parse_unit_rule(rule);
     auto phase = make_negative_phase<double>(options, 4, 3, kChains);
-    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    phase->start_batch(batch, rbm.hidden_probabilities(batch));
     EXPECT_LT(largest_difference(phase->statistics(rbm), exact_cd1_expectation(rbm, options.rule, start)),
               kStatisticalTolerance)
         << rule;
@@ -281,7 +281,7 @@ TEST(ContrastiveDivergence, HiddenStatisticsAreConditionalExpectationsNotSamples
     apply_algorithm(options, Algorithm::cd);
     options.rule = parse_unit_rule(rule);
     auto phase = make_negative_phase<double>(options, 4, 3, 1);
-    phase->start_batch(batch, rbm.hidden_inputs(batch));
+    phase->start_batch(batch, rbm.hidden_probabilities(batch));
     const Statistics statistics = phase->statistics(rbm);
     const VectorD expected = rbm.hidden_probabilities(statistics.visible.transpose()).transpose();
     EXPECT_LT((statistics.hidden - expected).cwiseAbs().maxCoeff(), kRoundingTolerance) << rule;
