@@ -171,6 +171,10 @@ class BatchedChains {
   // in them (chains that start at the data reuse the positive phase's c + W v; AIS mixes in its base rates), in
   // the chains' own workspaces.
   void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule);
+  template <ConcreteUnitRule Rule>
+  void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const Rule& rule) {
+    sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);
+  }
   // layer ← 1 with the given probabilities (each unit independently; a Gibbs update whose p(· | other layer) is
   // already at hand: chains that start at the data draw h from the positive phase's p(h | v)). The same draws as
   // sample_from_inputs with GibbsRule on the inputs the probabilities are σ of.
@@ -183,10 +187,6 @@ class BatchedChains {
                          draw_rows(probabilities.row(first).data(), state.row(first).data(), streams_.data() + first,
                                    rows, state.cols());
                        });
-  }
-  template <ConcreteUnitRule Rule>
-  void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const Rule& rule) {
-    sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);
   }
 
   // E(v, h) = −hᵀ(c + W v) − bᵀv of every chain, c + W v by the 0/1 product into a kept workspace (parallel
