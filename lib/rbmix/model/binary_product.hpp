@@ -15,8 +15,9 @@
 
 namespace rbmix {
 
-// The binary path is taken below a fraction of ones measured on the building machine (binary_product.cpp names
-// the thresholds and the measurement); at or above it Eigen's dense product is faster.
+// The binary path is taken below a fraction of ones measured per product (binary_product.cpp names the thresholds
+// and the measurements); at or above it Eigen's dense product is faster, and so it is for tiny products (below
+// 2^14 multiply-adds) at any share of ones.
 
 // Switches the binary path off process-wide (it is on by default), so that benchmarks and tests can compare it with
 // the dense product in one run. Not for use while products run on other threads.
@@ -42,10 +43,10 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
 template <typename Scalar>
 void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out);
 
-// The same products where the binary path is faster: when it is enabled and `binary`'s share of ones is below the
-// threshold for Scalar, they compute `out` and return true; otherwise they leave `out` alone and return false, and
-// the caller takes Eigen's dense product. One pass over `binary` both checks that it holds only 0 and 1 (InputError
-// naming `what`, when the path is enabled) and counts its ones. `what` is a plain string so that the check
+// The same products where the binary path is faster: when it is enabled, the product is not tiny and `binary`'s
+// share of ones is below the product's threshold for Scalar, they compute `out` and return true; otherwise they
+// leave `out` alone and return false, and the caller takes Eigen's dense product. One pass over `binary` both checks
+// that it holds only 0 and 1 (InputError naming `what`, when the path is enabled) and counts its ones. `what` is a plain string so that the check
 // allocates nothing (chains' sweeps allocate nothing).
 template <typename Scalar>
 bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out, const char* what);

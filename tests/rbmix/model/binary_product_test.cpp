@@ -163,8 +163,8 @@ TEST(BinaryProduct, RefusesNonBinaryOperandsAndMismatchedShapes) {
 }
 
 // The try_ products take the binary path below the density threshold (returning true, with the plain product's
-// numbers) and leave the output alone at or above it or when the path is switched off (returning false); they
-// check the operand while counting it, and the shapes first.
+// numbers) and leave the output alone at or above it, for a tiny product, or when the path is switched off
+// (returning false); they check the operand while counting it, and the shapes first.
 TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
   const MatrixD weights = random_dense<double>(50, 80, 12);
   const MatrixD sparse = random_binary<double>(20, 80, 0.1, 13);
@@ -191,6 +191,14 @@ TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
   EXPECT_TRUE(try_transpose_times_binary(probabilities, sparse, out, "states"));
   EXPECT_EQ(out, expected);
   EXPECT_FALSE(try_transpose_times_binary(probabilities, dense, out, "states"));
+  // A tiny product (4 × 16 against 16 × 16: 1024 multiply-adds) stays dense however few its ones, and is still
+  // checked.
+  const MatrixD tiny = random_binary<double>(4, 16, 0.1, 17);
+  EXPECT_FALSE(try_binary_times_transpose(tiny, random_dense<double>(16, 16, 18), out, "states"));
+  MatrixD tiny_fractional = tiny;
+  tiny_fractional(1, 1) = 0.5;
+  EXPECT_THROW(try_binary_times_transpose(tiny_fractional, random_dense<double>(16, 16, 18), out, "states"),
+               InputError);
 
   MatrixD fractional = sparse;
   fractional(0, 0) = 0.5;
