@@ -5,14 +5,38 @@
 // draw is the same number whether its stream was stepped alone or in a lane: results, checkpoints and the
 // independence from the thread count are unchanged. A chain's stream steps one draw after another, each step
 // waiting on the last; eight chains side by side fill the vector unit instead (the batched sampler's draws were
-// half of a tiny model's update).
+// half of a tiny model's update). Eight draws of each stream are transposed in registers before they are stored
+// (__builtin_shufflevector: GCC 12 or later, Clang).
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "rbmix/random/random_stream.hpp"
 
 namespace rbmix {
+
+// Transposes an 8 × 8 block held as eight vectors of eight lanes: afterwards block[l][k] is the former block[k][l].
+// Three rounds of two-vector shuffles (pairs of lanes, then pairs of pairs, then halves).
+template <typename Vector>
+void transpose_lanes(Vector (&block)[8]) {
+  Vector a[8], b[8];
+  for (int i = 0; i < 8; i += 2) {
+    a[i] = __builtin_shufflevector(block[i], block[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+    a[i + 1] = __builtin_shufflevector(block[i], block[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    for (int j = 0; j < 2; ++j) {
+      b[i + j] = __builtin_shufflevector(a[i + j], a[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      b[i + j + 2] = __builtin_shufflevector(a[i + j], a[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  }
+  // b[0 … 3] hold units 0–3 of lanes (0, 4), (1, 5), (2, 6), (3, 7); b[4 … 7] units 4–7 of the same lanes.
+  for (int i = 0; i < 4; ++i) {
+    block[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    block[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+  }
+}
 
 // For rows r = 0 … rows − 1 and units k = 0 … units − 1: uniforms[r·units + k] is the k-th next
 // uniform_as<Scalar>() of streams[r], and every stream ends `units` draws further on, as if each had been drawn
@@ -35,9 +59,10 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
       s2[lane] = state[2];
       s3[lane] = state[3];
     }
-    Scalar* out = uniforms + row * units;
-    for (std::ptrdiff_t unit = 0; unit < units; ++unit) {
-      // RandomStream::operator(), lane by lane; x·5 and x·9 as shifts and adds (the same words modulo 2^64).
+    // The next draw of every lane: RandomStream::operator(), lane by lane (x·5 and x·9 as shifts and adds, the same
+    // words modulo 2^64), then RandomStream::uniform_as: the top 24 (float) or 53 (double) bits, exact in Scalar,
+    // times 2^-24 or 2^-53.
+    const auto next_draws = [&]() -> Values {
       const Words times5 = (s1 << 2) + s1;
       const Words rotated = (times5 << 7) | (times5 >> 57);
       const Words result = (rotated << 3) + rotated;
@@ -48,13 +73,24 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
       s0 ^= s3;
       s2 ^= t;
       s3 = (s3 << 45) | (s3 >> 19);
-      // RandomStream::uniform_as: the top 24 (float) or 53 (double) bits, exact in Scalar, times 2^-24 or 2^-53.
-      Values value;
       if constexpr (sizeof(Scalar) == sizeof(float)) {
-        value = __builtin_convertvector(__builtin_convertvector(result >> 40, Integers), Values) * 0x1.0p-24f;
+        return __builtin_convertvector(__builtin_convertvector(result >> 40, Integers), Values) * 0x1.0p-24f;
       } else {
-        value = __builtin_convertvector(__builtin_convertvector(result >> 11, Integers), Values) * 0x1.0p-53;
+        return __builtin_convertvector(__builtin_convertvector(result >> 11, Integers), Values) * 0x1.0p-53;
       }
+    };
+    Scalar* out = uniforms + row * units;
+    std::ptrdiff_t unit = 0;
+    // Eight units at a time, the 8 × 8 block transposed in registers so that each row's eight draws are stored as
+    // one vector, not one scalar per lane.
+    for (; unit + lanes <= units; unit += lanes) {
+      Values block[lanes];
+      for (int k = 0; k < lanes; ++k) block[k] = next_draws();
+      transpose_lanes(block);
+      for (int lane = 0; lane < lanes; ++lane) std::memcpy(out + lane * units + unit, &block[lane], sizeof(Values));
+    }
+    for (; unit < units; ++unit) {
+      const Values value = next_draws();
       for (int lane = 0; lane < lanes; ++lane) out[lane * units + unit] = value[lane];
     }
     for (int lane = 0; lane < lanes; ++lane)
