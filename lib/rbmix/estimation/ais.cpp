@@ -74,7 +74,6 @@ class AnnealedParticles {
   }
 
  private:
-
   // c + W v (unscaled: the log weights need it at two inverse temperatures), bᵀv and b_Aᵀv at the current v.
   void refresh_terms() {
     rbm_.binary_layer_inputs(Layer::hidden, chains_.visible(), hidden_inputs_);
