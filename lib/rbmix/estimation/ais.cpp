@@ -65,8 +65,8 @@ class AnnealedParticles {
   // β(b + Wᵀh) + (1 − β) b_A. So a step costs two products and no pass over a scaled copy of W.
   void transition(double beta) {
     const auto scale = static_cast<Scalar>(beta);
-    scaled_hidden_inputs_ = scale * hidden_inputs_;
-    chains_.sample_from_inputs(Layer::hidden, scaled_hidden_inputs_, GibbsRule{});
+    hidden_inputs_ *= scale;  // the weights are done with c + W v; refresh_terms recomputes it for the new v
+    chains_.sample_from_inputs(Layer::hidden, hidden_inputs_, GibbsRule{});
     rbm_.binary_layer_inputs(Layer::visible, chains_.hidden(), visible_inputs_, scale);
     visible_inputs_.rowwise() += ((Scalar(1) - scale) * base_bias_).transpose();
     chains_.sample_from_inputs(Layer::visible, visible_inputs_, rule_);
@@ -85,9 +85,8 @@ class AnnealedParticles {
   Vector<Scalar> base_bias_;
   UnitRule rule_;
   BatchedChains<Scalar> chains_;
-  Matrix<Scalar> hidden_inputs_;        // c + W v
-  Matrix<Scalar> scaled_hidden_inputs_;  // β(c + W v), workspaces kept so that a step allocates nothing
-  Matrix<Scalar> visible_inputs_;       // β(b + Wᵀh) + (1 − β) b_A
+  Matrix<Scalar> hidden_inputs_;        // c + W v (β(c + W v) during a transition)
+  Matrix<Scalar> visible_inputs_;       // β(b + Wᵀh) + (1 − β) b_A, kept so that a step allocates nothing
   Eigen::ArrayXd target_visible_term_;  // bᵀv
   Eigen::ArrayXd base_visible_term_;    // b_Aᵀv
 };

@@ -49,7 +49,8 @@ constexpr double density_threshold(BinaryProduct product) {
 // Products smaller than this (the dense product's multiply-adds) take the dense path at any share of ones: a tiny
 // model's layer, 32 chains × 16 × 16 (8192), swept in 2.85 µs with every product dense against 3.04 µs with the
 // thresholds above (OMP_NUM_THREADS=1 build/bench/small_model_bench --benchmark_filter=Sweep/0, idle, three runs
-// each); at 32 × 32 × 32 and 45 % ones the binary product alone was already 1.03–1.12× faster.
+// each). Larger products were measured only at batch 100 × 784 (the thresholds above): where the crossing lies
+// between those and 8192 is not measured, and the bound, twice the tiny layer, is a guess.
 constexpr std::int64_t minimum_binary_work = std::int64_t{1} << 14;
 
 // Products with fewer selected additions than this run on one thread: a thread team costs more than the work.

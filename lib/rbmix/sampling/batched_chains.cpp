@@ -3,12 +3,6 @@
 namespace rbmix {
 
 template <typename Scalar>
-void sample_layer(const UnitRule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
-                  std::vector<RandomStream>& streams) {
-  std::visit([&](const auto& concrete) { sample_layer(concrete, inputs, state, streams); }, rule);
-}
-
-template <typename Scalar>
 BatchedChains<Scalar>::BatchedChains(Eigen::Index chains, Eigen::Index n_visible, Eigen::Index n_hidden,
                                      std::uint64_t seed, std::uint64_t first_stream)
     : visible_(Matrix<Scalar>::Zero(chains, n_visible)),
@@ -45,8 +39,6 @@ void BatchedChains<Scalar>::sweep(const BasicRbm<Scalar>& rbm, const UnitRule& r
   update_visible(rbm, rule, inverse_temperature);
 }
 
-template void sample_layer<float>(const UnitRule&, const Matrix<float>&, Matrix<float>&, std::vector<RandomStream>&);
-template void sample_layer<double>(const UnitRule&, const Matrix<double>&, Matrix<double>&, std::vector<RandomStream>&);
 template class BatchedChains<float>;
 template class BatchedChains<double>;
 

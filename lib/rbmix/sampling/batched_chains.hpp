@@ -117,10 +117,6 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
   std::vector<DecayWorkspace<Scalar>> decays;
   sample_layer(rule, inputs, state, streams, decays);
 }
-// The same for whichever built-in rule `rule` holds.
-template <typename Scalar>
-void sample_layer(const UnitRule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
-                  std::vector<RandomStream>& streams);
 
 template <typename Scalar>
 class BatchedChains {
