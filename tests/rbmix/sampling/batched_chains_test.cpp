@@ -9,6 +9,7 @@
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/verify/sampled_transitions.hpp"
+#include "support/tied_rbm.hpp"
 
 namespace rbmix {
 namespace {
@@ -19,15 +20,6 @@ namespace {
 constexpr double kFalseFailureRate = 1e-6;
 constexpr Eigen::Index kChainsPerRow = 20000;
 constexpr std::uint64_t kSeed = 20240611;
-
-// A 3 + 2 RBM with moderate weights and one exact tie (hidden unit 1 has input 0 at v = 0).
-Rbm test_rbm() {
-  Rbm rbm(3, 2);
-  rbm.weights << 1.2, -0.7, 0.4, -1.5, 0.9, 1.1;
-  rbm.visible_bias << 0.3, -0.2, 0.0;
-  rbm.hidden_bias << -0.4, 0.0;
-  return rbm;
-}
 
 struct OperatorCase {
   std::string rule;
@@ -44,12 +36,13 @@ template <typename Scalar>
 const Counts& sampled_counts() {
   static const auto counts = [] {
     Counts all;
-    const auto chains = static_cast<std::uint64_t>(kChainsPerRow) * analysis::JointStateSpace(test_rbm()).size();
+    const auto chains =
+        static_cast<std::uint64_t>(kChainsPerRow) * analysis::JointStateSpace(testing::tied_rbm()).size();
     const std::uint64_t first = std::is_same_v<Scalar, double> ? 0 : kOperators.size() * chains;
     for (std::size_t k = 0; k < kOperators.size(); ++k)
-      all.push_back(verify::batched_chains_transition_counts<Scalar>(test_rbm(), parse_unit_rule(kOperators[k].rule),
-                                                                     kOperators[k].beta, kChainsPerRow, kSeed,
-                                                                     first + k * chains));
+      all.push_back(verify::batched_chains_transition_counts<Scalar>(
+          testing::tied_rbm(), parse_unit_rule(kOperators[k].rule), kOperators[k].beta, kChainsPerRow, kSeed,
+          first + k * chains));
     return all;
   }();
   return counts;
@@ -59,7 +52,7 @@ const Counts& sampled_counts() {
 // `expected_rule` (the sampled rule itself, or a wrong one for the negative test).
 double smallest_p_value(const std::function<std::string(const OperatorCase&)>& expected_rule,
                         const Counts& counts = sampled_counts<double>()) {
-  const Rbm rbm = test_rbm();
+  const Rbm rbm = testing::tied_rbm();
   double smallest = 1.0;
   for (std::size_t k = 0; k < kOperators.size(); ++k) {
     const MatrixD exact =
@@ -72,7 +65,7 @@ double smallest_p_value(const std::function<std::string(const OperatorCase&)>& e
 // Both precisions' families together fail with probability ≤ kFalseFailureRate.
 double bonferroni_threshold() {
   return verify::bonferroni_threshold(kFalseFailureRate,
-                                      2 * kOperators.size() * analysis::JointStateSpace(test_rbm()).size());
+                                      2 * kOperators.size() * analysis::JointStateSpace(testing::tied_rbm()).size());
 }
 
 TEST(BatchedChains, OneSweepMatchesTheExactRowForEveryOperatorAndStart) {
@@ -115,7 +108,7 @@ TEST(BatchedChains, ASweepUpdatesTheHiddenLayerFirst) {
 // The built-in rules through UnitRule are dispatched into the concrete templates a user's own rule runs through:
 // the same seed gives the same chains either way.
 TEST(BatchedChains, TheVariantAndTheConcreteRuleGiveTheSameChains) {
-  const Rbm rbm = test_rbm();
+  const Rbm rbm = testing::tied_rbm();
   BatchedChains<float> through_variant(64, 3, 2, kSeed), concrete(64, 3, 2, kSeed);
   for (int sweep = 0; sweep < 5; ++sweep) {
     through_variant.sweep(rbm.cast<float>(), UnitRule{MixtureRule{0.3}});
@@ -149,7 +142,7 @@ TEST(BatchedChains, EnergiesAreTheModelsEnergyOfEveryChain) {
 // gives exactly the draws of a Gibbs update from the inputs they are σ of, whole vectors of rows and a remainder
 // alike; and a layer of another shape is refused.
 TEST(BatchedChains, DrawingFromProbabilitiesIsTheGibbsUpdateOfTheirInputs) {
-  const Rbm rbm = test_rbm();
+  const Rbm rbm = testing::tied_rbm();
   MatrixD visible(13, 3);
   RandomStream stream(11, 0, StreamDomain::initialisation);
   for (Eigen::Index k = 0; k < visible.size(); ++k) visible.data()[k] = stream.uniform() < 0.5 ? 1.0 : 0.0;
@@ -160,8 +153,7 @@ TEST(BatchedChains, DrawingFromProbabilitiesIsTheGibbsUpdateOfTheirInputs) {
     from_probabilities.draw_from_probabilities(Layer::hidden, rbm.hidden_probabilities(visible));
     ASSERT_EQ(from_inputs.hidden(), from_probabilities.hidden()) << "draw " << draw;
   }
-  EXPECT_THROW(from_probabilities.draw_from_probabilities(Layer::visible, MatrixD::Constant(13, 2, 0.5)),
-               InputError);
+  EXPECT_THROW(from_probabilities.draw_from_probabilities(Layer::visible, MatrixD::Constant(13, 2, 0.5)), InputError);
 }
 
 }  // namespace

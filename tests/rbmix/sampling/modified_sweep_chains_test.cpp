@@ -9,6 +9,7 @@
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/verify/chi_squared.hpp"
+#include "support/tied_rbm.hpp"
 
 namespace rbmix {
 namespace {
@@ -21,15 +22,6 @@ using verify::chi_squared_p_value;
 constexpr double kFalseFailureRate = 1e-6;
 constexpr Eigen::Index kChainsPerRow = 20000;
 constexpr std::uint64_t kSeed = 20261123;
-
-// A 3 + 2 RBM with moderate weights and one exact tie (hidden unit 1 has input 0 at v = 0).
-Rbm tied_rbm() {
-  Rbm rbm(3, 2);
-  rbm.weights << 1.2, -0.7, 0.4, -1.5, 0.9, 1.1;
-  rbm.visible_bias << 0.3, -0.2, 0.0;
-  rbm.hidden_bias << -0.4, 0.0;
-  return rbm;
-}
 
 // A 2 + 2 RBM with small parameters: its sweeps stay put often, so λ is large and the repeats matter.
 Rbm weak_rbm() {
@@ -55,9 +47,9 @@ struct ModifiedCase {
   double beta;
 };
 // The zero model under Gibbs: every state stays with 2^{−4} = λ, so A′ never stays (exact zeros on the diagonal).
-const std::vector<ModifiedCase> kCases{{tied_rbm(), "gibbs", 1.0}, {tied_rbm(), "flip", 1.0},
-                                       {weak_rbm(), "gibbs", 1.0}, {weak_rbm(), "unit-modified:0.5", 0.5},
-                                       {Rbm(2, 2), "gibbs", 1.0},  {lazy_rbm(), "gibbs", 1.0}};
+const std::vector<ModifiedCase> kCases{{testing::tied_rbm(), "gibbs", 1.0}, {testing::tied_rbm(), "flip", 1.0},
+                                       {weak_rbm(), "gibbs", 1.0},          {weak_rbm(), "unit-modified:0.5", 0.5},
+                                       {Rbm(2, 2), "gibbs", 1.0},           {lazy_rbm(), "gibbs", 1.0}};
 
 VectorD exact_diagonal(const ModifiedCase& c) {
   return analysis::sweep_transition_matrix(c.rbm, parse_unit_rule(c.rule), c.beta).diagonal();

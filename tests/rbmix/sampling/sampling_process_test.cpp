@@ -11,6 +11,7 @@
 #include "rbmix/training/test_models.hpp"
 #include "rbmix/verify/chi_squared.hpp"
 #include "support/brute_force.hpp"
+#include "support/tied_rbm.hpp"
 
 namespace rbmix {
 namespace {
@@ -116,16 +117,8 @@ TEST(SamplingProcess, FastVisibleBiasFollowsTheEmittedSamples) {
 constexpr double kFalseFailureRate = 1e-6;
 constexpr Eigen::Index kChainsPerStart = 5000;
 
-Rbm tiny_rbm() {
-  Rbm rbm(3, 2);
-  rbm.weights << 1.2, -0.7, 0.4, -1.5, 0.9, 1.1;
-  rbm.visible_bias << 0.3, -0.2, 0.0;
-  rbm.hidden_bias << -0.4, 0.0;
-  return rbm;
-}
-
 TEST(SamplingProcess, FrozenFastParametersGiveTheExactRowsOfK) {
-  const Rbm rbm = tiny_rbm();
+  const Rbm rbm = testing::tied_rbm();
   const analysis::JointStateSpace space(rbm);
   const Eigen::Index visible_states = 8, k = 2;
   const std::vector<std::string> rules{"gibbs", "flip"};
