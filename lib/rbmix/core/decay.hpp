@@ -13,13 +13,14 @@
 //
 // Every entry goes through the same vector code, the last partial vector included (it is padded), so a decay
 // depends on its input only: not on the block's length, alignment or position, nor on the thread count.
-// GCC's vector extensions (shared by Clang), as in stream_lanes.hpp: AVX-512 where the build has it, narrower
-// registers elsewhere.
+// GCC's vector extensions (shared by Clang), as in stream_lanes.hpp, as wide as the build's registers.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+
+#include "rbmix/core/vector_width.hpp"
 
 namespace rbmix {
 
@@ -75,16 +76,17 @@ constexpr auto taylor_coefficients() {
   return coefficients;
 }
 
-// Vectors of 64 bytes. The attribute applies to a named type only, not to a template parameter.
-using DoubleVector = double __attribute__((vector_size(64)));
-using FloatVector = float __attribute__((vector_size(64)));
-using Int64Vector = std::int64_t __attribute__((vector_size(64)));
-using Int32Vector = std::int32_t __attribute__((vector_size(64)));
+// Vectors as wide as the build's registers (vector_width.hpp). The attribute applies to a named type only, not to
+// a template parameter.
+using DoubleVector = double __attribute__((vector_size(vector_bytes)));
+using FloatVector = float __attribute__((vector_size(vector_bytes)));
+using Int64Vector = std::int64_t __attribute__((vector_size(vector_bytes)));
+using Int32Vector = std::int32_t __attribute__((vector_size(vector_bytes)));
 
-// One vector (eight doubles or sixteen floats) of decays.
+// One vector (with AVX-512 eight doubles or sixteen floats) of decays.
 template <typename Scalar>
 struct DecayLanes {
-  static constexpr int lanes = 64 / sizeof(Scalar);
+  static constexpr int lanes = vector_bytes / sizeof(Scalar);
   using C = ExpConstants<Scalar>;
   static constexpr bool is_double = std::is_same_v<Scalar, double>;
   using Values = std::conditional_t<is_double, DoubleVector, FloatVector>;

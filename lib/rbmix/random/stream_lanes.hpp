@@ -1,23 +1,24 @@
 #pragma once
-// Uniform draws from many RandomStreams at once: eight streams stepped together, one per lane of a vector of
-// 64-bit words (GCC's vector extensions, which Clang shares: AVX-512 where the build has it, narrower registers or
-// scalar code elsewhere). Each lane runs exactly its own stream's xoshiro256** step and conversion to [0, 1), so a
-// draw is the same number whether its stream was stepped alone or in a lane: results, checkpoints and the
-// independence from the thread count are unchanged. A chain's stream steps one draw after another, each step
-// waiting on the last; eight chains side by side fill the vector unit instead (the batched sampler's draws were
-// half of a tiny model's update). Eight draws of each stream are transposed in registers before they are stored
-// (__builtin_shufflevector: GCC 12 or later, Clang).
+// Uniform draws from many RandomStreams at once: several streams stepped together, one per lane of a vector of
+// 64-bit words (GCC's vector extensions, which Clang shares), as many as the build's registers hold
+// (vector_width.hpp: eight with AVX-512, four with AVX2). Each lane runs exactly its own stream's xoshiro256** step
+// and conversion to [0, 1), so a draw is the same number whether its stream was stepped alone or in a lane, and
+// whatever the lane count: results, checkpoints and the independence from the thread count are unchanged. A
+// chain's stream steps one draw after another, each step waiting on the last; chains side by side fill the vector
+// unit instead (the batched sampler's draws were half of a tiny model's update). A square block of draws is
+// transposed in registers before it is stored (__builtin_shufflevector: GCC 12 or later, Clang).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "rbmix/core/vector_width.hpp"
 #include "rbmix/random/random_stream.hpp"
 
 namespace rbmix {
 
-// Transposes an 8 × 8 block held as eight vectors of eight lanes: afterwards block[l][k] is the former block[k][l].
-// Three rounds of two-vector shuffles (pairs of lanes, then pairs of pairs, then halves).
+// Transposes a square block of lanes × lanes held as `lanes` vectors (8, 4 or 2 of them): afterwards block[l][k] is
+// the former block[k][l]. Rounds of two-vector shuffles: pairs of lanes, then pairs of pairs, then halves.
 template <typename Vector>
 void transpose_lanes(Vector (&block)[8]) {
   Vector a[8], b[8];
@@ -38,16 +39,50 @@ void transpose_lanes(Vector (&block)[8]) {
   }
 }
 
+template <typename Vector>
+void transpose_lanes(Vector (&block)[4]) {
+  Vector a[4];
+  for (int i = 0; i < 4; i += 2) {
+    a[i] = __builtin_shufflevector(block[i], block[i + 1], 0, 4, 2, 6);
+    a[i + 1] = __builtin_shufflevector(block[i], block[i + 1], 1, 5, 3, 7);
+  }
+  // a[0] holds units 0 and 2 of lanes 0 and 1, a[1] units 1 and 3; a[2] and a[3] the same of lanes 2 and 3.
+  block[0] = __builtin_shufflevector(a[0], a[2], 0, 1, 4, 5);
+  block[1] = __builtin_shufflevector(a[1], a[3], 0, 1, 4, 5);
+  block[2] = __builtin_shufflevector(a[0], a[2], 2, 3, 6, 7);
+  block[3] = __builtin_shufflevector(a[1], a[3], 2, 3, 6, 7);
+}
+
+template <typename Vector>
+void transpose_lanes(Vector (&block)[2]) {
+  const Vector first = __builtin_shufflevector(block[0], block[1], 0, 2);
+  block[1] = __builtin_shufflevector(block[0], block[1], 1, 3);
+  block[0] = first;
+}
+
+// Streams stepped side by side: as many 64-bit words as the build's registers hold.
+inline constexpr int native_stream_lanes = vector_bytes / static_cast<int>(sizeof(std::uint64_t));
+
 // For rows r = 0 … rows − 1 and units k = 0 … units − 1: uniforms[r·units + k] is the k-th next
 // uniform_as<Scalar>() of streams[r], and every stream ends `units` draws further on, as if each had been drawn
-// from in turn.
-template <typename Scalar>
+// from in turn. `lanes` (2, 4 or 8) is the native count but for the tests, which check every count on any machine.
+// Eight lanes without AVX-512 (the tests) make GCC note that such vectors are returned differently there
+// (-Wpsabi), of the lambda below, which never crosses a call boundary between builds.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+template <typename Scalar, int lanes = native_stream_lanes>
 void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_t units, Scalar* uniforms) {
-  constexpr int lanes = 8;
-  using Words = std::uint64_t __attribute__((vector_size(lanes * sizeof(std::uint64_t))));
-  using Integers = std::int64_t __attribute__((vector_size(lanes * sizeof(std::int64_t))));
-  using Floats = float __attribute__((vector_size(lanes * sizeof(float))));
-  using Doubles = double __attribute__((vector_size(lanes * sizeof(double))));
+  static_assert(lanes == 2 || lanes == 4 || lanes == 8, "transpose_lanes has blocks of 2, 4 and 8");
+  using Words = typename VectorOf<std::uint64_t, lanes * sizeof(std::uint64_t)>::type;
+#if defined(__AVX512DQ__)
+  using Integers = typename VectorOf<std::int64_t, lanes * sizeof(std::int64_t)>::type;
+#else
+  using Narrow = typename VectorOf<std::int32_t, lanes * sizeof(std::int32_t)>::type;
+#endif
+  using Floats = typename VectorOf<float, lanes * sizeof(float)>::type;
+  using Doubles = typename VectorOf<double, lanes * sizeof(double)>::type;
   using Values = std::conditional_t<sizeof(Scalar) == sizeof(float), Floats, Doubles>;
   std::ptrdiff_t row = 0;
   for (; row + lanes <= rows; row += lanes) {
@@ -73,16 +108,36 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
       s0 ^= s3;
       s2 ^= t;
       s3 = (s3 << 45) | (s3 >> 19);
+      // A vector instruction converts 64-bit integers only with AVX-512DQ; elsewhere GCC converts lane by lane
+      // through the stack, which cost as much as the draws themselves (Zen 3, AVX2). The integers are below 2^24
+      // or 2^53, so exact vector routes give the same numbers: for float, narrowed to 32-bit lanes first; for
+      // double, each 32-bit half placed in the mantissa of 2^52 (2^52 + k is exact for k < 2^52) and the two
+      // halves joined exactly.
       if constexpr (sizeof(Scalar) == sizeof(float)) {
+#if defined(__AVX512DQ__)
         return __builtin_convertvector(__builtin_convertvector(result >> 40, Integers), Values) * 0x1.0p-24f;
+#else
+        return __builtin_convertvector(__builtin_convertvector(result >> 40, Narrow), Values) * 0x1.0p-24f;
+#endif
       } else {
+#if defined(__AVX512DQ__)
         return __builtin_convertvector(__builtin_convertvector(result >> 11, Integers), Values) * 0x1.0p-53;
+#else
+        constexpr std::uint64_t two_to_52_bits = 0x4330000000000000;  // the bits of 2^52
+        const Words bits = result >> 11;
+        const Words high_bits = (bits >> 32) | two_to_52_bits;
+        const Words low_bits = (bits & 0xffffffffu) | two_to_52_bits;
+        Values high, low;
+        std::memcpy(&high, &high_bits, sizeof high);
+        std::memcpy(&low, &low_bits, sizeof low);
+        return ((high - 0x1.0p52) * 0x1.0p32 + (low - 0x1.0p52)) * 0x1.0p-53;
+#endif
       }
     };
     Scalar* out = uniforms + row * units;
     std::ptrdiff_t unit = 0;
-    // Eight units at a time, the 8 × 8 block transposed in registers so that each row's eight draws are stored as
-    // one vector, not one scalar per lane.
+    // `lanes` units at a time, the square block transposed in registers so that each row's draws are stored as one
+    // vector, not one scalar per lane.
     for (; unit + lanes <= units; unit += lanes) {
       Values block[lanes];
       for (int k = 0; k < lanes; ++k) block[k] = next_draws();
@@ -103,5 +158,8 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
     streams[row] = stream;
   }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace rbmix
