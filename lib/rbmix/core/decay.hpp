@@ -6,7 +6,7 @@
 // tenth of an ulp), and 2^n built from its bits in two factors, so that results down to the smallest subnormal come
 // out right and e^{−|x|} below half of it is 0. Eigen's exp for double divides (a rational approximation) and
 // rescales in four factors for the full exponent range (build/bench/decay_bench: 1.12 against 0.71 ns per double on
-// a Xeon with AVX-512; 2.30 against 2.31 ns on a Zen 3 with AVX2, where both are bound by the multiply-adds).
+// a Xeon with AVX-512; 2.30 against 2.31 ns on a Zen 3 with AVX2).
 // The logistic σ(x) = 1/(1 + e^{−x}) of the positive phase, the statistics and the mean-field updates is computed
 // from the same decays, with the formula of the Gibbs rule.
 // Accuracy: within 2 ulp of the correctly rounded e^{−|x|} (tests/rbmix/core/decay_test.cpp checks it against a

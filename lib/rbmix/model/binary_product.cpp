@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -84,11 +85,26 @@ void require_binary_entries(const Matrix<Scalar>& binary, const char* what, std:
           [&] { return std::string(what) + ": a binary operand holds a value other than 0 and 1"; });
 }
 
+// For every mask of `lanes` bits, the lanes of its set bits in increasing order, then zeros: the permutation that
+// packs a vector's selected entries to its front.
+template <int lanes>
+constexpr std::array<std::array<std::int32_t, lanes>, (1 << lanes)> left_pack_table() {
+  std::array<std::array<std::int32_t, lanes>, (1 << lanes)> table{};
+  for (int mask = 0; mask < (1 << lanes); ++mask) {
+    int next = 0;
+    for (int lane = 0; lane < lanes; ++lane)
+      if (mask & (1 << lane)) table[static_cast<std::size_t>(mask)][static_cast<std::size_t>(next++)] = lane;
+  }
+  return table;
+}
+
 // Appends to `positions` (from entry `count` on) the columns col … cols − 1 of `values` that are not 0, in
 // increasing order, and returns the new count; `positions` has room for a whole vector past the last column.
 // With AVX-512, a vector of entries at a time: its nonzero positions are compressed to the front of a register and
-// the register stored whole (a vector's worth of slack), so the cost is per vector, not per entry. Elsewhere one
-// entry at a time, without branches (a branch per entry mispredicts at densities near 1/2). Both write the same.
+// the register stored whole (a vector's worth of slack), so the cost is per vector, not per entry. AVX2 has no
+// compress: the mask of a vector's nonzero entries picks, from a table, the permutation that moves the selected
+// columns to the front (left packing). Elsewhere one entry at a time, without branches (a branch per entry
+// mispredicts at densities near 1/2). All write the same.
 template <typename Scalar>
 std::int64_t append_ones(const Scalar* values, Eigen::Index col, Eigen::Index cols, std::int32_t* positions,
                          std::int64_t count) {
@@ -108,6 +124,29 @@ std::int64_t append_ones(const Scalar* values, Eigen::Index col, Eigen::Index co
       const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_maskz_compress_epi32(ones, columns));
       count += __builtin_popcount(ones);
+    }
+  }
+#elif defined(__AVX2__)
+  static constexpr auto pack = left_pack_table<8>();
+  if constexpr (std::is_same_v<Scalar, float>) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (; col + 8 <= cols; col += 8) {
+      const int ones =
+          _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(values + col), _mm256_setzero_ps(), _CMP_NEQ_UQ));
+      const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
+      const __m256i order = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pack[ones].data()));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_permutevar8x32_epi32(columns, order));
+      count += __builtin_popcount(static_cast<unsigned>(ones));
+    }
+  } else {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0);
+    for (; col + 4 <= cols; col += 4) {
+      const int ones =
+          _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(values + col), _mm256_setzero_pd(), _CMP_NEQ_UQ));
+      const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
+      const __m256i order = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pack[ones].data()));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_permutevar8x32_epi32(columns, order));
+      count += __builtin_popcount(static_cast<unsigned>(ones));
     }
   }
 #endif
