@@ -127,27 +127,20 @@ std::int64_t append_ones(const Scalar* values, Eigen::Index col, Eigen::Index co
     }
   }
 #elif defined(__AVX2__)
+  constexpr Eigen::Index width = std::is_same_v<Scalar, float> ? 8 : 4;  // entries of one 256-bit load
   static constexpr auto pack = left_pack_table<8>();
-  if constexpr (std::is_same_v<Scalar, float>) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (; col + 8 <= cols; col += 8) {
-      const int ones =
-          _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(values + col), _mm256_setzero_ps(), _CMP_NEQ_UQ));
-      const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
-      const __m256i order = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pack[ones].data()));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_permutevar8x32_epi32(columns, order));
-      count += __builtin_popcount(static_cast<unsigned>(ones));
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (; col + width <= cols; col += width) {
+    int ones;
+    if constexpr (std::is_same_v<Scalar, float>) {
+      ones = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(values + col), _mm256_setzero_ps(), _CMP_NEQ_UQ));
+    } else {
+      ones = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(values + col), _mm256_setzero_pd(), _CMP_NEQ_UQ));
     }
-  } else {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0);
-    for (; col + 4 <= cols; col += 4) {
-      const int ones =
-          _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(values + col), _mm256_setzero_pd(), _CMP_NEQ_UQ));
-      const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
-      const __m256i order = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pack[ones].data()));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_permutevar8x32_epi32(columns, order));
-      count += __builtin_popcount(static_cast<unsigned>(ones));
-    }
+    const __m256i columns = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(col)));
+    const __m256i order = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pack[ones].data()));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(positions + count), _mm256_permutevar8x32_epi32(columns, order));
+    count += __builtin_popcount(static_cast<unsigned>(ones));
   }
 #endif
   for (; col < cols; ++col) {
