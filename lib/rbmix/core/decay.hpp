@@ -77,12 +77,11 @@ constexpr auto taylor_coefficients() {
   return coefficients;
 }
 
-// Vectors as wide as the build's registers (vector_width.hpp). The attribute applies to a named type only, not to
-// a template parameter.
-using DoubleVector = double __attribute__((vector_size(vector_bytes)));
-using FloatVector = float __attribute__((vector_size(vector_bytes)));
-using Int64Vector = std::int64_t __attribute__((vector_size(vector_bytes)));
-using Int32Vector = std::int32_t __attribute__((vector_size(vector_bytes)));
+// Vectors as wide as the build's registers (vector_width.hpp).
+using DoubleVector = VectorOf<double, vector_bytes>::type;
+using FloatVector = VectorOf<float, vector_bytes>::type;
+using Int64Vector = VectorOf<std::int64_t, vector_bytes>::type;
+using Int32Vector = VectorOf<std::int32_t, vector_bytes>::type;
 
 // One vector (with AVX-512 eight doubles or sixteen floats) of decays.
 template <typename Scalar>

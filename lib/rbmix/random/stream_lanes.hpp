@@ -78,9 +78,8 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
   using Words = typename VectorOf<std::uint64_t, lanes * sizeof(std::uint64_t)>::type;
 #if defined(__AVX512DQ__)
   using Integers = typename VectorOf<std::int64_t, lanes * sizeof(std::int64_t)>::type;
-#else
-  using Narrow = typename VectorOf<std::int32_t, lanes * sizeof(std::int32_t)>::type;
 #endif
+  using Narrow = typename VectorOf<std::int32_t, lanes * sizeof(std::int32_t)>::type;
   using Floats = typename VectorOf<float, lanes * sizeof(float)>::type;
   using Doubles = typename VectorOf<double, lanes * sizeof(double)>::type;
   using Values = std::conditional_t<sizeof(Scalar) == sizeof(float), Floats, Doubles>;
@@ -110,15 +109,11 @@ void draw_uniform_rows(RandomStream* streams, std::ptrdiff_t rows, std::ptrdiff_
       s3 = (s3 << 45) | (s3 >> 19);
       // A vector instruction converts 64-bit integers only with AVX-512DQ; elsewhere GCC converts lane by lane
       // through the stack, which cost as much as the draws themselves (Zen 3, AVX2). The integers are below 2^24
-      // or 2^53, so exact vector routes give the same numbers: for float, narrowed to 32-bit lanes first; for
-      // double, each 32-bit half placed in the mantissa of 2^52 (2^52 + k is exact for k < 2^52) and the two
-      // halves joined exactly.
+      // or 2^53, so exact vector routes give the same numbers: for float, narrowed to 32-bit lanes first (on any
+      // machine); for double without AVX-512DQ, each 32-bit half placed in the mantissa of 2^52 (2^52 + k is exact
+      // for k < 2^52) and the two halves joined exactly.
       if constexpr (sizeof(Scalar) == sizeof(float)) {
-#if defined(__AVX512DQ__)
-        return __builtin_convertvector(__builtin_convertvector(result >> 40, Integers), Values) * 0x1.0p-24f;
-#else
         return __builtin_convertvector(__builtin_convertvector(result >> 40, Narrow), Values) * 0x1.0p-24f;
-#endif
       } else {
 #if defined(__AVX512DQ__)
         return __builtin_convertvector(__builtin_convertvector(result >> 11, Integers), Values) * 0x1.0p-53;
