@@ -50,6 +50,19 @@ def blas_core(environment):
                           check=True).stdout.strip()
 
 
+def widest_kernel():
+    """The OpenBLAS kernel for the widest vectors this processor has. Debian's OpenBLAS 0.3.21 does not recognise
+    some recent processors and then picks a generic kernel 4-5x slower than its SkylakeX one, which would flatter
+    rbmix; forcing a kernel the processor cannot run would crash the peers."""
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+    if "avx512f" in flags and "avx512vl" in flags:
+        return "SkylakeX"
+    if "avx2" in flags and "fma" in flags:
+        return "Haswell"
+    return ""
+
+
 def dense_floor(visible, hidden, rows, forward, backward, outer, threads, environment):
     """Seconds of `forward` products v·W, `backward` h·Wᵀ and `outer` vᵀ·h of `rows` rows in dense float32 with numpy's
     BLAS (best of several runs): (k + 1, k, 2) are a training update's 2k + 3, (1, 1, 0) an AIS sweep's two."""
@@ -146,8 +159,9 @@ def main():
     parser.add_argument("--shapes", help="hidden:batch,... (default 500:100,100:100,2000:100,500:10,500:1000; "
                                          "ais: hidden:particles,..., default 500:100,100:100,2000:100)")
     parser.add_argument("--threads", default="1,2", help="thread counts to try for every program")
-    parser.add_argument("--coretype", default="SkylakeX",
-                        help="OPENBLAS_CORETYPE for the peers ('' leaves OpenBLAS's own choice)")
+    parser.add_argument("--coretype", default="auto",
+                        help="OPENBLAS_CORETYPE for the peers: 'auto' (default) the kernel for the widest vectors the "
+                             "processor has, SkylakeX with AVX-512 and Haswell with AVX2; '' OpenBLAS's own choice")
     parser.add_argument("--algorithm", choices=("pcd", "cd", "pt", "ais"), default="pcd")
     parser.add_argument("--replicas", type=int, default=5, help="tempering replicas for --algorithm pt")
     parser.add_argument("--k", type=int, default=1, help="Gibbs sweeps per update")
@@ -189,8 +203,9 @@ def main():
         sys.exit("peers: AIS needs at least 2 particles")
     thread_counts = [int(t) for t in args.threads.split(",")]
     environment = dict(os.environ)
-    if args.coretype:
-        environment["OPENBLAS_CORETYPE"] = args.coretype
+    coretype = widest_kernel() if args.coretype == "auto" else args.coretype
+    if coretype:
+        environment["OPENBLAS_CORETYPE"] = coretype
     # Debian's numpy and PyTorch use whatever libblas.so.3 points at: the reference BLAS unless an optimised one is
     # installed, which is 5-20x slower than what their users get and would flatter rbmix.
     if blas_core(environment) == "not OpenBLAS":
