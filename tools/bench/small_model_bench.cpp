@@ -3,6 +3,7 @@
 //     Trainer::step, everything included: batch assembly, positive phase, the chains, the statistics, the parameter
 //     step and the divergence check of Trainer::run.
 //   BM_SmallSweep: one sweep of the 32 chains alone (BatchedChains::sweep), the arithmetic a sampler cannot avoid.
+//   BM_SmallProducts: a PCD-1 update's six dense products alone, the floor under BM_SmallUpdate.
 // Counter ns_per_unit_sample: the time over the units the update draws (32 chains × (16 + 16) units per sweep, plus
 // the 32 × 16 hidden units CD draws to start its chains at the data), the figure issue-level goals are stated in.
 #include <benchmark/benchmark.h>
@@ -71,8 +72,38 @@ void BM_SmallSweep(benchmark::State& state) {
   state.SetLabel(state.range(0) == 1 ? "flip" : "gibbs");
 }
 
+// The floor under a PCD-1 update: its six dense products alone (Eigen, double, as the update computes them): the
+// positive phase's c + W v, the sweep's c + W v and b + Wᵀh, the negative phase's c + W v at the chains' new
+// states, and the two statistics ⟨h vᵀ⟩. Its ns_per_unit_sample counts the draws of a PCD-1 update, so it is the
+// part of BM_SmallUpdate/1/x's figure that the products take.
+void BM_SmallProducts(benchmark::State& state) {
+  const rbmix::MatrixD data = rbmix::to_real(rbmix::bars_and_stripes(bars_and_stripes_side));
+  rbmix::RandomStream stream(3, 0, rbmix::StreamDomain::initialisation);
+  rbmix::MatrixD weights(hidden_units, data.cols());
+  for (Eigen::Index k = 0; k < weights.size(); ++k) weights.data()[k] = 0.5 * stream.normal();
+  rbmix::MatrixD hidden(data.rows(), hidden_units);
+  for (Eigen::Index k = 0; k < hidden.size(); ++k) hidden.data()[k] = stream.uniform() < 0.5 ? 1.0 : 0.0;
+  rbmix::MatrixD hidden_inputs, visible_inputs, positive, negative;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    hidden_inputs.noalias() = data * weights.transpose();
+    positive.noalias() = hidden_inputs.transpose() * data;
+    hidden_inputs.noalias() = data * weights.transpose();
+    visible_inputs.noalias() = hidden * weights;
+    hidden_inputs.noalias() = data * weights.transpose();
+    negative.noalias() = hidden_inputs.transpose() * data;
+    benchmark::DoNotOptimize(positive.data());
+    benchmark::DoNotOptimize(negative.data());
+    benchmark::DoNotOptimize(visible_inputs.data());
+  }
+  state.counters["ns_per_unit_sample"] = nanoseconds_per_draw(
+      start, static_cast<double>(data.rows() * (data.cols() + hidden_units)) * static_cast<double>(state.iterations()));
+  state.SetLabel("the six dense products of a PCD-1 update");
+}
+
 BENCHMARK(BM_SmallUpdate)->ArgsProduct({{0, 1}, {0, 1}})->MinTime(0.5)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SmallSweep)->Arg(0)->Arg(1)->MinTime(0.5)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallProducts)->MinTime(0.5)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
