@@ -32,6 +32,12 @@ std::atomic<bool> binary_products_on{true};
 // The statistic's threshold is set by its narrowest shape (100 hidden), where the index of the columns costs most.
 // These crossings are about twice those measured before the packed block was aligned (PanelBuffer): the binary
 // path had run at half speed in processes whose buffer started off a cache line.
+// On a 2-core Zen 3 (AVX2, no AVX-512), float, one run of the same command before the pack's prefetch (2000 hidden
+// at 13 % and 35 % ones only): c + W v 1.50, 0.93, 0.88 (100: 1.19 at 35 %; 2000: 1.99); b + Wᵀh 2.07, 1.79, 1.36
+// (100: 1.79; 2000: 1.26 at 13 %, 0.95 at 35 %); ⟨h vᵀ⟩ 1.81, 1.46, 1.26 (100: 1.20; 2000: 2.81). The thresholds
+// hold there but for c + W v at 45 % (7 % slower than dense) and b + Wᵀh at 2000 hidden, whose binary path lost
+// from about a third of ones (its pack reads W's rows 3 KB apart; the prefetch of pack_row_block helps it). The
+// statistic's float threshold is conservative on both machines at 500 hidden.
 enum class BinaryProduct { selected_rows, selected_columns, statistic };
 template <typename Scalar>
 constexpr double density_threshold(BinaryProduct product) {
