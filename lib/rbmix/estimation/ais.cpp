@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
 
@@ -204,7 +205,7 @@ AisResult reverse_ais_log_partition(const Rbm& rbm, const MatrixD& start, const 
   const VectorD base_bias = checked_base_bias(rbm, reverse_options);
   require(start.cols() == rbm.n_visible(), "reverse AIS: start states have " + std::to_string(start.cols()) +
                                                " units but the model has " + std::to_string(rbm.n_visible()));
-  require(((start.array() == 0.0) || (start.array() == 1.0)).all(), "reverse AIS: start states must be 0/1");
+  require(all_binary(start), "reverse AIS: start states must be 0/1");
   return run_annealing(rbm, base_bias, start, reverse_options, true);
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/npy.hpp"
 
@@ -86,7 +87,7 @@ MatrixD load_grey_levels(const std::filesystem::path& file) {
     case NpyDtype::boolean:
       throw InputError(source + ": grey levels must be |u1 intensities or <f4/<f8 values in [0, 1], not |b1");
   }
-  require((grey.array() >= 0.0 && grey.array() <= 1.0).all(), source + ": a grey level lies outside [0, 1]");
+  require(all_in_unit_interval(grey), source + ": a grey level lies outside [0, 1]");
   return grey;
 }
 

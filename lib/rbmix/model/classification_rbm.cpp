@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -90,7 +91,7 @@ std::vector<int> one_hot_labels(const MatrixD& rows, Eigen::Index classes, const
   std::vector<int> labels(static_cast<std::size_t>(rows.rows()));
   for (Eigen::Index row = 0; row < rows.rows(); ++row) {
     const auto block = rows.row(row).tail(classes);
-    const bool one_hot = (block.array() == 0.0 || block.array() == 1.0).all() && block.sum() == 1.0;
+    const bool one_hot = all_binary(block) && block.sum() == 1.0;
     require(one_hot, what + ": row " + std::to_string(row) + " does not hold exactly one label (columns " +
                          std::to_string(first) + " … " + std::to_string(rows.cols() - 1) + " must be one-hot)");
     Eigen::Index label = 0;

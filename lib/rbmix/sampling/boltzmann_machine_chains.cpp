@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -14,8 +15,7 @@ constexpr Eigen::Index kMinimumParallelWork = Eigen::Index{1} << 17;
 BoltzmannMachineChains::BoltzmannMachineChains(MatrixD initial_states, UnitRule rule, std::uint64_t seed)
     : states_(std::move(initial_states)), rule_(rule) {
   require(states_.rows() >= 1, "Boltzmann machine chains: no initial states");
-  require((states_.array() == 0.0 || states_.array() == 1.0).all(),
-          "Boltzmann machine chains: initial states must be 0 or 1");
+  require(all_binary(states_), "Boltzmann machine chains: initial states must be 0 or 1");
   streams_.reserve(static_cast<std::size_t>(states_.rows()));
   for (Eigen::Index chain = 0; chain < states_.rows(); ++chain)
     streams_.emplace_back(seed, static_cast<std::uint64_t>(chain), StreamDomain::chains);

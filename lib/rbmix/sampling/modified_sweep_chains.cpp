@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -36,7 +37,7 @@ ModifiedSweepChains<Scalar>::ModifiedSweepChains(const BasicRbm<Scalar>& rbm, co
   require(sweep_diagonal.size() == (Eigen::Index{1} << units), "modified sweep sampler: the sweep diagonal has " +
                                                                    std::to_string(sweep_diagonal.size()) +
                                                                    " entries, expected 2^" + std::to_string(units));
-  require((sweep_diagonal.array() >= 0.0).all() && (sweep_diagonal.array() <= 1.0).all(),
+  require(all_in_unit_interval(sweep_diagonal),
           "modified sweep sampler: the sweep diagonal has entries outside [0, 1]");
   lambda_ = sweep_diagonal.minCoeff();
   require(lambda_ < 1.0,

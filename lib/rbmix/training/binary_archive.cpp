@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -111,7 +112,7 @@ Matrix<Scalar> BinaryReader::read_matrix(Eigen::Index rows, Eigen::Index cols, c
 template <typename Scalar>
 Matrix<Scalar> BinaryReader::read_state_matrix(Eigen::Index rows, Eigen::Index cols, const std::string& what) {
   Matrix<Scalar> states = read_matrix<Scalar>(rows, cols, what);
-  if (!(states.array() == Scalar(0) || states.array() == Scalar(1)).all()) fail(what + ": a state is neither 0 nor 1");
+  if (!all_binary(states)) fail(what + ": a state is neither 0 nor 1");
   return states;
 }
 

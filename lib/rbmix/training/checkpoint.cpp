@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/crc32.hpp"
 #include "rbmix/io/file_bytes.hpp"
@@ -49,7 +50,7 @@ std::optional<double> read_optional(BinaryReader& reader, const std::string& wha
 
 // μ and λ are moving averages of unit means (002 §4), so they stay in [0, 1].
 void require_unit_interval(BinaryReader& reader, const VectorD& offset, const std::string& what) {
-  if (!((offset.array() >= 0.0) && (offset.array() <= 1.0)).all()) reader.fail(what + " lies outside [0, 1]");
+  if (!all_in_unit_interval(offset)) reader.fail(what + " lies outside [0, 1]");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/exact.hpp"
@@ -18,12 +19,12 @@ namespace {
 constexpr double initial_hidden_offset = 0.5;  // λ starts at 0.5 (002 §4)
 
 void require_binary(const MatrixD& data, const std::string& what) {
-  const bool binary = (data.array() == 0.0 || data.array() == 1.0).all();
+  const bool binary = all_binary(data);
   require(binary, what + ": every value must be 0 or 1");
 }
 
 void require_unit_interval(const MatrixD& data, const std::string& what) {
-  require((data.array() >= 0.0 && data.array() <= 1.0).all(), what + ": every grey level must lie in [0, 1]");
+  require(all_in_unit_interval(data), what + ": every grey level must lie in [0, 1]");
 }
 
 Rbm initial_model(const TrainingOptions& options, const MatrixD& train, Eigen::Index n_hidden) {
