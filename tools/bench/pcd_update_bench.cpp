@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "pcd_products.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/training/trainer.hpp"
 
@@ -43,20 +44,10 @@ double six_products_seconds() {
   const auto weights = random_matrix<Scalar>(hidden_units, visible_units, 2);
   const auto chain_visible = random_matrix<Scalar>(batch_rows, visible_units, 3);
   const auto chain_hidden = random_matrix<Scalar>(batch_rows, hidden_units, 4);
-  rbmix::Matrix<Scalar> positive_inputs(batch_rows, hidden_units), positive_statistics(hidden_units, visible_units);
-  rbmix::Matrix<Scalar> hidden_inputs(batch_rows, hidden_units), visible_inputs(batch_rows, visible_units);
-  rbmix::Matrix<Scalar> negative_statistics(hidden_units, visible_units);
+  rbmix_bench::PcdProductOutputs<Scalar> outputs(batch_rows, hidden_units, visible_units);
   const auto start = std::chrono::steady_clock::now();
-  for (int repetition = 0; repetition < product_repetitions; ++repetition) {
-    positive_inputs.noalias() = batch * weights.transpose();
-    positive_statistics.noalias() = positive_inputs.transpose() * batch;
-    hidden_inputs.noalias() = chain_visible * weights.transpose();
-    visible_inputs.noalias() = chain_hidden * weights;
-    hidden_inputs.noalias() = chain_visible * weights.transpose();
-    negative_statistics.noalias() = hidden_inputs.transpose() * chain_visible;
-    benchmark::DoNotOptimize(negative_statistics.data());
-    benchmark::DoNotOptimize(positive_statistics.data());
-  }
+  for (int repetition = 0; repetition < product_repetitions; ++repetition)
+    rbmix_bench::six_dense_pcd_products(batch, weights, chain_visible, chain_hidden, outputs);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / product_repetitions;
 }
 

@@ -10,6 +10,7 @@
 
 #include <chrono>
 
+#include "pcd_products.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
 #include "rbmix/training/trainer.hpp"
@@ -72,10 +73,9 @@ void BM_SmallSweep(benchmark::State& state) {
   state.SetLabel(state.range(0) == 1 ? "flip" : "gibbs");
 }
 
-// The floor under a PCD-1 update: its six dense products alone (Eigen, double, as the update computes them): the
-// positive phase's c + W v, the sweep's c + W v and b + Wᵀh, the negative phase's c + W v at the chains' new
-// states, and the two statistics ⟨h vᵀ⟩. Its ns_per_unit_sample counts the draws of a PCD-1 update, so it is the
-// part of BM_SmallUpdate/1/x's figure that the products take.
+// The floor under a PCD-1 update: its six dense products alone (pcd_products.hpp; double, as the update computes
+// them), the data standing for the chains' visible states too. Its ns_per_unit_sample counts the draws of a PCD-1
+// update, so it is the part of BM_SmallUpdate/1/x's figure that the products take.
 void BM_SmallProducts(benchmark::State& state) {
   const rbmix::MatrixD data = rbmix::to_real(rbmix::bars_and_stripes(bars_and_stripes_side));
   rbmix::RandomStream stream(3, 0, rbmix::StreamDomain::initialisation);
@@ -83,19 +83,9 @@ void BM_SmallProducts(benchmark::State& state) {
   for (Eigen::Index k = 0; k < weights.size(); ++k) weights.data()[k] = 0.5 * stream.normal();
   rbmix::MatrixD hidden(data.rows(), hidden_units);
   for (Eigen::Index k = 0; k < hidden.size(); ++k) hidden.data()[k] = stream.uniform() < 0.5 ? 1.0 : 0.0;
-  rbmix::MatrixD hidden_inputs, visible_inputs, positive, negative;
+  rbmix_bench::PcdProductOutputs<double> outputs(data.rows(), hidden_units, data.cols());
   const auto start = std::chrono::steady_clock::now();
-  for (auto _ : state) {
-    hidden_inputs.noalias() = data * weights.transpose();
-    positive.noalias() = hidden_inputs.transpose() * data;
-    hidden_inputs.noalias() = data * weights.transpose();
-    visible_inputs.noalias() = hidden * weights;
-    hidden_inputs.noalias() = data * weights.transpose();
-    negative.noalias() = hidden_inputs.transpose() * data;
-    benchmark::DoNotOptimize(positive.data());
-    benchmark::DoNotOptimize(negative.data());
-    benchmark::DoNotOptimize(visible_inputs.data());
-  }
+  for (auto _ : state) rbmix_bench::six_dense_pcd_products(data, weights, data, hidden, outputs);
   state.counters["ns_per_unit_sample"] = nanoseconds_per_draw(
       start, static_cast<double>(data.rows() * (data.cols() + hidden_units)) * static_cast<double>(state.iterations()));
   state.SetLabel("the six dense products of a PCD-1 update");
