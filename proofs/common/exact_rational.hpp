@@ -75,7 +75,6 @@ class ExactRational {
   friend bool operator<=(const ExactRational& a, const ExactRational& b) { return !(b < a); }
   friend bool operator>=(const ExactRational& a, const ExactRational& b) { return !(a < b); }
 
-  double to_double() const { return static_cast<double>(numerator_) / static_cast<double>(denominator_); }
   friend std::ostream& operator<<(std::ostream& out, const ExactRational& value) {
     out << to_text(value.numerator_);
     if (value.denominator_ != 1) out << '/' << to_text(value.denominator_);

@@ -25,8 +25,6 @@ class ClassChangeTracker {
   std::size_t changes() const { return changes_; }
   // The index of the first unambiguous entry whose class differs from the first unambiguous class, if any.
   std::optional<std::size_t> first_change() const { return first_change_; }
-  // The class of the last unambiguous entry, if any.
-  std::optional<int> current_class() const { return current_; }
 
  private:
   std::size_t observed_ = 0;

@@ -20,7 +20,6 @@ struct ClassificationRbm {
   Eigen::Index classes = 0;  // K
 
   Eigen::Index n_inputs() const { return rbm.n_visible() - classes; }
-  Eigen::Index first_label_unit() const { return n_inputs(); }
 
   // Throws InputError naming `what` unless the RBM is valid, K ≥ 2 and at least one input precedes the labels.
   void validate(const std::string& what = "classification RBM") const;

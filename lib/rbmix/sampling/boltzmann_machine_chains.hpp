@@ -24,7 +24,6 @@ class BoltzmannMachineChains {
   void sweep(const BoltzmannMachine& model, int sweeps = 1);
 
   const MatrixD& states() const { return states_; }
-  Eigen::Index chain_count() const { return states_.rows(); }
 
  private:
   MatrixD states_;

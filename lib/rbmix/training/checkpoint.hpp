@@ -20,7 +20,7 @@
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/training/centered_parameters.hpp"
 #include "rbmix/training/negative_phase.hpp"
-#include "rbmix/training/trainer.hpp"
+#include "rbmix/training/learning_curve.hpp"
 
 namespace rbmix {
 

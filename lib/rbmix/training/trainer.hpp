@@ -10,8 +10,9 @@
 // So CD-K' and S-DCP with d = 1 are the same code path and give the same numbers, and CG is CS-DCP with d = 1.
 // Data are shuffled at the start of every epoch from RandomStream(seed, 0, StreamDomain::data); an epoch has
 // ⌊N/B⌋ batches (the rows left over go into later epochs through the shuffle).
-// Initialisation: W ~ N(0, scale²) from RandomStream(seed, 0, StreamDomain::initialisation), c = 0,
-// b = logit(data mean clipped to [base_rate_clip, 1 − base_rate_clip]) or 0. A centered run starts at the same
+// Initialisation (parameter_initialisation.hpp, `--init`): W ~ N(0, scale²) from RandomStream(seed, 0,
+// StreamDomain::initialisation); then b = logit(data mean clipped to [base_rate_clip, 1 − base_rate_clip]) and c = 0
+// (base-rate), b = c = 0 (zero), or b and c drawn from N(0, S²) too (normal:S). A centered run starts at the same
 // plain model, with μ = data mean and λ = 0.5 (002 §4).
 //
 // run() evaluates at update 0, every evaluation_interval updates and at the end: exact average log-likelihood of
@@ -34,6 +35,7 @@
 
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/training/centered_parameters.hpp"
+#include "rbmix/training/learning_curve.hpp"
 #include "rbmix/training/negative_phase.hpp"
 #include "rbmix/training/optimizer.hpp"
 #include "rbmix/training/training_options.hpp"
@@ -44,16 +46,6 @@ struct CheckpointRun;  // checkpoint.hpp
 
 // The base rate b = logit(mean) keeps mean 0 or 1 finite by clipping: logit(1e-3) ≈ −6.9.
 inline constexpr double base_rate_clip = 1e-3;
-
-struct EvaluationPoint {
-  std::int64_t update = 0;
-  double epoch = 0.0;
-  std::optional<double> train_log_likelihood;  // average over the rows
-  std::optional<double> test_log_likelihood;
-  // Classification RBMs (options.label_classes > 0): the fraction of rows whose label argmax_y p(y | x) misses.
-  std::optional<double> train_error;
-  std::optional<double> test_error;
-};
 
 enum class Termination { completed, diverged, interrupted };
 std::string to_string(Termination termination);
