@@ -12,6 +12,7 @@ struct LazyGibbsRule {
   static constexpr std::string_view name = "lazy-gibbs";
   static constexpr std::string_view description = "keep the state with probability 1/2, else Gibbs";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return T(0.5) * s + T(0.5) * GibbsRule{}.probability_of_one(x, s, decay);
@@ -23,6 +24,7 @@ struct TieForgettingFlipRule {
   static constexpr std::string_view name = "flip-without-tie-rule";
   static constexpr std::string_view description = "flip-the-state that always flips at x = 0";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);

@@ -19,6 +19,7 @@ struct LazyGibbsRule {
   static constexpr std::string_view name = "lazy-gibbs";
   static constexpr std::string_view description = "keep the state with probability `laziness`, else Gibbs";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   double laziness = 0.25;
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
@@ -34,6 +35,7 @@ struct FlipWithoutTieRule {
   static constexpr std::string_view name = "flip-without-tie-rule";
   static constexpr std::string_view description = "flip-the-state that always flips at x = 0";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     if (x > T(0)) return s == T(0) ? T(1) : T(1) - decay;
@@ -47,6 +49,7 @@ struct SignErrorGibbsRule {
   static constexpr std::string_view name = "gibbs-sign-error";
   static constexpr std::string_view description = "Gibbs sampling with σ(−x) for σ(x)";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T /*s*/, T decay) const {
     return logistic(-x, decay);

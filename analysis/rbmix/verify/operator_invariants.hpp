@@ -36,12 +36,18 @@ std::string rule_label(const Rule& rule) {
     return std::string(Rule::name);
 }
 
+// The ergodicity `rule` claims (unit_rule.hpp's claims_ergodicity): true, or nullopt for no claim.
+template <ConcreteUnitRule Rule>
+std::optional<bool> claimed_ergodicity(const Rule& rule) {
+  return rule.claims_ergodicity() ? std::optional<bool>(true) : std::nullopt;
+}
+
 // K = K_h K_v of `rule` at inverse temperature β with its layers, pattern and π ∝ e^{−βE}. Detailed balance of
 // both layer operators is claimed where the rule claims per-unit detailed balance (per-unit balance with
 // conditionally independent units gives it for the layer); `ergodic` is the claimed ergodicity (nullopt: none).
 template <ConcreteUnitRule Rule>
-ExactOperator exact_operator(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0,
-                             std::optional<bool> ergodic = true) {
+ExactOperator exact_operator(const Rbm& rbm, const Rule& rule, double inverse_temperature,
+                             std::optional<bool> ergodic) {
   ExactOperator op;
   std::ostringstream name;
   name << rule_label(rule) << " at β = " << inverse_temperature;
@@ -56,13 +62,15 @@ ExactOperator exact_operator(const Rbm& rbm, const Rule& rule, double inverse_te
   return op;
 }
 
-// The same for a built-in rule: ergodicity is claimed for every rule but the naive flip (003 Thms 1–2 for T; G and
-// T^α with α < 1 have positive entries).
+// The same with the ergodicity the rule itself claims.
+template <ConcreteUnitRule Rule>
+ExactOperator exact_operator(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0) {
+  return exact_operator(rbm, rule, inverse_temperature, claimed_ergodicity(rule));
+}
+
+// The same for a built-in rule.
 inline ExactOperator exact_operator(const Rbm& rbm, const UnitRule& rule, double inverse_temperature = 1.0) {
-  const std::optional<bool> ergodic =
-      std::holds_alternative<NaiveFlipRule>(rule) ? std::nullopt : std::optional<bool>(true);
-  return std::visit([&](const auto& concrete) { return exact_operator(rbm, concrete, inverse_temperature, ergodic); },
-                    rule);
+  return std::visit([&](const auto& concrete) { return exact_operator(rbm, concrete, inverse_temperature); }, rule);
 }
 
 // A' = (A − λI)/(1 − λ) with λ = `lambda_share` · min_x A(x, x) (001 §3): π and the pattern off the diagonal are
@@ -73,10 +81,12 @@ ExactOperator modified_operator(const ExactOperator& base, double lambda_share);
 VerificationResult check_operator_invariants(const ExactOperator& op);
 
 // The invariants of `rule`'s exact operator on `rbm` (a tiny RBM: 2^{m+n} joint states, dense).
+// `ergodic`: the claimed ergodicity; by default the rule's own claim (claims_ergodicity).
 template <ConcreteUnitRule Rule>
 VerificationResult check_operator_invariants(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0,
-                                             std::optional<bool> ergodic = true) {
-  VerificationResult result = check_operator_invariants(exact_operator(rbm, rule, inverse_temperature, ergodic));
+                                             std::optional<std::optional<bool>> ergodic = std::nullopt) {
+  VerificationResult result = check_operator_invariants(
+      exact_operator(rbm, rule, inverse_temperature, ergodic ? *ergodic : claimed_ergodicity(rule)));
   if (!result) {
     const Eigen::IOFormat row(Eigen::FullPrecision, Eigen::DontAlignCols, ", ", ", ");
     const Eigen::IOFormat matrix(Eigen::FullPrecision, Eigen::DontAlignCols, ", ", "; ");

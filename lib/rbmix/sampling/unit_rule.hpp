@@ -14,6 +14,9 @@
 //   - the layer operator leaves p(unit | rest) ∝ e^{x·unit} invariant, and a rule with
 //     per_unit_detailed_balance = true satisfies p(s)·P(s → t) = p(t)·P(t → s) for each unit (all rules here do;
 //     the naive flip is reversible but not ergodic);
+//   - claims_ergodicity() says whether the sweep K = K_h K_v is irreducible and aperiodic on every RBM, ties
+//     included; the verification rig (rbmix/verify/operator_invariants.hpp) checks the claim where it is made. It
+//     is a property of the rule and its parameter (unit-modified:1 is not ergodic at ties; unit-modified:γ < 1 is);
 //   - a rule has a name, and a parameterised rule (one with `parameter`) reads and writes its parameter, so that
 //     names, parsing and help texts come from the rules themselves.
 //
@@ -35,6 +38,7 @@ concept ConcreteUnitRule = std::copyable<Rule> && requires(const Rule& rule, dou
   { Rule::name } -> std::convertible_to<std::string_view>;
   { Rule::description } -> std::convertible_to<std::string_view>;
   { Rule::per_unit_detailed_balance } -> std::convertible_to<bool>;
+  { rule.claims_ergodicity() } -> std::same_as<bool>;
   { rule.probability_of_one(x, x, x) } -> std::same_as<double>;
   { rule.probability_of_one(y, y, y) } -> std::same_as<float>;
 };
@@ -53,6 +57,7 @@ struct GibbsRule {
   static constexpr std::string_view name = "gibbs";
   static constexpr std::string_view description = "Gibbs sampling G";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }  // every transition has positive probability
   template <typename T>
   T probability_of_one(T x, T /*s*/, T decay) const {
     return logistic_from_decay(x, decay);  // σ(x), decay.hpp
@@ -65,6 +70,7 @@ struct FlipTheStateRule {
   static constexpr std::string_view name = "flip";
   static constexpr std::string_view description = "flip-the-state T (003 §3)";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }  // 003 Thms 1–2
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     // Written as selects of values all computed up front, so that the kernel's pass over a block vectorises.
@@ -81,6 +87,7 @@ struct NaiveFlipRule {
   static constexpr std::string_view name = "naive";
   static constexpr std::string_view description = "naive Metropolis flip, always flips at x = 0 (not ergodic)";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return false; }  // W = 0, b = c = 0: period 2
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return x == T(0) ? T(1) - s : FlipTheStateRule{}.probability_of_one(x, s, decay);
@@ -93,7 +100,8 @@ struct MixtureRule {
   static constexpr std::string_view parameter = "A";
   static constexpr std::string_view description = "the mixture A·T + (1−A)·G, 0 ≤ A ≤ 1 (003 §5.2)";
   static constexpr bool per_unit_detailed_balance = true;
-  double flip_weight = 0.5;  // α
+  static constexpr bool claims_ergodicity() { return true; }  // α < 1 as G, α = 1 as T
+  double flip_weight = 0.5;                                   // α
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     const T alpha = static_cast<T>(flip_weight);
@@ -123,7 +131,8 @@ struct UnitModifiedRule {
       "per-unit modified Gibbs (A − λI)/(1 − λ), λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1: γ = 0 is G, γ = 1 is T off ties "
       "(001 §3)";
   static constexpr bool per_unit_detailed_balance = true;
-  double shift = 0.5;  // γ
+  bool claims_ergodicity() const { return shift < 1.0; }  // γ = 1 is the naive flip at ties (above)
+  double shift = 0.5;                                     // γ
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     const T gamma = static_cast<T>(shift);

@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "rbmix/verify/generators.hpp"
+#include "support/rule_list.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -53,8 +54,7 @@ TEST(Ergodicity, NaiveFlipIsPeriodicWhereFlipTheStateIsErgodic) {
 RC_GTEST_PROP(Ergodicity, StagedSweepGraphAgreesWithTheDensePattern, ()) {
   const Rbm rbm = *verify::arbitrary_tied_rbm(3, 1);
   const double beta = *rc::gen::element(1.0, 0.0);
-  for (const char* name : {"gibbs", "flip", "mix:0.5", "naive", "unit-modified:0.5", "unit-modified:1"}) {
-    const UnitRule rule = parse_unit_rule(name);
+  for (const UnitRule& rule : testing::every_builtin_rule()) {
     const TransitionPattern pattern = sweep_transition_pattern(rbm, rule, beta);
     const ErgodicityReport dense = analyse_ergodicity(PatternGraph(pattern));
     const ErgodicityReport staged = analyse_ergodicity(StagedSweepGraph(rbm, rule, beta));

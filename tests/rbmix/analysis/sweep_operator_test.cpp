@@ -7,6 +7,7 @@
 #include "rbmix/analysis/transition_operator.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/verify/generators.hpp"
+#include "support/rule_list.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -24,8 +25,7 @@ double max_difference(const VectorD& a, const VectorD& b) { return (a - b).cwise
 RC_GTEST_PROP(SweepOperator, MatchesTheDenseMatrixForEveryRule, ()) {
   const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 3.0);
   const double beta = *rc::gen::element(1.0, 0.5, 0.0);
-  for (const char* name : {"gibbs", "flip", "mix:0.3", "naive", "unit-modified:0.5"}) {
-    const UnitRule rule = parse_unit_rule(name);
+  for (const UnitRule& rule : testing::every_builtin_rule()) {
     const SweepOperator sweep(rbm, rule, beta);
     const MatrixD dense = sweep_transition_matrix(rbm, rule, beta);
     const VectorD x = random_vector(sweep.rows(), 3);

@@ -8,6 +8,7 @@
 #include "rbmix/verify/gtest_adapter.hpp"
 #include "rbmix/verify/operator_invariants.hpp"
 #include "support/brute_force.hpp"
+#include "support/rule_list.hpp"
 
 namespace rbmix::analysis {
 namespace {
@@ -18,11 +19,11 @@ constexpr double kAssemblyTolerance = 1e-15;
 // σ from the model's logistic_array against the rule's two-branch σ: a few ulps.
 constexpr double kGibbsFormulaTolerance = 1e-14;
 
-// The operators every invariant test runs: G, T, T^0.3, T^0.7, naive, G and T at β = 0.5, modified G and T.
+// The operators every invariant test runs: every built-in rule (each with the ergodicity it claims), G and T at
+// β = 0.5, modified G and T.
 std::vector<verify::ExactOperator> all_exact_operators(const Rbm& rbm) {
   std::vector<verify::ExactOperator> ops;
-  for (const char* rule : {"gibbs", "flip", "mix:0.3", "mix:0.7", "naive", "unit-modified:0.5"})
-    ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule)));
+  for (const UnitRule& rule : testing::every_builtin_rule()) ops.push_back(verify::exact_operator(rbm, rule));
   for (const char* rule : {"gibbs", "flip"}) ops.push_back(verify::exact_operator(rbm, parse_unit_rule(rule), 0.5));
   // λ at half and at the whole of the minimum diagonal: the latter removes self-loops exactly.
   for (const std::size_t base : {std::size_t{0}, std::size_t{1}})

@@ -44,6 +44,7 @@ struct ReadsTheInputRule {  // σ(x) from x itself: right at the rule's own deca
   static constexpr std::string_view name = "reads-x";
   static constexpr std::string_view description = "";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T, T) const {
     return T(1) / (T(1) + std::exp(-x));
@@ -53,6 +54,7 @@ struct UnbalancedRule {  // flip-the-state accepting uphill moves with e^{−2|x
   static constexpr std::string_view name = "unbalanced";
   static constexpr std::string_view description = "";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return FlipTheStateRule{}.probability_of_one(x, s, decay * decay);
@@ -62,6 +64,7 @@ struct ClampedRule {  // min(1, 2(1 − e^{−|x|})) for x > 0: exactly 1 at the
   static constexpr std::string_view name = "clamped";
   static constexpr std::string_view description = "";
   static constexpr bool per_unit_detailed_balance = false;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return x > T(0) ? std::min(T(1), T(2) * (T(1) - decay)) : GibbsRule{}.probability_of_one(x, s, decay);

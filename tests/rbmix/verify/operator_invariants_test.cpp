@@ -42,5 +42,17 @@ TEST(OperatorInvariants, AUserRuleAndTheBuiltInRuleGiveTheSameOperator) {
   EXPECT_EQ(builtin.name, "naive at β = 1");
 }
 
+// The ergodicity claim is the rule's: unit-modified:1 is the naive flip at ties and claims none, so checking it
+// through the public API on a tied RBM (W = 0: period 2) passes, while γ < 1 claims ergodicity and has it.
+TEST(OperatorInvariants, EveryRuleClaimsTheErgodicityItHas) {
+  EXPECT_FALSE(UnitModifiedRule{1.0}.claims_ergodicity());
+  RBMIX_EXPECT_VERIFIED(check_operator_invariants(Rbm(2, 2), UnitModifiedRule{1.0}));
+  EXPECT_FALSE(exact_operator(Rbm(2, 2), UnitRule{UnitModifiedRule{1.0}}).ergodic.has_value());
+  RBMIX_EXPECT_VERIFIED(check_operator_invariants(Rbm(2, 2), UnitModifiedRule{0.99}));
+  EXPECT_EQ(exact_operator(Rbm(2, 2), UnitRule{UnitModifiedRule{0.99}}).ergodic, std::optional<bool>(true));
+  // Claimed where it is false, the check fails: the claim is checked, not assumed.
+  EXPECT_FALSE(check_operator_invariants(Rbm(2, 2), UnitModifiedRule{1.0}, 1.0, std::optional<bool>(true)).passed);
+}
+
 }  // namespace
 }  // namespace rbmix::verify

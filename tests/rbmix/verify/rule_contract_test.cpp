@@ -19,6 +19,7 @@ struct SignErrorGibbsRule {
   static constexpr std::string_view name = "gibbs-sign-error";
   static constexpr std::string_view description = "";
   static constexpr bool per_unit_detailed_balance = true;
+  static constexpr bool claims_ergodicity() { return true; }
   template <typename T>
   T probability_of_one(T x, T s, T decay) const {
     return GibbsRule{}.probability_of_one(-x, s, decay);
