@@ -31,7 +31,7 @@ std::vector<analysis::OperatorSpecification> parse_operators(const std::string& 
   std::stringstream stream(list);
   std::string item;
   while (std::getline(stream, item, ',')) out.push_back(analysis::parse_operator_specification(item));
-  require(!out.empty(), "--operators: give at least one operator (gibbs, flip, mix:A, naive, modified:RULE)");
+  require(!out.empty(), "--operators: give at least one operator (a unit rule, or modified:RULE)");
   return out;
 }
 
@@ -115,7 +115,10 @@ void attach_analyze(CLI::App& app) {
   auto arguments = std::make_shared<AnalyzeArguments>();
   CLI::App* command = app.add_subcommand("analyze", "Exact analysis of transition operators on a tiny model");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--operators", arguments->operators, "comma-separated: gibbs, flip, mix:A, naive, modified:RULE")
+  command
+      ->add_option("--operators", arguments->operators,
+                   "comma-separated operators: a unit rule, one of\n" + unit_rule_help() +
+                       "or modified:RULE, the whole sweep of RULE modified by its minimum diagonal (001 §3)")
       ->capture_default_str();
   command->add_option("--beta", arguments->beta, "inverse temperature")->capture_default_str();
   command->add_flag("--json", arguments->json, "print JSON");

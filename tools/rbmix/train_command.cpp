@@ -103,29 +103,17 @@ int class_count(const TrainArguments& arguments, const std::vector<int>& labels)
   return std::max(largest + 1, 2);
 }
 
-// Refuses an option that `algorithm` would ignore, naming it, so that a typo in --algo cannot silently drop a
-// setting.
-void refuse_ignored_options(const CLI::App& command, Algorithm algorithm) {
-  const std::string name = to_string(algorithm);
-  const bool dcp = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp;
-  const auto refuse_unless = [&](bool applies, const std::string& option, const std::string& applies_to) {
-    require(applies || command.count(option) == 0,
-            option + " applies to " + applies_to + " only; --algo " + name + " would ignore it");
-  };
-  refuse_unless(algorithm != Algorithm::exact && algorithm != Algorithm::mfcd, "--operator",
-                "the sampling algorithms (exact and mfcd sample nothing)");
-  refuse_unless(dcp, "--d", "sdcp and csdcp");
-  refuse_unless(dcp, "--k-inner", "sdcp and csdcp");
-  refuse_unless(algorithm == Algorithm::pt, "--replicas", "pt");
-  refuse_unless(algorithm == Algorithm::fpcd, "--fast-lr", "fpcd");
-  refuse_unless(algorithm == Algorithm::fpcd, "--fast-decay", "fpcd");
-  require(algorithm != Algorithm::fpcd || command.count("--fast-lr") > 0,
-          "--fast-lr: fpcd needs the fast learning rate ε_F (001 §2 takes it larger than --lr)");
+// The options given on the command line among those only some algorithms use (training_options.hpp).
+std::vector<std::string> algorithm_specific_options_given(const CLI::App& command) {
+  std::vector<std::string> given;
+  for (const char* option : {"--operator", "--d", "--k-inner", "--replicas", "--fast-lr", "--fast-decay"})
+    if (command.count(option) > 0) given.emplace_back(option);
+  return given;
 }
 
 void run_train(const CLI::App& command, const TrainArguments& arguments) {
   const Algorithm algorithm = parse_algorithm(arguments.algorithm);
-  refuse_ignored_options(command, algorithm);
+  refuse_ignored_options(algorithm, algorithm_specific_options_given(command));
   TrainingOptions options = arguments.options;
   apply_algorithm(options, algorithm, options.inner_steps);
   options.rule = parse_unit_rule(arguments.rule);
@@ -252,7 +240,8 @@ void attach(CLI::App& parent) {
                     "--data holds grey levels (|u1 intensities or floats in [0, 1]); every use of a row draws its "
                     "binary version afresh (000 §4.1)");
   command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
-  command->add_option("--algo", arguments->algorithm, "cd|pcd|mfcd|fpcd|pt|exact|cg|sdcp|csdcp")->capture_default_str();
+  command->add_option("--algo", arguments->algorithm, "training algorithm, one of\n" + algorithm_help())
+      ->capture_default_str();
   command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
   command->add_option("--k", options.sampling_steps, "sweeps per negative phase")->capture_default_str();
   command->add_option("--replicas", options.replicas, "parallel tempering replicas t (pt only)")->capture_default_str();

@@ -1,6 +1,7 @@
 #include "rbmix/training/negative_phase.hpp"
 
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -233,9 +234,13 @@ std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOp
       return std::make_unique<ExactNegativePhase<Scalar>>();
     case NegativePhaseKind::mean_field:
       return std::make_unique<MeanFieldNegativePhase<Scalar>>(label_group(options, n_visible));
-    default:
+    case NegativePhaseKind::contrastive_divergence:
+    case NegativePhaseKind::persistent:
+    case NegativePhaseKind::fast_persistent:
+    case NegativePhaseKind::parallel_tempering:
       return std::make_unique<ChainNegativePhase<Scalar>>(options, n_visible, n_hidden, batch_size);
   }
+  throw std::logic_error("make_negative_phase: unknown negative phase kind");  // every kind has its case above
 }
 
 template std::unique_ptr<BasicNegativePhase<float>> make_negative_phase<float>(const TrainingOptions&, Eigen::Index,

@@ -21,6 +21,11 @@ struct ParameterInitialisation {
   bool operator==(const ParameterInitialisation&) const = default;
 };
 
+// The help of `--init`, the same in every command and experiment that takes it.
+inline constexpr std::string_view parameter_initialisation_help =
+    "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero, or normal:S (W, b, "
+    "c ~ N(0, S²))";
+
 // "base-rate", "zero" or "normal:S" with S > 0 finite; anything else throws InputError naming --init.
 ParameterInitialisation parse_parameter_initialisation(std::string_view text);
 // The text parse_parameter_initialisation reads back.

@@ -1,25 +1,48 @@
 #include "rbmix/training/training_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
 namespace {
 
-struct AlgorithmName {
-  Algorithm algorithm;
-  std::string_view name;
-};
-constexpr AlgorithmName algorithm_names[] = {
-    {Algorithm::cd, "cd"},     {Algorithm::pcd, "pcd"},   {Algorithm::mfcd, "mfcd"},
-    {Algorithm::fpcd, "fpcd"}, {Algorithm::pt, "pt"},     {Algorithm::exact, "exact"},
-    {Algorithm::cg, "cg"},     {Algorithm::sdcp, "sdcp"}, {Algorithm::csdcp, "csdcp"},
+constexpr AlgorithmDefinition algorithm_definitions[] = {
+    {Algorithm::cd, "cd", NegativePhaseKind::contrastive_divergence, false, false,
+     "contrastive divergence CD-k: chains start at the batch (docs/algorithms.md §3.2)"},
+    {Algorithm::pcd, "pcd", NegativePhaseKind::persistent, false, false,
+     "persistent CD / SML: persistent chains, k sweeps per update (000 §2)"},
+    {Algorithm::mfcd, "mfcd", NegativePhaseKind::mean_field, false, false,
+     "mean-field CD: deterministic negative statistics (000 §2.2)"},
+    {Algorithm::fpcd, "fpcd", NegativePhaseKind::fast_persistent, false, false,
+     "fast persistent CD: persistent chains on θ + θ_F; needs --fast-lr (001 §2)"},
+    {Algorithm::pt, "pt", NegativePhaseKind::parallel_tempering, false, false,
+     "parallel tempering t-PT k: --replicas persistent replicas at β uniform in [0, 1] (003 §4.2)"},
+    {Algorithm::exact, "exact", NegativePhaseKind::exact, false, false,
+     "the exact gradient by enumeration (tiny models)"},
+    {Algorithm::cg, "cg", NegativePhaseKind::contrastive_divergence, true, false,
+     "centered gradient: CD-k with centered parameters (002 Alg. 4 with d = 1)"},
+    {Algorithm::sdcp, "sdcp", NegativePhaseKind::contrastive_divergence, false, true,
+     "stochastic difference of convex programming: --d inner steps of CD---k-inner (002 Alg. 3)"},
+    {Algorithm::csdcp, "csdcp", NegativePhaseKind::contrastive_divergence, true, true, "centered S-DCP (002 Alg. 4)"},
 };
 
+// No default: a new kind must say whether it samples (the compiler warns at a missing case).
 bool is_sampling(NegativePhaseKind kind) {
-  return kind != NegativePhaseKind::exact && kind != NegativePhaseKind::mean_field;
+  switch (kind) {
+    case NegativePhaseKind::exact:
+    case NegativePhaseKind::mean_field:
+      return false;
+    case NegativePhaseKind::contrastive_divergence:
+    case NegativePhaseKind::persistent:
+    case NegativePhaseKind::fast_persistent:
+    case NegativePhaseKind::parallel_tempering:
+      return true;
+  }
+  throw std::logic_error("unknown negative phase kind");
 }
 
 bool fail(std::string* why, const std::string& message) {
@@ -92,47 +115,63 @@ void TrainingOptions::validate() const {
   if (!is_valid(&why)) throw InputError("training options: " + why);
 }
 
+std::span<const AlgorithmDefinition> algorithm_table() { return algorithm_definitions; }
+
+const AlgorithmDefinition& definition(Algorithm algorithm) {
+  for (const auto& entry : algorithm_definitions)
+    if (entry.algorithm == algorithm) return entry;
+  throw std::logic_error("the algorithm table lacks an algorithm");  // every enumerator has a row
+}
+
+std::string algorithm_help() {
+  std::size_t width = 0;
+  for (const auto& entry : algorithm_definitions) width = std::max(width, entry.name.size());
+  std::string help;
+  for (const auto& entry : algorithm_definitions)
+    help += "  " + std::string(entry.name) + std::string(width - entry.name.size() + 2, ' ') + std::string(entry.help) +
+            "\n";
+  return help;
+}
+
+bool algorithm_uses_option(Algorithm algorithm, std::string_view option) {
+  const AlgorithmDefinition& entry = definition(algorithm);
+  if (option == "--operator") return is_sampling(entry.negative_phase);
+  if (option == "--d" || option == "--k-inner") return entry.difference_of_convex;
+  if (option == "--replicas") return entry.negative_phase == NegativePhaseKind::parallel_tempering;
+  if (option == "--fast-lr" || option == "--fast-decay")
+    return entry.negative_phase == NegativePhaseKind::fast_persistent;
+  return true;
+}
+
+void refuse_ignored_options(Algorithm algorithm, const std::vector<std::string>& given) {
+  const std::string name = to_string(algorithm);
+  for (const std::string& option : given)
+    require(algorithm_uses_option(algorithm, option), option + " does not apply to --algo " + name +
+                                                          ", which would ignore it (" +
+                                                          std::string(definition(algorithm).help) + ")");
+  require(definition(algorithm).negative_phase != NegativePhaseKind::fast_persistent ||
+              std::find(given.begin(), given.end(), "--fast-lr") != given.end(),
+          "--fast-lr: fpcd needs the fast learning rate ε_F (001 §2 takes it larger than --lr)");
+}
+
 void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps) {
-  options.centered = algorithm == Algorithm::cg || algorithm == Algorithm::csdcp;
-  options.difference_of_convex = algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp;
-  options.inner_steps = options.difference_of_convex ? inner_steps : 1;
-  switch (algorithm) {
-    case Algorithm::cd:
-    case Algorithm::cg:
-    case Algorithm::sdcp:
-    case Algorithm::csdcp:
-      options.negative_phase = NegativePhaseKind::contrastive_divergence;
-      break;
-    case Algorithm::pcd:
-      options.negative_phase = NegativePhaseKind::persistent;
-      break;
-    case Algorithm::mfcd:
-      options.negative_phase = NegativePhaseKind::mean_field;
-      break;
-    case Algorithm::fpcd:
-      options.negative_phase = NegativePhaseKind::fast_persistent;
-      break;
-    case Algorithm::pt:
-      options.negative_phase = NegativePhaseKind::parallel_tempering;
-      break;
-    case Algorithm::exact:
-      options.negative_phase = NegativePhaseKind::exact;
-      break;
-  }
+  const AlgorithmDefinition& entry = definition(algorithm);
+  options.negative_phase = entry.negative_phase;
+  options.centered = entry.centered;
+  options.difference_of_convex = entry.difference_of_convex;
+  options.inner_steps = entry.difference_of_convex ? inner_steps : 1;
 }
 
 Algorithm parse_algorithm(std::string_view text) {
-  for (const auto& entry : algorithm_names)
+  std::string names;
+  for (const auto& entry : algorithm_definitions) {
     if (entry.name == text) return entry.algorithm;
-  throw InputError("unknown training algorithm '" + std::string(text) +
-                   "' (expected cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp or csdcp)");
+    names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  }
+  throw InputError("unknown training algorithm '" + std::string(text) + "' (expected one of " + names + ")");
 }
 
-std::string to_string(Algorithm algorithm) {
-  for (const auto& entry : algorithm_names)
-    if (entry.algorithm == algorithm) return std::string(entry.name);
-  return "unknown";
-}
+std::string to_string(Algorithm algorithm) { return std::string(definition(algorithm).name); }
 
 std::string to_string(NegativePhaseKind kind) {
   switch (kind) {

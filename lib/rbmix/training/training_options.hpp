@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rbmix/sampling/unit_rule.hpp"
 
@@ -31,8 +33,32 @@ enum class NegativePhaseKind {
 
 enum class LearningRateSchedule { constant, linear_decay };
 
-// The named algorithms of the papers.
+// The named algorithms of the papers (the CLI's --algo, Python's algorithm=): each is a row of the algorithm table
+// in training_options.cpp, which parsing, help, option refusals and dispatch all read.
 enum class Algorithm { cd, pcd, mfcd, fpcd, pt, exact, cg, sdcp, csdcp };
+
+// One row of the algorithm table: the name, the three orthogonal choices it presets, and its one-line help.
+struct AlgorithmDefinition {
+  Algorithm algorithm;
+  std::string_view name;
+  NegativePhaseKind negative_phase;
+  bool centered;
+  bool difference_of_convex;
+  std::string_view help;
+};
+
+// Every algorithm, in the order help lists them.
+std::span<const AlgorithmDefinition> algorithm_table();
+const AlgorithmDefinition& definition(Algorithm algorithm);
+// One line per algorithm: "name  help".
+std::string algorithm_help();
+
+// The options, by their command-line names, that only some algorithms use: --operator (the sampling negative
+// phases), --d and --k-inner (S-DCP, CS-DCP), --replicas (PT), --fast-lr and --fast-decay (FPCD).
+bool algorithm_uses_option(Algorithm algorithm, std::string_view option);
+// Throws InputError naming the first of `given` (command-line option names) that `algorithm` would ignore, and when
+// FPCD lacks --fast-lr; the same rule for every front-end.
+void refuse_ignored_options(Algorithm algorithm, const std::vector<std::string>& given);
 
 struct TrainingOptions {
   NegativePhaseKind negative_phase = NegativePhaseKind::contrastive_divergence;
