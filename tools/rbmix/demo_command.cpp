@@ -14,6 +14,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/estimation/ais.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/model/exact.hpp"

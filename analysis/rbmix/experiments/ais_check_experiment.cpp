@@ -203,11 +203,10 @@ AisRunResult run_ais(const AisCheckOptions& options, const std::vector<CheckMode
 
 }  // namespace
 
-AisCheckResult run_ais_check(const AisCheckOptions& options) {
+AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& runner) {
   options.validate();
   // Two phases of the job grid: the check models (training and exact log Z), then every AIS run on them and the
   // two timing runs, each its own job.
-  const JobRunner runner(options.threads);
   const std::vector<CheckModel> models =
       run_jobs(runner, 2, [&](std::size_t index) { return check_model(options, index); });
   std::vector<AisRun> runs;
@@ -289,6 +288,44 @@ void write_ais_check(const AisCheckOptions& options, const AisCheckResult& resul
                  std::nullopt,
                  {{"", 0.0}}});
   out.write_csv("ais_timing.csv", ais_timing_table(options, result));
+}
+
+std::vector<ExperimentOption> AisCheck::own_options() {
+  return {{"--distributions", "override the numbers K of intermediate distributions, e.g. 10,100"},
+          {"--updates", "override the training updates of both models"},
+          {"--timing-distributions", "override the distributions of the float/double timing on 784×500"}};
+}
+
+AisCheckOptions AisCheck::make_options(const ExperimentInputs& inputs) {
+  AisCheckOptions options = ais_check_options(inputs.scale, inputs.seed, inputs.mnist);
+  if (const auto counts = inputs.integers("--distributions", 1))
+    options.distribution_counts.assign(counts->begin(), counts->end());
+  if (const auto updates = inputs.integer("--updates", 1))
+    options.bars_training_updates = options.mnist_training_updates = *updates;
+  if (const auto count = inputs.integer("--timing-distributions", 1)) options.timing_distributions = *count;
+  options.validate();
+  return options;
+}
+
+nlohmann::json AisCheck::configuration(const AisCheckOptions& options) { return to_json(options); }
+
+AisCheckResult AisCheck::run(const AisCheckOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "ais-check: AIS against exact log Z with K = " << options.distribution_counts.size()
+      << " numbers of distributions\n";
+  return run_ais_check(options, runner);
+}
+
+ExperimentReport AisCheck::report(const AisCheckOptions& options, const AisCheckResult& result, ResultDirectory& out,
+                                  std::ostream& log) {
+  write_ais_check(options, result, out);
+  for (const auto& [model, seconds] : result.exact_seconds) log << model << ": exact log Z in " << seconds << " s\n";
+  ExperimentReport report;
+  report.tables.push_back({"ais_check", ais_check_table(result)});
+  report.tables.back().table.print(log, 6);
+  report.tables.push_back({"ais_timing", ais_timing_table(options, result)});
+  report.tables.back().table.print(log, 4);
+  report.record_fields["exact_log_partition_seconds"] = result.exact_seconds;
+  return report;
 }
 
 }  // namespace rbmix::experiments

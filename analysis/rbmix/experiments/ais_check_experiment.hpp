@@ -12,11 +12,15 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 
 namespace rbmix::experiments {
@@ -30,7 +34,6 @@ struct AisCheckOptions {
   std::filesystem::path mnist_directory;       // empty: the random 784×20 stand-in
   Eigen::Index timing_distributions = 2000;    // float against double on 784×500
   std::uint64_t seed = 1;
-  int threads = 0;  // jobs run at once (≤ 0: all cores); the results do not depend on it
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -65,7 +68,7 @@ struct AisCheckResult {
   std::map<std::string, double> exact_seconds;  // per model, the time of exact log Z
 };
 
-AisCheckResult run_ais_check(const AisCheckOptions& options);
+AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& runner = JobRunner());
 
 // model, direction, precision, schedule, distributions, exact_log_z, ais_log_z, error, band_lower, band_upper (both
 // relative to the exact value), effective_sample_size, seconds.
@@ -74,5 +77,20 @@ Table ais_check_table(const AisCheckResult& result);
 Table ais_timing_table(const AisCheckOptions& options, const AisCheckResult& result);
 // ais_check.csv, ais_timing.csv and ais_check.svg (error and band against K, linear schedule).
 void write_ais_check(const AisCheckOptions& options, const AisCheckResult& result, ResultDirectory& out);
+
+// `rbmix experiment ais-check` (experiment.hpp).
+struct AisCheck {
+  static constexpr std::string_view name = "ais-check";
+  static constexpr std::string_view description = "AIS against exact log Z: error against the number of distributions";
+  static constexpr std::string_view mnist_help = "MNIST directory (IDX files); else a random 784×20 model";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = AisCheckOptions;
+  using Result = AisCheckResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

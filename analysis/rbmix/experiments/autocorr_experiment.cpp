@@ -13,6 +13,7 @@
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace rbmix::experiments {
@@ -34,7 +35,7 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
   const int trials = overrides.trials > 0 ? overrides.trials : (paper ? 25 : 2);
   const std::int64_t updates = overrides.updates > 0 ? overrides.updates : (paper ? 20000 : 500);
   const Eigen::Index steps = overrides.steps > 0 ? overrides.steps : (paper ? 1000000 : 20000);
-  std::vector<AutocorrSetting> all;
+  std::vector<Table2Setting> all;
   all.push_back({"bas4x4", to_real(bars_and_stripes(4)), 16, 0, updates, trials, steps});
   for (const double mutation : {0.01, 0.1})
     all.push_back({mutation == 0.01 ? "modes_p0.01" : "modes_p0.1",
@@ -57,18 +58,12 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
     options.settings = all;
   } else {
     for (const std::string& name : overrides.only) {
-      const auto found = std::find_if(all.begin(), all.end(), [&](const AutocorrSetting& s) { return s.name == name; });
+      const auto found = std::find_if(all.begin(), all.end(), [&](const Table2Setting& s) { return s.name == name; });
       require(found != all.end(), "--only: no setting '" + name + "' (MNIST settings need --mnist)");
       options.settings.push_back(*found);
     }
   }
   return options;
-}
-
-nlohmann::json to_json(const AutocorrSetting& setting) {
-  return {{"name", setting.name},       {"rows", setting.data.rows()}, {"hidden", setting.hidden},
-          {"batch", setting.batch},     {"updates", setting.updates},  {"trials", setting.trials},
-          {"steps", setting.steps}};
 }
 
 nlohmann::json to_json(const AutocorrOptions& options) {
@@ -79,45 +74,31 @@ nlohmann::json to_json(const AutocorrOptions& options) {
       {"learning_rate", options.learning_rate},
       {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
       {"job_seed",
-       "trial_seed(seed, 1000 * setting number + trial), setting numbers bas4x4 0, modes_p0.01 1, modes_p0.1 2, "
+       "training trial_seed(seed, job), chains purpose_seed(seed, job, sampling), job = 1000 * setting number + trial, "
+       "setting numbers bas4x4 0, modes_p0.01 1, modes_p0.1 2, "
        "mnist_10h 3, mnist_500h 4"},
       {"paper_reference", "003 Table 2: gain 17.28 % for MNIST with 500 hidden units"}};
   nlohmann::json settings = nlohmann::json::array();
-  for (const AutocorrSetting& setting : options.settings) settings.push_back(to_json(setting));
+  for (const Table2Setting& setting : options.settings) settings.push_back(to_json(setting));
   configuration["settings"] = settings;
   return configuration;
-}
-
-Rbm train_autocorr_rbm(const AutocorrSetting& setting, double learning_rate,
-                       const ParameterInitialisation& initialisation, std::uint64_t seed) {
-  TrainingOptions training;
-  training.negative_phase = NegativePhaseKind::parallel_tempering;
-  training.replicas = 20;
-  training.sampling_steps = 10;
-  training.learning_rate = learning_rate;
-  training.batch_size = setting.batch;
-  training.updates = setting.updates;
-  training.evaluation_interval = 0;
-  training.seed = seed;
-  apply(initialisation, training);
-  Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
-  trainer.run();
-  return trainer.model();
 }
 
 namespace {
 
 AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial) {
-  const AutocorrSetting& setting = options.settings[setting_index];
+  const Table2Setting& setting = options.settings[setting_index];
   AutocorrTrial result;
   result.setting = setting_index;
   result.trial = trial;
-  const std::uint64_t seed = trial_seed(options.seed, 1000 * setting.number + static_cast<std::uint64_t>(trial));
+  const std::uint64_t job = 1000 * setting.number + static_cast<std::uint64_t>(trial);
+  const std::uint64_t seed = trial_seed(options.seed, job);
+  const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   const auto start = std::chrono::steady_clock::now();
-  const Rbm rbm = train_autocorr_rbm(setting, options.learning_rate, options.initialisation, seed);
+  const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, seed, false});
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, chain_seed, false});
     const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(covariance);
@@ -180,15 +161,15 @@ void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial) {
   trial.flip = operator_from_grid_json(json.at("flip"));
 }
 
-AutocorrResult run_autocorr(const AutocorrOptions& options) {
+AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.settings.size(); ++s)
     for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   AutocorrResult result;
-  result.trials = run_jobs(JobRunner(options.threads), jobs.size(),
-                           [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.trials =
+      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
@@ -197,7 +178,7 @@ Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResul
   Table summary({"setting", "hidden", "trials", "steps", "estimator", "tau_G", "tau_T", "gain_percent", "untrusted_G",
                  "untrusted_T"});
   for (std::size_t s = 0; s < options.settings.size(); ++s) {
-    const AutocorrSetting& setting = options.settings[s];
+    const Table2Setting& setting = options.settings[s];
     for (std::size_t e = 0; e < 3; ++e) {
       double sum_gibbs = 0.0, sum_flip = 0.0;
       long long untrusted_gibbs = 0, untrusted_flip = 0, count = 0;
@@ -232,7 +213,7 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
   out.write_csv("autocorr_trials.csv", trials);
 
   for (std::size_t s = 0; s < options.settings.size(); ++s) {
-    const AutocorrSetting& setting = options.settings[s];
+    const Table2Setting& setting = options.settings[s];
     // Fig. 4: the autocorrelation functions averaged over the trials.
     Table acf({"lag", "G", "T"});
     PlotSeries gibbs{"G", {}, {}, {}, {}, false}, flip{"T", {}, {}, {}, {}, true};
@@ -256,6 +237,46 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
                   autocorrelation_plot_options("Energy autocorrelation, " + setting.name + " (mean over trials)"));
   }
   out.write_csv("autocorr.csv", autocorr_summary_table(options, result));
+}
+
+std::vector<ExperimentOption> Autocorr::own_options() {
+  return {{"--trials", "RBMs per setting (default: paper 25, smoke 2)"},
+          {"--updates", "training updates (default: paper 20000, smoke 500)"},
+          {"--steps", "sampled sweeps per chain (default: paper 10^6, smoke 20000)"},
+          {"--lr", "learning rate (default 0.05)"},
+          {"--init",
+           std::string(parameter_initialisation_help) + "; default: paper normal:0.01 (003 §4.2), smoke base-rate"},
+          {"--only", "settings to run: bas4x4, modes_p0.01, modes_p0.1, mnist_10h, mnist_500h"}};
+}
+
+AutocorrOptions Autocorr::make_options(const ExperimentInputs& inputs) {
+  AutocorrOverrides overrides;
+  if (const auto trials = inputs.integer("--trials", 1)) overrides.trials = static_cast<int>(*trials);
+  if (const auto updates = inputs.integer("--updates", 1)) overrides.updates = *updates;
+  if (const auto steps = inputs.integer("--steps", 2)) overrides.steps = *steps;
+  if (const auto only = inputs.words("--only")) overrides.only = *only;
+  if (const auto initialisation = inputs.text("--init"))
+    overrides.initialisation = parse_parameter_initialisation(*initialisation);
+  AutocorrOptions options = autocorr_options(inputs.scale, inputs.seed, inputs.mnist, overrides);
+  options.learning_rate = inputs.positive_number("--lr").value_or(AutocorrOptions{}.learning_rate);
+  options.validate();
+  return options;
+}
+
+nlohmann::json Autocorr::configuration(const AutocorrOptions& options) { return to_json(options); }
+
+AutocorrResult Autocorr::run(const AutocorrOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "autocorr (003 Table 2): " << options.settings.size() << " settings, 20-PT10 training, G and T chains\n";
+  return run_autocorr(options, runner);
+}
+
+ExperimentReport Autocorr::report(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out,
+                                  std::ostream& log) {
+  write_autocorr(options, result, out);
+  ExperimentReport report;
+  report.tables.push_back({"summary", autocorr_summary_table(options, result)});
+  report.tables.back().table.print(log, 4);
+  return report;
 }
 
 }  // namespace rbmix::experiments

@@ -10,36 +10,29 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/experiments/table2_rbms.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {
 
-struct AutocorrSetting {
-  std::string name;
-  MatrixD data;
-  Eigen::Index hidden = 16;
-  int batch = 0;  // 0: full batch
-  std::int64_t updates = 20000;
-  int trials = 25;
-  Eigen::Index steps = 1000000;  // sampled sweeps per chain
-  std::uint64_t number = 0;      // position in the full list: a setting keeps its seeds when others are left out
-};
-
 struct AutocorrOptions {
-  std::vector<AutocorrSetting> settings;
+  std::vector<Table2Setting> settings;
   double learning_rate = 0.05;
   // 003 §4.2: weights and biases from N(0, 0.01²); smoke keeps rbmix's base-rate start.
   ParameterInitialisation initialisation{ParameterInitialisation::Biases::normal, 0.01};
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -53,18 +46,12 @@ struct AutocorrOverrides {
   std::optional<ParameterInitialisation> initialisation;
 };
 
-// 003 Table 2's RBM for `setting`: trained by 20-PT10 with Gibbs sweeps (003 §4.2) from `initialisation`, seeded by
-// `seed` (the trial's trial_seed). modified-sweep trains the same RBMs.
-Rbm train_autocorr_rbm(const AutocorrSetting& setting, double learning_rate,
-                       const ParameterInitialisation& initialisation, std::uint64_t seed);
-
 // Paper: 25 RBMs per setting, 20 000 updates, 10^6 sweeps per chain (MNIST 500 hidden: 24 RBMs, 2000 updates);
 // smoke: 2 RBMs, 500 updates, 20 000 sweeps (MNIST 500 hidden: 1 RBM, 20 updates, 2000 sweeps), base-rate
 // initialisation. The MNIST settings
 // exist only when `mnist` names the MNIST directory.
 AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
                                  const AutocorrOverrides& overrides);
-nlohmann::json to_json(const AutocorrSetting& setting);  // the setting's sizes, not its data
 nlohmann::json to_json(const AutocorrOptions& options);
 
 // Lags of the averaged autocorrelation function that are written and plotted.
@@ -91,12 +78,28 @@ struct AutocorrResult {
 nlohmann::json to_grid_json(const AutocorrTrial& trial);
 void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial);
 
-AutocorrResult run_autocorr(const AutocorrOptions& options);
+AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& runner = JobRunner());
 
 // 003 Table 2: per setting and estimator, mean τ of G and T over the trials and the gain 1 − τ_T/τ_G in percent.
 Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result);
 // autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
 // (Fig. 4: the autocorrelation functions of G and T averaged over the trials).
 void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out);
+
+// `rbmix experiment autocorr` (experiment.hpp).
+struct Autocorr {
+  static constexpr std::string_view name = "autocorr";
+  static constexpr std::string_view description =
+      "003 Table 2: autocorrelation times of G and T on RBMs trained with 20-PT10";
+  static constexpr std::string_view mnist_help = "MNIST directory (IDX files); MNIST settings run only with it";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = AutocorrOptions;
+  using Result = AutocorrResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

@@ -11,6 +11,7 @@
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace rbmix::experiments {
@@ -49,7 +50,9 @@ nlohmann::json to_json(const ClassChangesOptions& options) {
           {"sequence_steps", options.sequence_steps},
           {"starts", options.starts},
           {"first_change_cap", options.first_change_cap},
-          {"job_seed", "trial_seed(seed, 1000 * setting index + trial)"},
+          {"job_seed",
+           "training trial_seed(seed, job); data, chains and start rows purpose_seed(seed, job, purpose); job = 1000 * "
+           "setting index + trial"},
           {"ambiguous_samples", "discarded: the class sequence skips samples equally close to two or more modes"}};
 }
 
@@ -69,8 +72,9 @@ long long changes_from_all_ones(const Rbm& rbm, const UnitRule& rule, const Matr
 }
 
 void first_changes_from_data(const Rbm& rbm, const UnitRule& rule, const MatrixD& modes, const MatrixD& data,
-                             Eigen::Index starts, Eigen::Index cap, std::uint64_t seed, OperatorClassChanges& counts) {
-  RandomStream picker(seed, 0, StreamDomain::experiment);
+                             Eigen::Index starts, Eigen::Index cap, std::uint64_t pick_seed, std::uint64_t seed,
+                             OperatorClassChanges& counts) {
+  RandomStream picker(pick_seed, 0, StreamDomain::experiment);
   MatrixD start(starts, data.cols());
   for (Eigen::Index row = 0; row < starts; ++row)
     start.row(row) = data.row(static_cast<Eigen::Index>(picker.below(static_cast<std::uint64_t>(data.rows()))));
@@ -105,9 +109,12 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   ClassChangesTrial result;
   result.setting = setting;
   result.trial = trial;
-  const std::uint64_t seed = trial_seed(options.seed, 1000 * setting + static_cast<std::uint64_t>(trial));
-  const MatrixD data =
-      to_real(artificial_modes(options.mutation_probabilities[setting], options.training_samples, seed).samples);
+  // One seed per purpose (trial_seed.hpp): the data, the training, Table 3's chain, Table 4's starts and chains.
+  const std::uint64_t job = 1000 * setting + static_cast<std::uint64_t>(trial);
+  const std::uint64_t seed = trial_seed(options.seed, job);
+  const MatrixD data = to_real(artificial_modes(options.mutation_probabilities[setting], options.training_samples,
+                                                purpose_seed(options.seed, job, SeedPurpose::data))
+                                   .samples);
   const MatrixD modes = to_real(artificial_modes_basic_modes());
   TrainingOptions training;
   training.negative_phase = NegativePhaseKind::contrastive_divergence;
@@ -123,9 +130,11 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   const Rbm rbm = trainer.model();
   const std::array<UnitRule, 2> rules{GibbsRule{}, FlipTheStateRule{}};
   for (std::size_t r = 0; r < rules.size(); ++r) {
-    result.counts[r].changes = changes_from_all_ones(rbm, rules[r], modes, options.sequence_steps, seed);
-    first_changes_from_data(rbm, rules[r], modes, data, options.starts, options.first_change_cap, seed,
-                            result.counts[r]);
+    result.counts[r].changes = changes_from_all_ones(rbm, rules[r], modes, options.sequence_steps,
+                                                     purpose_seed(options.seed, job, SeedPurpose::sampling));
+    first_changes_from_data(rbm, rules[r], modes, data, options.starts, options.first_change_cap,
+                            purpose_seed(options.seed, job, SeedPurpose::start_selection),
+                            purpose_seed(options.seed, job, SeedPurpose::second_sampling), result.counts[r]);
   }
   return result;
 }
@@ -153,15 +162,15 @@ void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial) {
   }
 }
 
-ClassChangesResult run_class_changes(const ClassChangesOptions& options) {
+ClassChangesResult run_class_changes(const ClassChangesOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
     for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   ClassChangesResult result;
-  result.trials = run_jobs(JobRunner(options.threads), jobs.size(),
-                           [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.trials =
+      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
@@ -221,6 +230,53 @@ void write_class_changes(const ClassChangesOptions& options, const ClassChangesR
   out.write_csv("class_changes.csv", class_changes_table(options, result));
   out.write_csv("first_class_change.csv", first_class_change_table(options, result));
   out.write_csv("class_changes_trials.csv", per_trial);
+}
+
+std::vector<ExperimentOption> ClassChanges::own_options() {
+  return {{"--trials", "RBMs per p_mut (default: paper 25, smoke 3)"},
+          {"--updates", "training updates (default: paper 20000, smoke 1000)"},
+          {"--lr", "learning rate (default 0.05)"},
+          {"--steps", "Table 3: sweeps from all ones (default 10000)"},
+          {"--init",
+           std::string(parameter_initialisation_help) + "; default: paper normal:0.01 (003 §4.2), smoke base-rate"},
+          {"--starts", "Table 4: chains per RBM (default 1000)"},
+          {"--cap", "Table 4: most sweeps waited for a change (default: paper 10^5, smoke 10^4)"}};
+}
+
+ClassChangesOptions ClassChanges::make_options(const ExperimentInputs& inputs) {
+  ClassChangesOptions options = class_changes_options(inputs.scale, inputs.seed);
+  const ClassChangesOptions defaults;  // --lr, --steps and --starts default to these at both scales
+  options.learning_rate = inputs.positive_number("--lr").value_or(defaults.learning_rate);
+  options.sequence_steps = inputs.integer("--steps", 1).value_or(defaults.sequence_steps);
+  options.starts = inputs.integer("--starts", 1).value_or(defaults.starts);
+  if (const auto trials = inputs.integer("--trials", 1)) options.trials = static_cast<int>(*trials);
+  if (const auto updates = inputs.integer("--updates", 1)) options.updates = *updates;
+  if (const auto cap = inputs.integer("--cap", 1)) options.first_change_cap = *cap;
+  if (const auto initialisation = inputs.text("--init"))
+    options.initialisation = parse_parameter_initialisation(*initialisation);
+  options.validate();
+  return options;
+}
+
+nlohmann::json ClassChanges::configuration(const ClassChangesOptions& options) { return to_json(options); }
+
+ClassChangesResult ClassChanges::run(const ClassChangesOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "class-changes (003 Tables 3-4): " << options.trials << " RBMs per p_mut, " << options.updates
+      << " CD-5 updates\n";
+  return run_class_changes(options, runner);
+}
+
+ExperimentReport ClassChanges::report(const ClassChangesOptions& options, const ClassChangesResult& result,
+                                      ResultDirectory& out, std::ostream& log) {
+  write_class_changes(options, result, out);
+  ExperimentReport report;
+  log << "Table 3: class changes in " << options.sequence_steps << " sweeps from the all-ones state\n";
+  report.tables.push_back({"class_changes", class_changes_table(options, result)});
+  report.tables.back().table.print(log, 5);
+  log << "Table 4: sweeps before the first class change from training samples\n";
+  report.tables.push_back({"first_class_change", first_class_change_table(options, result)});
+  report.tables.back().table.print(log, 5);
+  return report;
 }
 
 }  // namespace rbmix::experiments

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
@@ -33,7 +35,6 @@ struct ClassChangesOptions {
   Eigen::Index starts = 1000;              // Table 4
   Eigen::Index first_change_cap = 100000;  // Table 4
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -63,7 +64,7 @@ struct ClassChangesResult {
 nlohmann::json to_grid_json(const ClassChangesTrial& trial);
 void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial);
 
-ClassChangesResult run_class_changes(const ClassChangesOptions& options);
+ClassChangesResult run_class_changes(const ClassChangesOptions& options, const JobRunner& runner = JobRunner());
 
 // The q-quantile of `values` by linear interpolation (R's type 7).
 double quantile(std::vector<long long> values, double q);
@@ -74,5 +75,21 @@ Table class_changes_table(const ClassChangesOptions& options, const ClassChanges
 Table first_class_change_table(const ClassChangesOptions& options, const ClassChangesResult& result);
 // class_changes.csv (Table 3), first_class_change.csv (Table 4) and class_changes_trials.csv (per RBM).
 void write_class_changes(const ClassChangesOptions& options, const ClassChangesResult& result, ResultDirectory& out);
+
+// `rbmix experiment class-changes` (experiment.hpp).
+struct ClassChanges {
+  static constexpr std::string_view name = "class-changes";
+  static constexpr std::string_view description =
+      "003 Tables 3-4: class changes of G and T on Artificial Modes RBMs trained with CD-5";
+  static constexpr std::string_view mnist_help = "";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = ClassChangesOptions;
+  using Result = ClassChangesResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

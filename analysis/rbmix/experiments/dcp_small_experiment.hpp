@@ -1,16 +1,20 @@
 #pragma once
 // Experiment dcp-small: 002 §4.2.1 (docs/algorithms.md §8, D1). RBMs with 4 hidden units are trained full batch on
 // Bars & Stripes 3×3 and Shifting Bar 9/1 with CD-12, PCD-12, CG (centered CD-12), S-DCP and CS-DCP (d = 3,
-// K' = 4: the same 12 sweeps per update), η ∈ {0.3, 0.5}, 25 trials, 50 000 epochs, no momentum or weight decay. The average
-// log-likelihood of the data (002's "ATLL": the small data sets are their own test sets) is computed exactly; per
-// curve the mean over trials is reported against epochs (= updates, full batch) with the best possible value, and
+// K' = 4: the same 12 sweeps per update), η ∈ {0.3, 0.5}, 25 trials, 50 000 epochs, no momentum or weight decay. The
+// average log-likelihood of the data (002's "ATLL": the small data sets are their own test sets) is computed exactly;
+// per curve the mean over trials is reported against epochs (= updates, full batch) with the best possible value, and
 // the first epoch at which the mean curve has gone 90 % of the way from its start to its maximum.
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/training_options.hpp"
@@ -36,7 +40,6 @@ struct DcpSmallOptions {
   std::int64_t epochs = 50000;  // 002 §4.2: "50000 epochs for the small datasets"
   std::int64_t evaluation_interval = 50;
   std::uint64_t seed = 1;  // trial t of every curve trains with trial_seed(seed, t)
-  int threads = 0;         // ≤ 0: all cores
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -61,7 +64,7 @@ struct DcpSmallResult {
   std::vector<DcpCurve> curves;
 };
 
-DcpSmallResult run_dcp_small(const DcpSmallOptions& options);
+DcpSmallResult run_dcp_small(const DcpSmallOptions& options, const JobRunner& runner = JobRunner());
 
 // "CD-12", "PCD-12", "CG", "S-DCP", "CS-DCP" (the names of 002's figures).
 std::string dcp_algorithm_label(Algorithm algorithm);
@@ -75,5 +78,20 @@ void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& resul
 // The first epoch at which `curve` (sampled at `epochs`) reaches start + 0.9 (max − start).
 std::int64_t epoch_to_fraction_of_maximum(const std::vector<double>& curve, const std::vector<std::int64_t>& epochs,
                                           double fraction);
+
+// `rbmix experiment dcp-small` (experiment.hpp).
+struct DcpSmall {
+  static constexpr std::string_view name = "dcp-small";
+  static constexpr std::string_view description = "002 §4.2.1: CD, PCD, CG vs S-DCP, CS-DCP on small data";
+  static constexpr std::string_view mnist_help = "";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = DcpSmallOptions;
+  using Result = DcpSmallResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

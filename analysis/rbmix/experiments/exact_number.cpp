@@ -54,4 +54,17 @@ nlohmann::json exact_vector(const VectorD& vector) { return exact_dense(vector);
 MatrixD read_exact_matrix(const nlohmann::json& json) { return read_exact_dense<MatrixD>(json); }
 VectorD read_exact_vector(const nlohmann::json& json) { return read_exact_dense<VectorD>(json); }
 
+nlohmann::json exact_numbers(const std::vector<double>& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const double value : values) out.push_back(exact_number(value));
+  return out;
+}
+
+std::vector<double> read_exact_numbers(const nlohmann::json& json) {
+  require(json.is_array(), "a journaled list of numbers is not a list");
+  std::vector<double> values;
+  for (const auto& value : json) values.push_back(read_exact_number(value));
+  return values;
+}
+
 }  // namespace rbmix::experiments

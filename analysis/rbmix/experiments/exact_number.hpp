@@ -2,6 +2,7 @@
 // Doubles in a job's journaled result, written so that reading them back gives the same bits: a hexadecimal
 // floating-point string ("0x1.8p+1"), which also carries NaN and ±infinity, where JSON's numbers do not.
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "rbmix/core/types.hpp"
 
@@ -10,6 +11,10 @@ namespace rbmix::experiments {
 nlohmann::json exact_number(double value);
 // Throws InputError if `text` is not a string written by exact_number.
 double read_exact_number(const nlohmann::json& text);
+
+// A list of doubles, each an exact number; read_exact_numbers throws InputError unless `json` is such a list.
+nlohmann::json exact_numbers(const std::vector<double>& values);
+std::vector<double> read_exact_numbers(const nlohmann::json& json);
 
 // A matrix or vector as {"rows", "cols", "values": exact numbers in storage order}, for results that carry a model.
 nlohmann::json exact_matrix(const MatrixD& matrix);

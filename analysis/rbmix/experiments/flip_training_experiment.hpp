@@ -11,11 +11,15 @@
 // says so in the results).
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/training/training_options.hpp"
 
@@ -42,7 +46,6 @@ struct FlipTrainingOptions {
   std::int64_t updates = 20000;
   std::int64_t evaluation_interval = 100;
   std::uint64_t seed = 1;  // trial t of every setting and operator trains with trial_seed(seed, t)
-  int threads = 0;         // ≤ 0: all cores
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -92,11 +95,12 @@ struct FlipTrainingResult {
   std::vector<std::int64_t> evaluation_updates;
 };
 
-FlipTrainingResult run_flip_training(const FlipTrainingOptions& options);
+FlipTrainingResult run_flip_training(const FlipTrainingOptions& options, const JobRunner& runner = JobRunner());
 // The experiment on several data sets (003 Table 1: BAS and MNIST) as one grid of jobs, so that a grid split over
 // shards or ranks spreads every data set's runs at once; the results in the order of `data_sets`, each the same as
-// run_flip_training(data_sets[k]). The first data set's thread count applies.
-std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets);
+// run_flip_training(data_sets[k]).
+std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets,
+                                                  const JobRunner& runner = JobRunner());
 
 // 003 §5.2 calls a difference significant at p < 0.05.
 inline constexpr double flip_training_significance_level = 0.05;
@@ -109,5 +113,23 @@ void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingR
                          const std::string& prefix, ResultDirectory& out);
 
 double median(std::vector<double> values);
+
+// `rbmix experiment flip-training` (experiment.hpp).
+struct FlipTraining {
+  static constexpr std::string_view name = "flip-training";
+  static constexpr std::string_view description = "003 Table 1: median maximum log-likelihood, G vs T, CD/PCD/PT";
+  static constexpr std::string_view mnist_help =
+      "also run 003's MNIST setting on the MNIST files in this directory: training images binarised by threshold "
+      "(x/255 > 1/2), 10 hidden units, mini-batches of 100, exact LL on a random subset of 5000 training rows drawn "
+      "with --seed (smoke: the first 500 images, 100 updates, all evaluated)";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = std::vector<FlipTrainingOptions>;
+  using Result = std::vector<FlipTrainingResult>;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

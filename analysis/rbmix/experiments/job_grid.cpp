@@ -13,8 +13,6 @@
 namespace rbmix::experiments {
 namespace {
 
-JobGrid* active_grid = nullptr;
-
 // Seconds between two progress lines: often enough to see a grid move, rare enough for a cluster's log.
 constexpr double progress_interval_seconds = 10.0;
 
@@ -86,9 +84,6 @@ std::string differing_keys(const nlohmann::json& ours, const nlohmann::json& the
 }
 
 }  // namespace
-
-void activate_job_grid(JobGrid* grid) { active_grid = grid; }
-JobGrid* active_job_grid() { return active_grid; }
 
 JobGrid::JobGrid(JobGridSettings settings) : settings_(std::move(settings)) {}
 

@@ -6,8 +6,8 @@
 // produced, in index order, whatever the backend: the text is the same bytes whether computed now, on another rank,
 // or read from the journal.
 //
-// The command-line front-end activates one grid for the command it runs (activate_job_grid); every JobRunner made
-// while it is active uses it, phase after phase (the first run_jobs of the experiment is phase 0, and so on). A
+// A front-end makes one grid for the experiment it runs and hands it to the experiment's JobRunner; every run_jobs on
+// that runner uses it, phase after phase (the first run_jobs of the experiment is phase 0, and so on). A
 // later phase may need every result of an earlier one (models trained, then measured), so a shard stops at the end
 // of the first phase its journal does not hold whole; resumed from a merged journal (`experiment merge
 // --journal-only`) it holds the earlier phases whole and goes on to its share of the next.
@@ -61,9 +61,5 @@ class JobGrid {
   JobGridSettings settings_;
   std::size_t next_phase_ = 0;
 };
-
-// The grid every JobRunner made from now on uses; null: none (the runners keep to threads, nothing is journaled).
-void activate_job_grid(JobGrid* grid);
-JobGrid* active_job_grid();
 
 }  // namespace rbmix::experiments

@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <exception>
 
-#include "rbmix/experiments/mpi_job_backend.hpp"
-
 namespace rbmix::experiments {
 
 void JobRunner::run(std::size_t count, const std::function<void(std::size_t index)>& job) const {
@@ -25,12 +23,6 @@ void JobRunner::run(std::size_t count, const std::function<void(std::size_t inde
   }
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
-}
-
-void JobRunner::require_no_distribution() const {
-  if (grid_ == nullptr) return;
-  require(grid_->settings().shard.whole() && !grid_->settings().resume && !mpi_world_active(),
-          "this experiment's job results cannot be journaled: --shard, --resume and mpirun are not available for it");
 }
 
 }  // namespace rbmix::experiments

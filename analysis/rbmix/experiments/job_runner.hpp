@@ -4,9 +4,9 @@
 // on its index and on read-only shared inputs, and draws its randomness from (experiment seed, index) alone
 // (trial_seed), so results do not depend on the thread count or on the order in which jobs finish. Every backend
 // keeps the same contract: every index runs exactly once and results are collected in index order. The backends:
-// the OpenMP threads of one process, and, when the command line activated a JobGrid (job_grid.hpp), the grid's:
-// journaled and resumable, a shard of the indices, or MPI ranks. A grid moves results as text, so run_jobs uses it
-// only for results that say how to write and read themselves (GridSerializable); the others stay in memory.
+// the OpenMP threads of one process, and, when the front-end hands the runner a JobGrid (job_grid.hpp), the grid's:
+// journaled and resumable, a shard of the indices, or MPI ranks. A grid moves results as text, so run_jobs takes
+// only results that say how to write and read themselves (GridSerializable), checked when it is compiled.
 #include <concepts>
 #include <cstddef>
 #include <functional>
@@ -22,19 +22,18 @@ namespace rbmix::experiments {
 
 class JobRunner {
  public:
-  // threads ≤ 0: OpenMP's default (all cores). The runner uses the grid active when it is made, if any.
-  explicit JobRunner(int threads = 0) : threads_(threads), grid_(active_job_grid()) {}
+  // threads ≤ 0: OpenMP's default (all cores). `grid`: where run_jobs journals, shards and spreads the jobs (the
+  // front-end's, living as long as the runner); null: threads of this process only, nothing journaled.
+  explicit JobRunner(int threads = 0, JobGrid* grid = nullptr) : threads_(threads), grid_(grid) {}
 
-  // Calls job(index) once for every index in [0, count), in parallel threads of this process, whatever grid is
-  // active. Each job's own OpenMP regions run serially (the jobs are the parallelism). If jobs throw, every job still
-  // runs and the exception of the lowest failing index is rethrown, so the reported error does not depend on the
-  // thread count either.
+  // Calls job(index) once for every index in [0, count), in parallel threads of this process, whatever the grid. Each
+  // job's own OpenMP regions run serially (the jobs are the parallelism). If jobs throw, every job still runs and the
+  // exception of the lowest failing index is rethrown, so the reported error does not depend on the thread count
+  // either.
   void run(std::size_t count, const std::function<void(std::size_t index)>& job) const;
 
   int threads() const { return threads_; }
   JobGrid* grid() const { return grid_; }
-  // Throws InputError if the active grid asks for what only serializable results allow (a shard, a resume, MPI).
-  void require_no_distribution() const;
 
  private:
   int threads_;
@@ -49,27 +48,25 @@ concept GridSerializable = requires(const Result& result, Result& restored, cons
   from_grid_json(json, restored);
 };
 
-// job(index) for every index in [0, count) on `runner`; the results in index order.
+// job(index) for every index in [0, count) on `runner`; the results in index order. Through the runner's grid, if
+// any: journaled, resumed, sharded or on MPI ranks, with the same results.
 template <typename Job>
-std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
+requires GridSerializable<std::invoke_result_t<Job&, std::size_t>> std::vector<std::invoke_result_t<Job&, std::size_t>>
+run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
   using Result = std::invoke_result_t<Job&, std::size_t>;
   std::vector<Result> results(count);
-  if constexpr (GridSerializable<Result>) {
-    if (runner.grid() != nullptr) {
-      const std::vector<std::string> texts = runner.grid()->run(count, runner.threads(), [&job](std::size_t index) {
-        return nlohmann::json(to_grid_json(job(index))).dump();
-      });
-      for (std::size_t index = 0; index < count; ++index) try {
-          from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
-        } catch (const nlohmann::json::exception& error) {
-          throw InputError("the journaled result of job " + std::to_string(index) +
-                           " cannot be read (written by another rbmix version?): " + error.what());
-        }
-      return results;
-    }
+  if (runner.grid() == nullptr) {
+    runner.run(count, [&](std::size_t index) { results[index] = job(index); });
+    return results;
   }
-  runner.require_no_distribution();
-  runner.run(count, [&](std::size_t index) { results[index] = job(index); });
+  const std::vector<std::string> texts = runner.grid()->run(
+      count, runner.threads(), [&job](std::size_t index) { return nlohmann::json(to_grid_json(job(index))).dump(); });
+  for (std::size_t index = 0; index < count; ++index) try {
+      from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
+    } catch (const nlohmann::json::exception& error) {
+      throw InputError("the journaled result of job " + std::to_string(index) +
+                       " cannot be read (written by another rbmix version?): " + error.what());
+    }
   return results;
 }
 

@@ -14,8 +14,9 @@
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
-#include "rbmix/experiments/slem_sweep_experiment.hpp"
+#include "rbmix/experiments/sample_statistics.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
@@ -37,21 +38,6 @@ std::vector<UnitRule> operators_with(const ModifiedSweepOptions& options, const 
   return rules;
 }
 
-double mean(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (const double value : values) sum += value;
-  return values.empty() ? kNaN : sum / static_cast<double>(values.size());
-}
-
-// The median of the finite values; NaN when there are none.
-double finite_median(std::vector<double> values) {
-  std::erase_if(values, [](double value) { return !std::isfinite(value); });
-  if (values.empty()) return kNaN;
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
-
 // Some γ of the family is below both G and T by more than kBeatMargin (relative for τ); NaNs never beat or lose.
 bool some_shift_beats(const std::vector<double>& values, bool relative) {
   const double reference = std::fmin(values[kGibbs], values[kFlip]);  // fmin skips a NaN
@@ -63,7 +49,7 @@ bool some_shift_beats(const std::vector<double>& values, bool relative) {
 }
 
 ModifiedSweepRbm analyse_random_rbm(const ModifiedSweepOptions& options, ModifiedSweepRbm job) {
-  const Rbm rbm = slem_sweep_rbm(options.seed, job.size, job.weight_bound, job.index);
+  const Rbm rbm = fig3_random_rbm(options.seed, job.size, job.weight_bound, job.index);
   for (const UnitRule& rule : modified_sweep_random_operators(options)) {
     const analysis::OperatorAnalysis analysis = analysis::analyse_operator(rbm, {rule, false});
     job.slem.push_back(analysis.slem.slem);
@@ -73,29 +59,20 @@ ModifiedSweepRbm analyse_random_rbm(const ModifiedSweepOptions& options, Modifie
 }
 
 ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options, std::size_t setting_index, int trial) {
-  const AutocorrSetting& setting = options.trained[setting_index];
+  const Table2Setting& setting = options.trained[setting_index];
   ModifiedSweepTrainedTrial result;
   result.setting = setting_index;
   result.trial = trial;
-  const std::uint64_t seed = trial_seed(options.seed, 1000 * setting.number + static_cast<std::uint64_t>(trial));
-  const Rbm rbm = train_autocorr_rbm(setting, options.learning_rate, options.initialisation, seed);
+  // The job numbers are autocorr's, so the same trial seeds train the same RBMs and sample them alike.
+  const std::uint64_t job = 1000 * setting.number + static_cast<std::uint64_t>(trial);
+  const Rbm rbm =
+      train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
+  const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, seed, false});
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false});
     result.estimates.push_back(analysis::integrated_autocorrelation_times(analysis::trace_autocovariance(traces)));
   }
   return result;
-}
-
-nlohmann::json numbers_to_json(const std::vector<double>& values) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const double value : values) out.push_back(exact_number(value));
-  return out;
-}
-
-std::vector<double> numbers_from_json(const nlohmann::json& json) {
-  std::vector<double> values;
-  for (const auto& value : json) values.push_back(read_exact_number(value));
-  return values;
 }
 
 }  // namespace
@@ -164,7 +141,9 @@ nlohmann::json to_json(const ModifiedSweepOptions& options) {
       {"alpha", options.mixture_weight},
       {"exact", "SLEM and energy autocorrelation time of the joint sweep, dense up to 2^10 states, matrix-free beyond"},
       {"trained_gammas", options.trained_shifts},
-      {"training", "20-PT10 with Gibbs sweeps, trial_seed(seed, 1000 * autocorr setting number + trial)"},
+      {"training",
+       "20-PT10 with Gibbs sweeps, trial_seed(seed, job); chains purpose_seed(seed, job, sampling); job = 1000 * "
+       "autocorr setting number + trial"},
       {"learning_rate", options.learning_rate},
       {"initialisation", to_string(options.initialisation)},
       {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
@@ -185,16 +164,16 @@ nlohmann::json to_grid_json(const ModifiedSweepRbm& rbm) {
   return {{"size", rbm.size},
           {"c", rbm.weight_bound},
           {"index", rbm.index},
-          {"slem", numbers_to_json(rbm.slem)},
-          {"tau", numbers_to_json(rbm.tau)}};
+          {"slem", exact_numbers(rbm.slem)},
+          {"tau", exact_numbers(rbm.tau)}};
 }
 
 void from_grid_json(const nlohmann::json& json, ModifiedSweepRbm& rbm) {
   rbm.size = json.at("size").get<int>();
   rbm.weight_bound = json.at("c").get<int>();
   rbm.index = json.at("index").get<int>();
-  rbm.slem = numbers_from_json(json.at("slem"));
-  rbm.tau = numbers_from_json(json.at("tau"));
+  rbm.slem = read_exact_numbers(json.at("slem"));
+  rbm.tau = read_exact_numbers(json.at("tau"));
 }
 
 nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial) {
@@ -229,7 +208,7 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
   }
 }
 
-ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options) {
+ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<ModifiedSweepRbm> rbms;
   for (const int size : options.sizes)
@@ -240,7 +219,6 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options) {
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   ModifiedSweepResult result;
-  const JobRunner runner(options.threads);
   result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
   result.trained = run_jobs(runner, trials.size(), [&](std::size_t k) {
     return run_trained_trial(options, trials[k].first, trials[k].second);
@@ -326,7 +304,7 @@ Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const Mo
   // Every trial has the same estimators, in the same order (integrated_autocorrelation_times).
   const std::size_t estimators = result.trained.empty() ? 0 : result.trained.front().estimates.front().size();
   for (std::size_t s = 0; s < options.trained.size(); ++s) {
-    const AutocorrSetting& setting = options.trained[s];
+    const Table2Setting& setting = options.trained[s];
     for (std::size_t e = 0; e < estimators; ++e) {
       std::vector<double> sums(operators.size(), 0.0);
       std::vector<long long> untrusted(operators.size(), 0);
@@ -350,12 +328,12 @@ Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const Mo
   return table;
 }
 
-void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
-                          ResultDirectory& out) {
-  const std::vector<UnitRule> operators = modified_sweep_random_operators(options);
-  const std::vector<SettingValues> settings = setting_values(options, result);
-  out.write_csv("modified_sweep.csv", modified_sweep_summary_table(options, result));
+namespace {
 
+// Per (size, c, operator): mean SLEM and median τ; per random RBM: every operator's SLEM and τ.
+void write_random_rbm_tables(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
+                             const std::vector<SettingValues>& settings, ResultDirectory& out) {
+  const std::vector<UnitRule> operators = modified_sweep_random_operators(options);
   Table curve({"size", "c", "operator", "gamma", "mean_slem", "median_tau", "tau_missing"});
   for (const SettingValues& values : settings) {
     const std::vector<double> slem = mean_slems(values), tau = median_taus(values);
@@ -375,7 +353,11 @@ void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSwe
       per_rbm.add_row({static_cast<long long>(rbm.size), static_cast<long long>(rbm.weight_bound),
                        static_cast<long long>(rbm.index), to_string(operators[op]), rbm.slem[op], rbm.tau[op]});
   out.write_csv("modified_sweep_per_rbm.csv", per_rbm);
+}
 
+// Mean SLEM and relative τ against γ for the largest size, and the best γ against c for every size.
+void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<SettingValues>& settings,
+                       ResultDirectory& out) {
   // Against γ, for the largest size: mean SLEM, and median τ relative to G's (τ spans orders of magnitude over c).
   const int largest = *std::max_element(options.sizes.begin(), options.sizes.end());
   std::vector<PlotSeries> slem_lines, tau_lines, best_lines;
@@ -421,8 +403,11 @@ void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSwe
   }
   out.write_svg("modified_sweep_best_gamma.svg", best_lines,
                 {"γ with the smallest median energy τ", "weight bound c", "best γ", false, 0.0, 1.0, {}});
+}
 
-  if (result.trained.empty()) return;
+// Every estimate of every trained RBM, and their summary.
+void write_trained_tables(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
+                          ResultDirectory& out) {
   // No timings here: the tables are byte-identical however the grid ran.
   Table trials({"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted"});
   const std::vector<UnitRule> trained_operators = modified_sweep_trained_operators(options);
@@ -434,6 +419,77 @@ void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSwe
                         estimate.upper, static_cast<long long>(estimate.trusted ? 1 : 0)});
   out.write_csv("modified_sweep_trained_trials.csv", trials);
   out.write_csv("modified_sweep_trained.csv", modified_sweep_trained_table(options, result));
+}
+
+}  // namespace
+
+void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
+                          ResultDirectory& out) {
+  const std::vector<SettingValues> settings = setting_values(options, result);
+  out.write_csv("modified_sweep.csv", modified_sweep_summary_table(options, result));
+  write_random_rbm_tables(options, result, settings, out);
+  write_gamma_plots(options, settings, out);
+  if (!result.trained.empty()) write_trained_tables(options, result, out);
+}
+
+std::vector<ExperimentOption> ModifiedSweep::own_options() {
+  return {{"--sizes",
+           "m = n values of the random RBMs, e.g. 2,3,4; above 5 the matrix-free route (slow) (default: "
+           "paper 2,3,4; smoke 2,3)"},
+          {"--c", "weight bounds, A:B or A,B,C (default 1:10)"},
+          {"--count", "random RBMs per (size, c) (default: paper 100; smoke 3)"},
+          {"--gammas", "γ values on the random RBMs, e.g. 0,0.5,1"},
+          {"--trained-gammas", "γ values on the trained RBMs"},
+          {"--alpha", "α of the mixture T^α (default 0.5)"},
+          {"--trials", "trained RBMs per setting; 0 skips them (default: paper 10; smoke 1)"},
+          {"--updates", "training updates (default: paper 20000; smoke 100)"},
+          {"--steps", "sampled sweeps per trained RBM and operator"}};
+}
+
+ModifiedSweepOptions ModifiedSweep::make_options(const ExperimentInputs& inputs) {
+  ModifiedSweepOptions options = modified_sweep_options(inputs.scale, inputs.seed, inputs.mnist);
+  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
+  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
+  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  if (const auto shifts = inputs.numbers("--gammas")) options.shifts = *shifts;
+  if (const auto shifts = inputs.numbers("--trained-gammas")) options.trained_shifts = *shifts;
+  if (const auto alpha = inputs.number("--alpha")) options.mixture_weight = *alpha;
+  const auto trials = inputs.integer("--trials", 0);
+  if (trials == 0) options.trained.clear();
+  const auto updates = inputs.integer("--updates", 1);
+  const auto steps = inputs.integer("--steps", 2);
+  for (auto& setting : options.trained) {
+    if (trials) setting.trials = static_cast<int>(*trials);
+    if (updates) setting.updates = *updates;
+    if (steps) setting.steps = *steps;
+  }
+  options.validate();
+  return options;
+}
+
+nlohmann::json ModifiedSweep::configuration(const ModifiedSweepOptions& options) { return to_json(options); }
+
+ModifiedSweepResult ModifiedSweep::run(const ModifiedSweepOptions& options, const JobRunner& runner,
+                                       std::ostream& log) {
+  if (!options.mnist_skipped.empty() && !options.trained.empty()) log << options.mnist_skipped << '\n';
+  return run_modified_sweep(options, runner);
+}
+
+ExperimentReport ModifiedSweep::report(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
+                                       ResultDirectory& out, std::ostream& log) {
+  write_modified_sweep(options, result, out);
+  ExperimentReport report;
+  log << "unit-modified:γ on random RBMs (W ~ U[-c, c], biases 0), " << options.rbms_per_setting
+      << " per setting: mean SLEM and median exact energy τ of G, T, T^" << options.mixture_weight
+      << " and the best γ\n";
+  report.tables.push_back({"summary", modified_sweep_summary_table(options, result)});
+  report.tables.back().table.print(log, 4);
+  if (!result.trained.empty()) {
+    log << "energy τ on trained RBMs, mean over trials\n";
+    report.tables.push_back({"trained", modified_sweep_trained_table(options, result)});
+    report.tables.back().table.print(log, 4);
+  }
+  return report;
 }
 
 }  // namespace rbmix::experiments

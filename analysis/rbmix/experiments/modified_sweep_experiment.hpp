@@ -12,14 +12,18 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
-#include "rbmix/experiments/autocorr_experiment.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/experiments/table2_rbms.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
@@ -31,13 +35,12 @@ struct ModifiedSweepOptions {
   int rbms_per_setting = 100;
   std::vector<double> shifts{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};  // γ on the random RBMs
   double mixture_weight = 0.5;                                                        // α of T^α
-  std::vector<AutocorrSetting> trained;  // autocorr's settings, numbers and trial seeds: the same trained RBMs
+  std::vector<Table2Setting> trained;  // autocorr's settings, numbers and trial seeds: the same trained RBMs
   std::vector<double> trained_shifts{0.25, 0.5, 0.75, 0.9};  // γ on the trained RBMs
   double learning_rate = 0.05;
   ParameterInitialisation initialisation;  // as autocorr's at the same scale
   std::string mnist_skipped;               // why the MNIST setting is left out; empty when it runs
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming the option that is out of range.
   void validate() const;
 };
@@ -80,7 +83,7 @@ nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial);
 void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial);
 
 // The random RBMs (phase 0), then the trained ones (phase 1), each in parallel over jobs (JobRunner).
-ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options);
+ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner = JobRunner());
 
 // Per (size, c): mean SLEM and median τ of G, T and T^α, the γ with the smallest mean SLEM and the γ with the
 // smallest median τ with those values, and the share of RBMs where some γ is below both G and T (SLEM, τ).
@@ -92,5 +95,23 @@ Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const Mo
 // modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
 // per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
 void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result, ResultDirectory& out);
+
+// `rbmix experiment modified-sweep` (experiment.hpp).
+struct ModifiedSweep {
+  static constexpr std::string_view name = "modified-sweep";
+  static constexpr std::string_view description =
+      "unit-modified:γ between G and T: SLEM and energy τ against γ, random and trained RBMs";
+  static constexpr std::string_view mnist_help =
+      "also sample RBMs trained on the MNIST files in this directory (stochastic binarisation, 10 hidden units, "
+      "mini-batches of 100, as the autocorr experiment)";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = ModifiedSweepOptions;
+  using Result = ModifiedSweepResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

@@ -12,7 +12,9 @@
 #include "rbmix/data/patches.hpp"
 #include "rbmix/data/split.hpp"
 #include "rbmix/estimation/ais.hpp"
+#include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/sample_statistics.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/classification_rbm.hpp"
@@ -188,23 +190,27 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
 }
 
 // One MRF run: the trainer's history (validation LL against update time) and the test LL of its best model.
-struct MrfRunResult {
+// One training run's learning curve (and, for the MRF, the test score of its best model), as the job grid journals
+// it (job_runner.hpp: GridSerializable), every double exactly.
+struct RunResult {
   std::vector<PcdStudyPoint> points;
   double best_test = 0.0;
 };
 
-double mean(const std::vector<double>& values) {
-  double sum = 0.0;
-  for (double value : values) sum += value;
-  return sum / static_cast<double>(values.size());
+nlohmann::json to_grid_json(const RunResult& run) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const PcdStudyPoint& point : run.points)
+    points.push_back({point.update, exact_number(point.seconds), exact_number(point.validation),
+                      exact_number(point.test)});
+  return {{"points", points}, {"best_test", exact_number(run.best_test)}};
 }
 
-double standard_deviation(const std::vector<double>& values) {
-  if (values.size() < 2) return 0.0;
-  const double centre = mean(values);
-  double sum = 0.0;
-  for (double value : values) sum += (value - centre) * (value - centre);
-  return std::sqrt(sum / static_cast<double>(values.size() - 1));
+void from_grid_json(const nlohmann::json& json, RunResult& run) {
+  run.points.clear();
+  for (const nlohmann::json& point : json.at("points"))
+    run.points.push_back({point.at(0).get<std::int64_t>(), read_exact_number(point.at(1)),
+                          read_exact_number(point.at(2)), read_exact_number(point.at(3))});
+  run.best_test = read_exact_number(json.at("best_test"));
 }
 
 // The curve of the learning rate with the best mean final validation score among `by_rate` (runs per rate, each a
@@ -250,7 +256,7 @@ PcdStudyCurve choose_rate(PcdStudyPart part, const std::string& algorithm, const
   return curve;
 }
 
-void run_rbm_parts(const PcdStudyOptions& options, PcdStudyResult& result) {
+void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, PcdStudyResult& result) {
   std::vector<PcdStudyPart> parts;
   for (PcdStudyPart part : options.parts)
     if (part != PcdStudyPart::mrf) parts.push_back(part);
@@ -266,23 +272,24 @@ void run_rbm_parts(const PcdStudyOptions& options, PcdStudyResult& result) {
         for (std::size_t rate = 0; rate < options.learning_rates.size(); ++rate)
           for (int trial = 0; trial < options.trials; ++trial) runs.push_back({part, algorithm, rule, rate, trial});
       }
-  const auto outcomes = run_jobs(JobRunner(options.threads), runs.size(), [&](std::size_t index) {
+  const auto outcomes = run_jobs(runner, runs.size(), [&](std::size_t index) {
     const RbmRun& run = runs[index];
     const bool labelled = run.part == PcdStudyPart::classification;
-    return run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run);
+    return RunResult{run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run),
+                     0.0};
   });
   const std::size_t per_curve = options.learning_rates.size() * static_cast<std::size_t>(options.trials);
   for (std::size_t first = 0; first < runs.size(); first += per_curve) {
     const RbmRun& run = runs[first];
     std::vector<std::vector<std::vector<PcdStudyPoint>>> by_rate(options.learning_rates.size());
-    for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes[k]);
+    for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes[k].points);
     const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
     const std::string rule = algorithm.algorithm == Algorithm::mfcd ? "" : to_string(options.rules[run.rule]);
     result.curves.push_back(choose_rate(run.part, algorithm.label, rule, options.learning_rates, by_rate, {}));
   }
 }
 
-void run_mrf_part(const PcdStudyOptions& options, PcdStudyResult& result) {
+void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, PcdStudyResult& result) {
   if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end()) return;
   const MrfData data = load_mrf_data(options);
   result.mrf_training_entropy = -best_average_log_likelihood(data.train);
@@ -303,7 +310,7 @@ void run_mrf_part(const PcdStudyOptions& options, PcdStudyResult& result) {
   for (std::size_t setting = 0; setting < settings.size(); ++setting)
     for (std::size_t rate = 0; rate < options.mrf_learning_rates.size(); ++rate)
       for (int trial = 0; trial < options.trials; ++trial) runs.push_back({setting, rate, trial});
-  const auto outcomes = run_jobs(JobRunner(options.threads), runs.size(), [&](std::size_t index) {
+  const auto outcomes = run_jobs(runner, runs.size(), [&](std::size_t index) {
     const MrfRun& run = runs[index];
     BoltzmannMachineTrainingOptions training;
     training.algorithm = settings[run.setting].algorithm;
@@ -316,7 +323,7 @@ void run_mrf_part(const PcdStudyOptions& options, PcdStudyResult& result) {
     training.evaluation_interval = std::max<std::int64_t>(1, options.mrf_updates / options.evaluations);
     training.seed = trial_seed(options.seed, static_cast<std::uint64_t>(run.trial));
     const BoltzmannMachineTrainingSummary summary = train_boltzmann_machine(data.train, data.validation, training);
-    MrfRunResult out;
+    RunResult out;
     // The trainer keeps the validation LL of every evaluation but only the best and the final model: the test LL
     // is known for those two (NaN at the other points).
     for (const auto& evaluation : summary.history)
@@ -437,55 +444,62 @@ nlohmann::json to_json(const PcdStudyOptions& options) {
           {"seconds", "update time, wall clock: not reproducible"}};
 }
 
-PcdStudyResult run_pcd_study(const PcdStudyOptions& options) {
+PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner) {
   options.validate();
   PcdStudyResult result;
-  run_rbm_parts(options, result);
-  run_mrf_part(options, result);
+  run_rbm_parts(options, runner, result);
+  run_mrf_part(options, runner, result);
   return result;
 }
 
-Table pcd_study_summary_table(const PcdStudyResult& result) {
-  Table table({"part", "algorithm", "operator", "learning_rate", "trials", "final_test_mean", "final_test_sd",
-               "best_test_mean", "seconds"});
-  for (const auto& curve : result.curves)
-    table.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule, curve.learning_rate,
-                   static_cast<long long>(curve.trials), curve.final_test_mean, curve.final_test_standard_deviation,
-                   curve.best_test_mean, curve.mean.back().seconds});
-  return table;
+std::vector<ExperimentOption> PcdStudy::own_options() {
+  return {{"--parts", "parts to run: exact,ais,classification,mrf (default: all)"},
+          {"--trials", "override the trials per learning rate"},
+          {"--updates", "override the updates of the RBM runs"},
+          {"--mrf-updates", "override the updates of the MRF runs"},
+          {"--learning-rates", "override the RBM learning rates, e.g. 0.01,0.03"},
+          {"--mrf-learning-rates", "override the MRF learning rates"},
+          {"--training-rows", "override the training rows"},
+          {"--evaluation-rows", "override the validation and test rows each"},
+          {"--patches", "override the number of MRF patches"},
+          {"--hidden", "override the hidden units: exact,ais,classification"},
+          {"--ais-distributions", "override the AIS distributions K"}};
 }
 
-void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out) {
-  Table curves({"part", "algorithm", "operator", "learning_rate", "update", "seconds", "validation", "test"});
-  for (const auto& curve : result.curves)
-    for (const auto& point : curve.mean)
-      curves.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule,
-                      curve.learning_rate, static_cast<long long>(point.update), point.seconds, point.validation,
-                      point.test});
-  out.write_csv("pcd_study.csv", pcd_study_summary_table(result));
-  out.write_csv("pcd_study_curves.csv", curves);
-  for (PcdStudyPart part : options.parts) {
-    std::vector<PlotSeries> series;
-    for (const auto& curve : result.curves) {
-      if (curve.part != part) continue;
-      PlotSeries line;
-      line.label = curve.algorithm + (curve.rule.empty() ? "" : " (" + curve.rule + ")");
-      for (const auto& point : curve.mean) {
-        line.x.push_back(point.seconds);
-        line.y.push_back(part == PcdStudyPart::mrf ? point.validation : point.test);
-      }
-      series.push_back(line);
-    }
-    PlotOptions plot;
-    plot.title = "pcd-study: " + to_string(part);
-    plot.x_label = "update time (s)";
-    plot.y_label = part == PcdStudyPart::classification ? "test error"
-                   : part == PcdStudyPart::mrf          ? "validation log-likelihood"
-                                                        : "test log-likelihood";
-    if (part == PcdStudyPart::mrf)
-      plot.reference_lines.push_back({"-entropy of the training data", -result.mrf_training_entropy});
-    out.write_svg("pcd_study_" + to_string(part) + ".svg", series, plot);
+PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
+  PcdStudyOptions options = pcd_study_options(inputs.scale, inputs.seed);
+  options.mnist = inputs.mnist;
+  require(inputs.scale == Scale::smoke || !options.mnist.empty(),
+          "--scale paper: pcd-study runs 000's MNIST setting; give the MNIST directory with --mnist DIR");
+  if (const auto parts = inputs.words("--parts")) {
+    options.parts.clear();
+    for (const auto& part : *parts) options.parts.push_back(parse_pcd_study_part(part));
   }
+  if (const auto trials = inputs.integer("--trials", 1)) options.trials = static_cast<int>(*trials);
+  if (const auto updates = inputs.integer("--updates", 1)) options.updates = *updates;
+  if (const auto updates = inputs.integer("--mrf-updates", 1)) options.mrf_updates = *updates;
+  if (const auto rates = inputs.positive_numbers("--learning-rates")) options.learning_rates = *rates;
+  if (const auto rates = inputs.positive_numbers("--mrf-learning-rates")) options.mrf_learning_rates = *rates;
+  if (const auto rows = inputs.integer("--training-rows", 1)) options.training_rows = *rows;
+  if (const auto rows = inputs.integer("--evaluation-rows", 1)) options.evaluation_rows = *rows;
+  if (const auto patches = inputs.integer("--patches", 1)) options.patches = *patches;
+  if (const auto count = inputs.integer("--ais-distributions", 1)) options.ais_distributions = *count;
+  if (const auto hidden = inputs.integers("--hidden", 1)) {
+    require(hidden->size() == 3, "--hidden: give three counts: exact,ais,classification");
+    options.exact_hidden = static_cast<int>((*hidden)[0]);
+    options.ais_hidden = static_cast<int>((*hidden)[1]);
+    options.classification_hidden = static_cast<int>((*hidden)[2]);
+  }
+  options.validate();
+  return options;
+}
+
+nlohmann::json PcdStudy::configuration(const PcdStudyOptions& options) { return to_json(options); }
+
+PcdStudyResult PcdStudy::run(const PcdStudyOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "pcd-study (000 §5): " << (options.mnist.empty() ? "synthetic Artificial Modes" : "MNIST") << ", "
+      << options.updates << " updates, " << options.trials << " trials per learning rate\n";
+  return run_pcd_study(options, runner);
 }
 
 }  // namespace rbmix::experiments

@@ -18,11 +18,15 @@
 // and the MRF part (smoke scale). Results other than the times do not depend on the thread count.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/training_options.hpp"
@@ -68,7 +72,6 @@ struct PcdStudyOptions {
   std::vector<double> mrf_learning_rates{0.01, 0.03, 0.1};
   std::int64_t mrf_updates = 20000;
   std::uint64_t seed = 1;
-  int threads = 0;
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -103,11 +106,29 @@ struct PcdStudyResult {
   double mrf_training_entropy = 0.0;  // −(best average log-likelihood) of the MRF training data
 };
 
-PcdStudyResult run_pcd_study(const PcdStudyOptions& options);
+PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner = JobRunner());
 
 // part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, seconds (of the last point).
 Table pcd_study_summary_table(const PcdStudyResult& result);
 // pcd_study.csv (summary), pcd_study_curves.csv and one SVG per part (test score against update time).
 void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out);
+
+// `rbmix experiment pcd-study` (experiment.hpp).
+struct PcdStudy {
+  static constexpr std::string_view name = "pcd-study";
+  static constexpr std::string_view description =
+      "000 §5: CD-1, CD-10, MF-CD, PCD (Gibbs and flip) on RBMs, a classifier and an MRF";
+  static constexpr std::string_view mnist_help =
+      "run on MNIST in this directory (needed for --scale paper): 50 000 / 10 000 / 10 000, training rows re-binarised "
+      "at every use; MRF on 5×5 patches thresholded at 1/2";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = PcdStudyOptions;
+  using Result = PcdStudyResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

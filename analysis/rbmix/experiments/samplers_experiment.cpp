@@ -21,11 +21,6 @@ namespace rbmix::experiments {
 
 namespace {
 
-// Every sampler setting of data set d samples with trial_seed(seed, kSamplingSeedIndex + d): far above the model
-// jobs' indices, which use trial_seed(seed, job).
-constexpr std::uint64_t kSamplingSeedIndex = std::uint64_t{1} << 32;
-// The synthetic data set draws from trial_seed(seed, kSyntheticDataSeedIndex), apart from every job's index.
-constexpr std::uint64_t kSyntheticDataSeedIndex = kSamplingSeedIndex - 1;
 // Samples are drawn in blocks of this many rows: the grey levels of a block are dropped once its binary rows are
 // kept, so memory stays at N binary rows whatever N.
 constexpr Eigen::Index kSampleBlock = 1024;
@@ -55,8 +50,10 @@ SamplerSettings settings_of(const SamplersOptions& options, const SamplerCandida
   return settings;
 }
 
+// Every sampler setting of data set d samples with the same seed, the sampling seed of "job" d (trial_seed.hpp), so
+// settings are compared on the same random numbers; the model jobs train with trial_seed(seed, job).
 std::uint64_t sampling_seed(const SamplersOptions& options, std::size_t data_set) {
-  return trial_seed(options.seed, kSamplingSeedIndex + data_set);
+  return purpose_seed(options.seed, data_set, SeedPurpose::sampling);
 }
 
 // The binary samples of `count` emissions of a one-chain process, kept in blocks.
@@ -72,7 +69,8 @@ BinaryMatrix draw_binary_samples(SamplingProcess& process, Eigen::Index count, E
 }
 
 SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_set, Eigen::Index hidden,
-                              double learning_rate, std::uint64_t seed) {
+                              double learning_rate, std::size_t job) {
+  const std::uint64_t seed = trial_seed(options.seed, job);
   const SamplersDataSet& data = options.data_sets[data_set];
   TrainingOptions training;
   apply_algorithm(training, Algorithm::fpcd);
@@ -94,7 +92,8 @@ SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_s
                       -std::numeric_limits<double>::infinity(),
                       trainer.model()};
   if (model.diverged) return model;
-  SamplingProcess gibbs(model.rbm, SamplerSettings{}, std::nullopt, 1, seed);
+  SamplingProcess gibbs(model.rbm, SamplerSettings{}, std::nullopt, 1,
+                        purpose_seed(options.seed, job, SeedPurpose::selection));
   const BinaryMatrix samples = draw_binary_samples(gibbs, options.selection_samples, data.train.cols());
   model.selection_isl = isl_curve(samples, data.validation, data.test, {options.selection_samples}).back().validation;
   return model;
@@ -153,28 +152,6 @@ struct ReferenceCurve {
 nlohmann::json to_grid_json(const ReferenceCurve& reference) { return curve_to_grid_json(reference.curve); }
 void from_grid_json(const nlohmann::json& json, ReferenceCurve& reference) {
   reference.curve = curve_from_grid_json(json);
-}
-
-double final_validation(const SamplerRun& run) { return run.curve.back().validation; }
-
-// The test ISL of `curve` at exactly N samples; NaN when N is not one of its points.
-double isl_at(const std::vector<IslPoint>& curve, Eigen::Index samples) {
-  for (const IslPoint& point : curve)
-    if (point.samples == samples) return point.test;
-  return std::nan("");
-}
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
-}
-
-// The powers of ten up to N: the table's columns.
-std::vector<Eigen::Index> table_counts(Eigen::Index samples) {
-  std::vector<Eigen::Index> counts;
-  for (Eigen::Index count = 10; count <= samples; count *= 10) counts.push_back(count);
-  return counts;
 }
 
 }  // namespace
@@ -284,7 +261,7 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
                                         std::uint64_t seed) {
   const Eigen::Index rows = train + validation + test;
   const BinaryMatrix all =
-      artificial_modes(kSyntheticMutationProbability, static_cast<int>(rows), trial_seed(seed, kSyntheticDataSeedIndex))
+      artificial_modes(kSyntheticMutationProbability, static_cast<int>(rows), purpose_seed(seed, 0, SeedPurpose::data))
           .samples;
   return {"artificial-modes-4x4", all.topRows(train),    all.middleRows(train, validation),
           all.bottomRows(test),   artificial_modes_side, artificial_modes_side};
@@ -369,7 +346,7 @@ nlohmann::json to_json(const SamplersOptions& options) {
           {"setting_choice", "highest validation ISL at N = samples; ties: the first in grid order"},
           {"fixed_point_cap", options.fixed_point_cap},
           {"model_seed", "trial_seed(seed, model job index)"},
-          {"sampling_seed", "trial_seed(seed, 2^32 + data set index), shared by every setting of the data set"}};
+          {"sampling_seed", "purpose_seed(seed, data set index, sampling), shared by every setting of the data set"}};
 }
 
 std::size_t best_run(const std::vector<SamplerRun>& runs, const std::vector<std::size_t>& candidates) {
@@ -380,7 +357,7 @@ std::size_t best_run(const std::vector<SamplerRun>& runs, const std::vector<std:
   return best;
 }
 
-SamplersResult run_samplers(const SamplersOptions& options) {
+SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& runner) {
   options.validate();
   SamplersResult result;
 
@@ -393,9 +370,9 @@ SamplersResult run_samplers(const SamplersOptions& options) {
   for (std::size_t set = 0; set < options.data_sets.size(); ++set)
     for (Eigen::Index hidden : options.hidden_sizes)
       for (double rate : options.learning_rates) model_jobs.push_back({set, hidden, rate});
-  result.models = run_jobs(JobRunner(options.threads), model_jobs.size(), [&](std::size_t job) {
+  result.models = run_jobs(runner, model_jobs.size(), [&](std::size_t job) {
     const ModelJob& model = model_jobs[job];
-    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, trial_seed(options.seed, job));
+    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job);
   });
 
   result.data_sets.resize(options.data_sets.size());
@@ -425,17 +402,16 @@ SamplersResult run_samplers(const SamplersOptions& options) {
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler)
       for (std::size_t setting = 0; setting < options.samplers[sampler].grid.size(); ++setting)
         run_jobs_list.push_back({set, sampler, setting});
-  result.runs = run_jobs(JobRunner(options.threads), run_jobs_list.size(), [&](std::size_t job) {
+  result.runs = run_jobs(runner, run_jobs_list.size(), [&](std::size_t job) {
     const RunJob& run = run_jobs_list[job];
     return run_sampler(options, result.models[result.data_sets[run.data_set].chosen_model].rbm, rates[run.data_set],
                        run.data_set, run.sampler, run.setting);
   });
 
-  const std::vector<ReferenceCurve> references =
-      run_jobs(JobRunner(options.threads), options.data_sets.size(), [&](std::size_t set) {
-        const SamplersDataSet& data = options.data_sets[set];
-        return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
-      });
+  const std::vector<ReferenceCurve> references = run_jobs(runner, options.data_sets.size(), [&](std::size_t set) {
+    const SamplersDataSet& data = options.data_sets[set];
+    return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
+  });
   for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
     result.data_sets[set].reference = references[set].curve;
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
@@ -461,195 +437,50 @@ MatrixF replay_grey_samples(const SamplersOptions& options, const SamplersResult
   return process.run(count).grey;
 }
 
-Table samplers_table(const SamplersOptions& options, const SamplersResult& result) {
-  const std::vector<Eigen::Index> counts = table_counts(options.samples);
-  std::vector<std::string> columns{"data", "sampler", "operator", "fast_lr", "fast_decay", "k"};
-  for (Eigen::Index count : counts) columns.push_back("isl_at_" + std::to_string(count));
-  for (const std::string column : {"isl_final", "samples_final", "fixed_point_cap_hits"}) columns.push_back(column);
-  Table table(columns);
-  for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
-    const SamplersDataSetResult& data = result.data_sets[set];
-    for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
-      const SamplerRun& run = result.runs[data.chosen_runs[sampler]];
-      const SamplerCandidates& candidates = options.samplers[sampler];
-      const SamplerGridPoint& point = candidates.grid[run.setting];
-      const bool zero_temperature = is_zero_temperature(candidates.kind);
-      std::vector<Table::Cell> row{
-          options.data_sets[set].name,
-          candidates.label,
-          zero_temperature ? std::string("fixed point") : to_string(candidates.rule),
-          point.fast_learning_rate,
-          point.fast_decay,
-          zero_temperature ? Table::Cell(std::string("-")) : Table::Cell(static_cast<long long>(point.sweeps))};
-      for (Eigen::Index count : counts) row.emplace_back(isl_at(run.curve, count));
-      row.emplace_back(run.curve.back().test);
-      row.emplace_back(static_cast<long long>(run.curve.back().samples));
-      row.emplace_back(static_cast<long long>(run.fixed_points.cap_hits));
-      table.add_row(row);
-    }
-    std::vector<Table::Cell> row{options.data_sets[set].name,
-                                 std::string("training set"),
-                                 std::string("-"),
-                                 std::nan(""),
-                                 std::nan(""),
-                                 std::string("-")};
-    for (Eigen::Index count : counts) row.emplace_back(isl_at(data.reference, count));
-    row.emplace_back(data.reference.back().test);
-    row.emplace_back(static_cast<long long>(data.reference.back().samples));
-    row.emplace_back(0LL);
-    table.add_row(row);
-  }
-  return table;
+std::vector<ExperimentOption> Samplers::own_options() {
+  return {{"--fashion-mnist", "Fashion-MNIST directory (IDX files, e.g. from `rbmix data fetch fashion-mnist`)"},
+          {"--hidden", "override the hidden sizes of the model grid"},
+          {"--learning-rates", "override the learning rates of the model grid"},
+          {"--updates", "override the FPCD updates per model"},
+          {"--samples", "override N, the samples per sampler setting"},
+          {"--selection-samples", "override the Gibbs samples that choose the model"},
+          {"--validation-rows", "validation images used (image data; default 10000)"},
+          {"--test-rows", "test images the ISL is reported on (image data; default 2000)"}};
 }
 
-Table samplers_claims_table(const SamplersOptions& options, const SamplersResult& result) {
-  Table table({"data", "claim_001", "measured", "holds"});
-  const auto sampler_index = [&](const std::string& label) -> std::optional<std::size_t> {
-    for (std::size_t k = 0; k < options.samplers.size(); ++k)
-      if (options.samplers[k].label == label) return k;
-    return std::nullopt;
-  };
-  const auto gibbs = sampler_index("gibbs"), fpcd = sampler_index("rates-fpcd"),
-             herding = sampler_index("rates-herding"), penalization = sampler_index("sp");
-  const Eigen::Index early = std::min<Eigen::Index>(100, options.samples);
-  for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
-    const std::string& name = options.data_sets[set].name;
-    const SamplersDataSetResult& data = result.data_sets[set];
-    const auto chosen = [&](std::size_t sampler) -> const SamplerRun& {
-      return result.runs[data.chosen_runs[sampler]];
-    };
-    const auto final_isl = [&](std::size_t sampler) { return chosen(sampler).curve.back().test; };
-    const auto add = [&](const std::string& claim, const std::string& measured, bool holds) {
-      table.add_row({name, claim, measured, std::string(holds ? "yes" : "no")});
-    };
-    if (gibbs && fpcd && herding) {
-      add("rates-FPCD and rates-herding far ahead of Gibbs at equal N",
-          "at N=" + std::to_string(options.samples) + ": rates-fpcd " + number_text(final_isl(*fpcd)) +
-              ", rates-herding " + number_text(final_isl(*herding)) + ", gibbs " + number_text(final_isl(*gibbs)),
-          final_isl(*fpcd) > final_isl(*gibbs) && final_isl(*herding) > final_isl(*gibbs));
-      const double fpcd_early = isl_at(chosen(*fpcd).curve, early);
-      add("100 rates-FPCD samples beat Gibbs's longest run (MNIST: 200 000 Gibbs samples)",
-          "rates-fpcd at N=" + std::to_string(early) + " " + number_text(fpcd_early) +
-              ", gibbs at N=" + std::to_string(options.samples) + " " + number_text(final_isl(*gibbs)),
-          fpcd_early > final_isl(*gibbs));
-      const double herding_early = isl_at(chosen(*herding).curve, early);
-      add("rates-herding rises fastest at first; rates-FPCD better in the long run",
-          "at N=" + std::to_string(early) + ": rates-herding " + number_text(herding_early) + ", rates-fpcd " +
-              number_text(fpcd_early) + "; at N=" + std::to_string(options.samples) + ": rates-herding " +
-              number_text(final_isl(*herding)) + ", rates-fpcd " + number_text(final_isl(*fpcd)),
-          herding_early >= fpcd_early && final_isl(*fpcd) >= final_isl(*herding));
-      const double fpcd_rate = options.samplers[*fpcd].grid[chosen(*fpcd).setting].fast_learning_rate;
-      const double herding_rate = options.samplers[*herding].grid[chosen(*herding).setting].fast_learning_rate;
-      add("best eps_F of rates-FPCD 10-100x smaller than rates-herding's",
-          "rates-fpcd " + number_text(fpcd_rate) + ", rates-herding " + number_text(herding_rate) + " (ratio " +
-              number_text(herding_rate / fpcd_rate) + ")",
-          herding_rate >= 10.0 * fpcd_rate && herding_rate <= 100.0 * fpcd_rate);
-    }
-    if (fpcd) {
-      // The best setting with α = 1 against the best with α = 0.95, by the tuning criterion (validation ISL at N).
-      std::optional<std::size_t> free_run, decayed_run;
-      for (std::size_t index = 0; index < result.runs.size(); ++index) {
-        const SamplerRun& run = result.runs[index];
-        if (run.data_set != set || run.sampler != *fpcd) continue;
-        const double decay = options.samplers[*fpcd].grid[run.setting].fast_decay;
-        if (decay != 1.0 && decay != 0.95) continue;
-        std::optional<std::size_t>& best = decay == 1.0 ? free_run : decayed_run;
-        if (!best || final_validation(run) > final_validation(result.runs[*best])) best = index;
-      }
-      if (free_run && decayed_run)
-        add("rates-FPCD: alpha = 1 beats alpha = 0.95",
-            "best test ISL at N=" + std::to_string(options.samples) + ": alpha=1 " +
-                number_text(result.runs[*free_run].curve.back().test) + ", alpha=0.95 " +
-                number_text(result.runs[*decayed_run].curve.back().test),
-            final_validation(result.runs[*free_run]) > final_validation(result.runs[*decayed_run]));
-      add("rates-FPCD's ISL exceeds the training set's (USPS: -78.5 vs -80.0)",
-          "rates-fpcd " + number_text(final_isl(*fpcd)) + " (N=" + std::to_string(options.samples) +
-              "), training set " + number_text(data.reference.back().test) +
-              " (N=" + std::to_string(data.reference.back().samples) + ")",
-          final_isl(*fpcd) > data.reference.back().test);
-    }
-    if (gibbs && fpcd && herding && penalization)
-      add("SP beats Gibbs but trails the rates samplers",
-          "at N=" + std::to_string(options.samples) + ": sp " + number_text(final_isl(*penalization)) + ", gibbs " +
-              number_text(final_isl(*gibbs)) + ", rates samplers " + number_text(final_isl(*fpcd)) + " / " +
-              number_text(final_isl(*herding)),
-          final_isl(*penalization) > final_isl(*gibbs) &&
-              final_isl(*penalization) < std::min(final_isl(*fpcd), final_isl(*herding)));
-  }
-  return table;
+SamplersOptions Samplers::make_options(const ExperimentInputs& inputs) {
+  const Eigen::Index validation_rows = inputs.integer("--validation-rows", 1).value_or(10000);
+  const Eigen::Index test_rows = inputs.integer("--test-rows", 1).value_or(2000);
+  std::vector<SamplersDataSet> data_sets;
+  if (!inputs.mnist.empty())
+    data_sets.push_back(image_samplers_data("mnist", inputs.mnist, validation_rows, test_rows));
+  if (const auto fashion = inputs.directory("--fashion-mnist"))
+    data_sets.push_back(image_samplers_data("fashion-mnist", *fashion, validation_rows, test_rows));
+  require(!data_sets.empty() || (!inputs.has("--validation-rows") && !inputs.has("--test-rows")),
+          "--validation-rows and --test-rows apply to image data only (--mnist or --fashion-mnist)");
+  SamplersOptions options = samplers_options(inputs.scale, inputs.seed, std::move(data_sets));
+  if (const auto hidden = inputs.integers("--hidden", 1)) options.hidden_sizes.assign(hidden->begin(), hidden->end());
+  if (const auto rates = inputs.positive_numbers("--learning-rates")) options.learning_rates = *rates;
+  if (const auto updates = inputs.integer("--updates", 1)) options.updates = *updates;
+  if (const auto samples = inputs.integer("--samples", 1)) options.samples = *samples;
+  if (const auto samples = inputs.integer("--selection-samples", 1)) options.selection_samples = *samples;
+  if (const auto fashion = inputs.text("--fashion-mnist")) options.fashion_mnist_directory = *fashion;
+  options.validate();
+  return options;
 }
 
-void write_samplers(const SamplersOptions& options, const SamplersResult& result, ResultDirectory& out) {
-  out.write_csv("samplers.csv", samplers_table(options, result));
-  out.write_csv("samplers_claims.csv", samplers_claims_table(options, result));
+nlohmann::json Samplers::configuration(const SamplersOptions& options) {
+  nlohmann::json configuration = to_json(options);
+  if (!options.fashion_mnist_directory.empty())
+    configuration["fashion_mnist_directory"] = options.fashion_mnist_directory.string();
+  return configuration;
+}
 
-  Table models({"data", "hidden", "learning_rate", "diverged", "selection_validation_isl", "chosen"});
-  for (std::size_t index = 0; index < result.models.size(); ++index) {
-    const SamplersModel& model = result.models[index];
-    models.add_row({options.data_sets[model.data_set].name, static_cast<long long>(model.hidden), model.learning_rate,
-                    std::string(model.diverged ? "yes" : "no"), model.selection_isl,
-                    std::string(result.data_sets[model.data_set].chosen_model == index ? "yes" : "no")});
-  }
-  out.write_csv("samplers_models.csv", models);
-
-  Table tuning({"data", "sampler", "fast_lr", "fast_decay", "k", "validation_isl", "test_isl", "samples",
-                "fixed_point_searches", "fixed_point_cap_hits", "mean_activity", "chosen"});
-  for (std::size_t index = 0; index < result.runs.size(); ++index) {
-    const SamplerRun& run = result.runs[index];
-    const SamplerGridPoint& point = options.samplers[run.sampler].grid[run.setting];
-    const auto& chosen = result.data_sets[run.data_set].chosen_runs;
-    tuning.add_row({options.data_sets[run.data_set].name, options.samplers[run.sampler].label, point.fast_learning_rate,
-                    point.fast_decay, static_cast<long long>(point.sweeps), run.curve.back().validation,
-                    run.curve.back().test, static_cast<long long>(run.curve.back().samples),
-                    static_cast<long long>(run.fixed_points.searches),
-                    static_cast<long long>(run.fixed_points.cap_hits), run.mean_activity,
-                    std::string(std::find(chosen.begin(), chosen.end(), index) != chosen.end() ? "yes" : "no")});
-  }
-  out.write_csv("samplers_tuning.csv", tuning);
-
-  Table curves({"data", "sampler", "samples", "beta", "validation_isl", "test_isl"});
-  for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
-    const SamplersDataSetResult& data = result.data_sets[set];
-    const std::string& name = options.data_sets[set].name;
-    std::vector<PlotSeries> series;
-    const auto add_curve = [&](const std::string& label, const std::vector<IslPoint>& curve, bool dashed) {
-      PlotSeries line;
-      line.label = label;
-      line.dashed = dashed;
-      for (const IslPoint& point : curve) {
-        curves.add_row({name, label, static_cast<long long>(point.samples), point.beta, point.validation, point.test});
-        line.x.push_back(static_cast<double>(point.samples));
-        line.y.push_back(point.test);
-      }
-      series.push_back(line);
-    };
-    for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler)
-      add_curve(options.samplers[sampler].label, result.runs[data.chosen_runs[sampler]].curve, false);
-    add_curve("training set", data.reference, true);
-    PlotOptions plot;
-    plot.title = "ISL on " + name + " (" + std::to_string(options.data_sets[set].test.rows()) + " test rows)";
-    plot.x_label = "number of samples N";
-    plot.y_label = "ISL (mean test log-density)";
-    plot.log_x = true;
-    plot.reference_lines.push_back({"whole training set", data.reference.back().test});
-    out.write_svg("isl_" + name + ".svg", series, plot);
-  }
-  out.write_csv("samplers_curves.csv", curves);
-
-  if (options.picture_samples == 0) return;
-  for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
-    const SamplersDataSet& data = options.data_sets[set];
-    const Eigen::Index training_rows = std::min(options.picture_samples, data.train.rows());
-    out.write_png("training_" + data.name + ".png",
-                  tile_images(data.train.topRows(training_rows).cast<float>(), data.image_height, data.image_width,
-                              options.picture_columns));
-    for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
-      const MatrixF grey =
-          replay_grey_samples(options, result, result.data_sets[set].chosen_runs[sampler], options.picture_samples);
-      out.write_png("samples_" + data.name + "_" + options.samplers[sampler].label + ".png",
-                    tile_images(grey, data.image_height, data.image_width, options.picture_columns));
-    }
-  }
+SamplersResult Samplers::run(const SamplersOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "samplers (001 §5): " << options.data_sets.size() << " data set(s), "
+      << options.hidden_sizes.size() * options.learning_rates.size() << " FPCD models each (" << options.updates
+      << " updates), " << options.samplers.size() << " samplers, N = " << options.samples << "\n";
+  return run_samplers(options, runner);
 }
 
 }  // namespace rbmix::experiments

@@ -16,12 +16,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/estimation/isl.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/sampling_process.hpp"
@@ -53,6 +57,7 @@ struct SamplerCandidates {
 
 struct SamplersOptions {
   std::vector<SamplersDataSet> data_sets;
+  std::filesystem::path fashion_mnist_directory;  // where the fashion-mnist data set was read, if any (run.json)
   // The model grid: FPCD (k = 1, Gibbs) with every hidden size × learning rate; ε_F of training is
   // `training_fast_rate_ratio` × ε, α = `training_fast_decay`.
   std::vector<Eigen::Index> hidden_sizes{200, 500};
@@ -68,7 +73,6 @@ struct SamplersOptions {
   Eigen::Index picture_samples = 100;  // the first samples of every chosen sampler, drawn in a PNG grid
   Eigen::Index picture_columns = 10;
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming what is out of range.
   void validate() const;
 };
@@ -108,6 +112,9 @@ struct SamplerRun {
   double mean_activity = 0.0;  // mean of all sampled units
 };
 
+// The validation ISL at the run's largest N: what chooses a sampler's setting.
+inline double final_validation(const SamplerRun& run) { return run.curve.back().validation; }
+
 struct SamplersDataSetResult {
   std::size_t chosen_model = 0;          // index into SamplersResult::models
   std::vector<IslPoint> reference;       // the training set's own ISL
@@ -126,7 +133,7 @@ void from_grid_json(const nlohmann::json& json, SamplersModel& model);
 nlohmann::json to_grid_json(const SamplerRun& run);
 void from_grid_json(const nlohmann::json& json, SamplerRun& run);
 
-SamplersResult run_samplers(const SamplersOptions& options);
+SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& runner = JobRunner());
 
 // Index of the run with the highest validation ISL at the largest N among `runs` (ties: the first): how each
 // sampler's setting is chosen.
@@ -146,5 +153,21 @@ Table samplers_claims_table(const SamplersOptions& options, const SamplersResult
 // model grid), samplers_curves.csv (every chosen curve), isl_<data>.svg per data set, and per data set
 // samples_<data>_<sampler>.png and training_<data>.png for image data.
 void write_samplers(const SamplersOptions& options, const SamplersResult& result, ResultDirectory& out);
+
+// `rbmix experiment samplers` (experiment.hpp).
+struct Samplers {
+  static constexpr std::string_view name = "samplers";
+  static constexpr std::string_view description =
+      "001 §5: ISL against N of Gibbs, rates-FPCD, rates-herding, herding and SP samples";
+  static constexpr std::string_view mnist_help = "MNIST directory (IDX files); else a synthetic image set";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = SamplersOptions;
+  using Result = SamplersResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

@@ -54,20 +54,7 @@ void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
   rbm.slem_flip = read_exact_number(json.at("slem_flip"));
 }
 
-Rbm slem_sweep_rbm(std::uint64_t seed, int size, int weight_bound, int index) {
-  // The stream of RBM (size, c, index): a key no other RBM shares.
-  RandomStream stream(seed,
-                      (static_cast<std::uint64_t>(size) << 48) | (static_cast<std::uint64_t>(weight_bound) << 32) |
-                          static_cast<std::uint64_t>(index),
-                      StreamDomain::experiment);
-  Rbm rbm(size, size);
-  for (Eigen::Index i = 0; i < rbm.weights.rows(); ++i)
-    for (Eigen::Index j = 0; j < rbm.weights.cols(); ++j)
-      rbm.weights(i, j) = weight_bound * (2.0 * stream.uniform() - 1.0);
-  return rbm;
-}
-
-SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
+SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<SlemSweepRbm> rbms;
   for (const int size : options.sizes)
@@ -75,9 +62,9 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options) {
       for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
   const auto start = std::chrono::steady_clock::now();
   SlemSweepResult result;
-  result.rbms = run_jobs(JobRunner(options.threads), rbms.size(), [&](std::size_t k) {
+  result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
-    const Rbm rbm = slem_sweep_rbm(options.seed, job.size, job.weight_bound, job.index);
+    const Rbm rbm = fig3_random_rbm(options.seed, job.size, job.weight_bound, job.index);
     job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
     job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
     return job;
@@ -133,6 +120,37 @@ void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& re
   plot.y_min = 0.0;
   plot.y_max = 1.0;
   out.write_svg("slem_sweep.svg", series, plot);
+}
+
+std::vector<ExperimentOption> SlemSweep::own_options() {
+  return {{"--sizes", "m = n values, e.g. 2,3,4 (default: paper 2,3,4; smoke 2,3)"},
+          {"--c", "weight bounds, A:B or A,B,C (default 1:10)"},
+          {"--count", "RBMs per (size, c) (default: paper 100; smoke 10)"}};
+}
+
+SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
+  SlemSweepOptions options = slem_sweep_options(inputs.scale, inputs.seed);
+  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
+  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
+  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  options.validate();
+  return options;
+}
+
+nlohmann::json SlemSweep::configuration(const SlemSweepOptions& options) { return to_json(options); }
+
+SlemSweepResult SlemSweep::run(const SlemSweepOptions& options, const JobRunner& runner, std::ostream& log) {
+  log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.rbms_per_setting << " RBMs per setting\n";
+  return run_slem_sweep(options, runner);
+}
+
+ExperimentReport SlemSweep::report(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out,
+                                   std::ostream& log) {
+  write_slem_sweep(options, result, out);
+  ExperimentReport report;
+  report.tables.push_back({"share", slem_sweep_share_table(result)});
+  report.tables.back().table.print(log, 4);
+  return report;
 }
 
 }  // namespace rbmix::experiments

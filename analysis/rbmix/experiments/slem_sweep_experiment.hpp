@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/report/table.hpp"
@@ -19,7 +22,6 @@ struct SlemSweepOptions {
   std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   int rbms_per_setting = 100;
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   // Throws InputError naming the option that is out of range.
   void validate() const;
 };
@@ -57,17 +59,28 @@ struct SlemSweepResult {
 nlohmann::json to_grid_json(const SlemSweepRbm& rbm);
 void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm);
 
-// RBM (size, c, index) of 003 Fig. 3: m = n = size, W ~ U[−c, c] drawn from the stream keyed by (size, c, index),
-// biases 0. The modified-sweep experiment analyses the same RBMs.
-Rbm slem_sweep_rbm(std::uint64_t seed, int size, int weight_bound, int index);
-
 // Dense SLEMs of G and T for every RBM, in parallel over RBMs (JobRunner).
-SlemSweepResult run_slem_sweep(const SlemSweepOptions& options);
+SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner = JobRunner());
 // size, c, rbms, share_flip_better, mean_slem_gibbs, mean_slem_flip.
 Table slem_sweep_share_table(const SlemSweepResult& result);
 // size, c, index, slem_gibbs, slem_flip.
 Table slem_sweep_rbm_table(const SlemSweepResult& result);
 // slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
 void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out);
+
+// `rbmix experiment slem-sweep` (experiment.hpp).
+struct SlemSweep {
+  static constexpr std::string_view name = "slem-sweep";
+  static constexpr std::string_view description = "003 Fig. 3: share of random RBMs where SLEM(T) < SLEM(G)";
+  static constexpr std::string_view mnist_help = "";
+  static constexpr Scale default_scale = Scale::paper;
+  using Options = SlemSweepOptions;
+  using Result = SlemSweepResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

@@ -9,4 +9,8 @@ std::uint64_t trial_seed(std::uint64_t seed, std::uint64_t index) {
   return stream();
 }
 
+std::uint64_t purpose_seed(std::uint64_t seed, std::uint64_t index, SeedPurpose purpose) {
+  return trial_seed(trial_seed(seed, index), static_cast<std::uint64_t>(purpose));
+}
+
 }  // namespace rbmix::experiments

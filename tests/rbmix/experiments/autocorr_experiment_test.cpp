@@ -10,21 +10,20 @@ namespace rbmix::experiments {
 namespace {
 
 // Smoke scale's settings, cut to 1 RBM of 30 updates and 300 sweeps each so that the test runs in seconds.
-AutocorrOptions short_options(const std::vector<std::string>& only, int threads) {
+AutocorrOptions short_options(const std::vector<std::string>& only) {
   AutocorrOverrides overrides;
   overrides.trials = 1;
   overrides.updates = 30;
   overrides.steps = 300;
   overrides.only = only;
   AutocorrOptions options = autocorr_options(Scale::smoke, 7, {}, overrides);
-  options.threads = threads;
   return options;
 }
 
 // One result per (setting, trial) with the three estimators for G and T, and autocorrelation functions that start
 // at R(0) = 1 and stay in [−1, 1].
 TEST(Autocorr, SmokeScaleEstimatesEveryTrialWithBothOperators) {
-  const AutocorrOptions options = short_options({}, 2);
+  const AutocorrOptions options = short_options({});
   ASSERT_EQ(options.settings.size(), 3u);  // no MNIST directory: BAS 4×4 and the two Artificial Modes settings
   const AutocorrResult result = run_autocorr(options);
   ASSERT_EQ(result.trials.size(), 3u);
@@ -44,19 +43,19 @@ TEST(Autocorr, SmokeScaleEstimatesEveryTrialWithBothOperators) {
 
 // A setting keeps its seeds when others are left out (--only), and the thread count does not matter.
 TEST(Autocorr, ASettingRunAloneReproducesItsTrialsInTheFullRun) {
-  const AutocorrResult all = run_autocorr(short_options({}, 1));
-  const AutocorrResult alone = run_autocorr(short_options({"modes_p0.1"}, 2));
+  const AutocorrResult all = run_autocorr(short_options({}), JobRunner(1));
+  const AutocorrResult alone = run_autocorr(short_options({"modes_p0.1"}), JobRunner(2));
   ASSERT_EQ(alone.trials.size(), 1u);
   EXPECT_EQ(alone.trials[0].gibbs.autocorrelation, all.trials[2].gibbs.autocorrelation);
   EXPECT_EQ(alone.trials[0].flip.autocorrelation, all.trials[2].flip.autocorrelation);
 }
 
 TEST(Autocorr, OptionsRefuseUnknownSettingsAndBadCounts) {
-  EXPECT_THROW(short_options({"mnist_10h"}, 1), InputError);  // MNIST settings need the MNIST directory
-  AutocorrOptions options = short_options({}, 1);
+  EXPECT_THROW(short_options({"mnist_10h"}), InputError);  // MNIST settings need the MNIST directory
+  AutocorrOptions options = short_options({});
   options.learning_rate = 0.0;
   EXPECT_THROW(options.validate(), InputError);
-  options = short_options({}, 1);
+  options = short_options({});
   options.settings[0].steps = 1;
   EXPECT_THROW(run_autocorr(options), InputError);
 }

@@ -11,21 +11,20 @@ namespace {
 
 // Smoke scale cut to 2 RBMs per p_mut of 50 updates, 300 sweeps for Table 3 and 40 chains capped at 200 sweeps for
 // Table 4, so that the test runs in seconds.
-ClassChangesOptions short_options(int threads) {
+ClassChangesOptions short_options() {
   ClassChangesOptions options = class_changes_options(Scale::smoke, 11);
   options.trials = 2;
   options.updates = 50;
   options.sequence_steps = 300;
   options.starts = 40;
   options.first_change_cap = 200;
-  options.threads = threads;
   return options;
 }
 
 // Every chain of Table 4 reports a first change in [1, cap] (the cap exactly when censored, and the censored
 // count is the number of those); Table 3's count of changes cannot exceed the number of sweeps.
 TEST(ClassChanges, SmokeScaleCountsAreWithinTheirBounds) {
-  const ClassChangesOptions options = short_options(2);
+  const ClassChangesOptions options = short_options();
   const ClassChangesResult result = run_class_changes(options);
   ASSERT_EQ(result.trials.size(), 2u * 2u);
   for (const ClassChangesTrial& trial : result.trials) {
@@ -47,8 +46,8 @@ TEST(ClassChanges, SmokeScaleCountsAreWithinTheirBounds) {
 }
 
 TEST(ClassChanges, ResultsDoNotDependOnTheThreadCount) {
-  const ClassChangesResult one = run_class_changes(short_options(1));
-  const ClassChangesResult two = run_class_changes(short_options(2));
+  const ClassChangesResult one = run_class_changes(short_options(), JobRunner(1));
+  const ClassChangesResult two = run_class_changes(short_options(), JobRunner(2));
   ASSERT_EQ(one.trials.size(), two.trials.size());
   for (std::size_t k = 0; k < one.trials.size(); ++k)
     for (std::size_t r = 0; r < 2; ++r) {
@@ -65,10 +64,10 @@ TEST(ClassChanges, QuantilesInterpolateLinearly) {
 }
 
 TEST(ClassChanges, OptionsRefuseNonPositiveCounts) {
-  ClassChangesOptions options = short_options(1);
+  ClassChangesOptions options = short_options();
   options.first_change_cap = 0;
   EXPECT_THROW(options.validate(), InputError);
-  options = short_options(1);
+  options = short_options();
   options.starts = 0;
   EXPECT_THROW(run_class_changes(options), InputError);
 }

@@ -13,12 +13,11 @@
 namespace rbmix::experiments {
 namespace {
 
-FlipTrainingOptions tiny_config(int threads) {
+FlipTrainingOptions tiny_config() {
   FlipTrainingOptions config = flip_training_options(Scale::smoke, 5);
   config.trials = 2;
   config.updates = 100;
   config.evaluation_interval = 50;
-  config.threads = threads;
   return config;
 }
 
@@ -26,7 +25,7 @@ FlipTrainingOptions tiny_config(int threads) {
 // saddle at W ≈ 0 (learning takes thousands on BAS 4×4), so the likelihoods stay near the uniform model's
 // −16 ln 2; a slightly worse value is possible, a much worse one would be a bug.
 TEST(FlipTraining, SmokeScaleProducesOneRowPerSettingWithSaneFigures) {
-  const FlipTrainingOptions config = tiny_config(2);
+  const FlipTrainingOptions config = tiny_config();
   const FlipTrainingResult result = run_flip_training(config);
   ASSERT_EQ(result.rows.size(), config.settings.size());
   ASSERT_EQ(result.runs.size(), config.settings.size() * 2 * 2);
@@ -45,7 +44,7 @@ TEST(FlipTraining, SmokeScaleProducesOneRowPerSettingWithSaneFigures) {
 
 // G and T start from the same weights in the same trial (paired design): the first evaluation agrees.
 TEST(FlipTraining, OperatorsArePairedByTrial) {
-  const FlipTrainingResult result = run_flip_training(tiny_config(1));
+  const FlipTrainingResult result = run_flip_training(tiny_config(), JobRunner(1));
   for (const auto& gibbs : result.runs) {
     for (const auto& flip : result.runs) {
       if (!gibbs.flip && flip.flip && gibbs.setting == flip.setting && gibbs.trial == flip.trial) {
@@ -56,15 +55,15 @@ TEST(FlipTraining, OperatorsArePairedByTrial) {
 }
 
 TEST(FlipTraining, ResultsDoNotDependOnTheThreadCount) {
-  const FlipTrainingResult one = run_flip_training(tiny_config(1));
-  const FlipTrainingResult two = run_flip_training(tiny_config(2));
+  const FlipTrainingResult one = run_flip_training(tiny_config(), JobRunner(1));
+  const FlipTrainingResult two = run_flip_training(tiny_config(), JobRunner(2));
   ASSERT_EQ(one.runs.size(), two.runs.size());
   for (std::size_t k = 0; k < one.runs.size(); ++k) EXPECT_EQ(one.runs[k].learning_curve, two.runs[k].learning_curve);
 }
 
 // BAS and MNIST run as one grid of jobs: each data set's result is the one it has when run alone.
 TEST(FlipTraining, DataSetsRunTogetherGiveTheirResultsAlone) {
-  FlipTrainingOptions first = tiny_config(2), second = tiny_config(2);
+  FlipTrainingOptions first = tiny_config(), second = tiny_config();
   first.settings.resize(2);
   second.settings.resize(1);
   second.data = second.data.topRows(10);
@@ -85,7 +84,7 @@ TEST(FlipTraining, DataSetsRunTogetherGiveTheirResultsAlone) {
 // Evaluation rows given explicitly: the same rows as the training data reproduce the default curve exactly (the
 // same exact computation); other rows give another curve.
 TEST(FlipTraining, LearningCurveIsEvaluatedOnTheEvaluationRows) {
-  FlipTrainingOptions config = tiny_config(1);
+  FlipTrainingOptions config = tiny_config();
   config.settings.resize(1);
   const FlipTrainingResult on_training_data = run_flip_training(config);
   config.evaluation_data = config.data;
@@ -136,8 +135,7 @@ TEST(FlipTraining, MnistSmokeScaleRunsOnThresholdedImages) {
   config.trials = 2;
   config.updates = 100;
   config.evaluation_interval = 50;
-  config.threads = 2;
-  const FlipTrainingResult result = run_flip_training(config);
+  const FlipTrainingResult result = run_flip_training(config, JobRunner(2));
   ASSERT_EQ(result.rows.size(), config.settings.size());
   ASSERT_EQ(result.runs.size(), config.settings.size() * 2 * 2);
   const double entropy_bound = -std::log(5.0);

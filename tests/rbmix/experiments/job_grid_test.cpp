@@ -39,18 +39,6 @@ JobGridSettings settings_in(const std::filesystem::path& directory) {
   return settings;
 }
 
-// Activates a grid for one test, and none after it.
-class ActiveGrid {
- public:
-  explicit ActiveGrid(JobGridSettings settings) : grid_(std::move(settings)) { activate_job_grid(&grid_); }
-  ~ActiveGrid() { activate_job_grid(nullptr); }
-  ActiveGrid(const ActiveGrid&) = delete;
-  ActiveGrid& operator=(const ActiveGrid&) = delete;
-
- private:
-  JobGrid grid_;
-};
-
 void expect_roots(const std::vector<Root>& roots, std::size_t count) {
   ASSERT_EQ(roots.size(), count);
   for (std::size_t index = 0; index < count; ++index) {
@@ -61,12 +49,12 @@ void expect_roots(const std::vector<Root>& roots, std::size_t count) {
 
 TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   rbmix::testing::TemporaryDirectory directory;
-  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);
-  ActiveGrid grid(settings_in(directory.path()));
-  expect_roots(run_jobs(JobRunner(3), 30, root_job), 30);
+  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);  // no grid: threads only
+  JobGrid grid(settings_in(directory.path()));
+  expect_roots(run_jobs(JobRunner(3, &grid), 30, root_job), 30);
   EXPECT_EQ(JobJournal(directory.path(), 0).read().size(), 30u);
   // A second run_jobs of the same experiment is its next phase, journaled apart.
-  expect_roots(run_jobs(JobRunner(1), 4, root_job), 4);
+  expect_roots(run_jobs(JobRunner(1, &grid), 4, root_job), 4);
   EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 4u);
   expect_roots(in_memory, 30);
 }
@@ -74,16 +62,16 @@ TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
 TEST(JobGrid, ResumeRunsOnlyTheJobsNotJournaled) {
   rbmix::testing::TemporaryDirectory directory;
   {
-    ActiveGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(2), 20, root_job);
+    JobGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(2, &grid), 20, root_job);
   }
   const JobJournal journal(directory.path(), 0);
   for (const std::size_t lost : {0, 7, 19}) std::filesystem::remove(journal.job_file(lost));
   JobGridSettings settings = settings_in(directory.path());
   settings.resume = true;
-  ActiveGrid grid(settings);
+  JobGrid grid(settings);
   std::vector<std::atomic<int>> calls(20);
-  expect_roots(run_jobs(JobRunner(2), 20,
+  expect_roots(run_jobs(JobRunner(2, &grid), 20,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -97,9 +85,9 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
   rbmix::testing::TemporaryDirectory directory;
   JobGridSettings settings = settings_in(directory.path());
   settings.shard = {2, 3};
-  ActiveGrid grid(settings);
+  JobGrid grid(settings);
   std::vector<std::atomic<int>> calls(10);
-  EXPECT_THROW(run_jobs(JobRunner(2), 10,
+  EXPECT_THROW(run_jobs(JobRunner(2, &grid), 10,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -115,15 +103,15 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
 TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
   rbmix::testing::TemporaryDirectory directory;
   {
-    ActiveGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(2), 6, root_job);
+    JobGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(2, &grid), 6, root_job);
   }
   JobGridSettings settings = settings_in(directory.path());
   settings.shard = {1, 2};
   settings.resume = true;
-  ActiveGrid grid(settings);
+  JobGrid grid(settings);
   std::atomic<int> first_phase_calls{0};
-  expect_roots(run_jobs(JobRunner(2), 6,
+  expect_roots(run_jobs(JobRunner(2, &grid), 6,
                         [&](std::size_t index) {
                           ++first_phase_calls;
                           return root_job(index);
@@ -131,7 +119,7 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
                6);
   EXPECT_EQ(first_phase_calls.load(), 0);
   std::vector<std::atomic<int>> calls(5);
-  EXPECT_THROW(run_jobs(JobRunner(2), 5,
+  EXPECT_THROW(run_jobs(JobRunner(2, &grid), 5,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -146,9 +134,9 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
 TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
   rbmix::testing::TemporaryDirectory directory;
   {
-    ActiveGrid grid(settings_in(directory.path()));
+    JobGrid grid(settings_in(directory.path()));
     try {
-      run_jobs(JobRunner(2), 12, [](std::size_t index) {
+      run_jobs(JobRunner(2, &grid), 12, [](std::size_t index) {
         if (index == 4) throw InputError("--learning-rate diverged");
         return root_job(index);
       });
@@ -165,9 +153,9 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
 
   JobGridSettings settings = settings_in(directory.path());
   settings.resume = true;
-  ActiveGrid grid(settings);
+  JobGrid grid(settings);
   std::atomic<int> calls{0};
-  expect_roots(run_jobs(JobRunner(2), 12,
+  expect_roots(run_jobs(JobRunner(2, &grid), 12,
                         [&](std::size_t index) {
                           ++calls;
                           return root_job(index);
@@ -179,33 +167,28 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
 TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
   rbmix::testing::TemporaryDirectory directory;
   {
-    ActiveGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(1), 3, root_job);
+    JobGrid grid(settings_in(directory.path()));
+    run_jobs(JobRunner(1, &grid), 3, root_job);
   }
   JobGridSettings settings = settings_in(directory.path());
   settings.resume = true;
   settings.identity["seed"] = 2;
-  ActiveGrid grid(settings);
+  JobGrid grid(settings);
   try {
-    run_jobs(JobRunner(1), 3, root_job);
+    run_jobs(JobRunner(1, &grid), 3, root_job);
     FAIL() << "no exception";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("(seed differ)"), std::string::npos) << error.what();
   }
 }
 
-// Results a grid cannot journal run in memory, unless the grid asks for what needs the journal.
-TEST(JobGrid, UnserializableResultsRefuseShards) {
-  rbmix::testing::TemporaryDirectory directory;
-  {
-    ActiveGrid grid(settings_in(directory.path()));
-    EXPECT_EQ(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }).size(), 5u);
-  }
-  JobGridSettings settings = settings_in(directory.path());
-  settings.shard = {1, 2};
-  ActiveGrid grid(settings);
-  EXPECT_THROW(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }), InputError);
-}
+// A grid journals results as text: run_jobs takes only results that say how (checked when compiled).
+template <typename Job>
+concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
+  run_jobs(runner, 1, job);
+};
+static_assert(RunnableOnAGrid<Root (*)(std::size_t)>);
+static_assert(!RunnableOnAGrid<std::size_t (*)(std::size_t)>);
 
 }  // namespace
 }  // namespace rbmix::experiments

@@ -47,10 +47,8 @@ TEST(PcdStudy, SmokeScaleGivesEveryCurveWithScoresInRange) {
 TEST(PcdStudy, ScoresDoNotDependOnTheThreadCount) {
   PcdStudyOptions options = quick_options();
   options.parts = {PcdStudyPart::classification, PcdStudyPart::mrf};
-  options.threads = 1;
-  const PcdStudyResult one = run_pcd_study(options);
-  options.threads = 2;
-  const PcdStudyResult two = run_pcd_study(options);
+  const PcdStudyResult one = run_pcd_study(options, JobRunner(1));
+  const PcdStudyResult two = run_pcd_study(options, JobRunner(2));
   ASSERT_EQ(one.curves.size(), two.curves.size());
   for (std::size_t k = 0; k < one.curves.size(); ++k) {
     EXPECT_EQ(one.curves[k].learning_rate, two.curves[k].learning_rate);

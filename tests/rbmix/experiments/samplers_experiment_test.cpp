@@ -14,7 +14,7 @@ namespace {
 
 // A tiny version of the experiment: one synthetic data set, a 2-model grid, every sampler with a grid of at most
 // two settings, 200 samples each (well under a second).
-SamplersOptions tiny_options(int threads) {
+SamplersOptions tiny_options() {
   SamplersOptions options = samplers_options(Scale::smoke, 5, {synthetic_samplers_data(100, 60, 60, 5)});
   options.hidden_sizes = {4};
   options.learning_rates = {0.05, 0.1};
@@ -26,7 +26,6 @@ SamplersOptions tiny_options(int threads) {
   options.picture_columns = 4;
   for (SamplerCandidates& sampler : options.samplers)
     if (sampler.grid.size() > 2) sampler.grid.resize(2);
-  options.threads = threads;
   return options;
 }
 
@@ -42,8 +41,8 @@ void expect_same_curves(const std::vector<IslPoint>& one, const std::vector<IslP
 
 // Every job draws from (seed, job) or (seed, data set) alone: one thread or two give the same bits.
 TEST(SamplersExperiment, ResultsDoNotDependOnTheThreadCount) {
-  const SamplersResult one = run_samplers(tiny_options(1));
-  const SamplersResult two = run_samplers(tiny_options(2));
+  const SamplersResult one = run_samplers(tiny_options(), JobRunner(1));
+  const SamplersResult two = run_samplers(tiny_options(), JobRunner(2));
   ASSERT_EQ(one.models.size(), two.models.size());
   for (std::size_t k = 0; k < one.models.size(); ++k) {
     EXPECT_EQ(one.models[k].selection_isl, two.models[k].selection_isl);
@@ -62,7 +61,7 @@ TEST(SamplersExperiment, ResultsDoNotDependOnTheThreadCount) {
 // The model is the grid's maximum of validation ISL, and every sampler's setting the maximum of its grid's
 // validation ISL at N; every setting of every sampler ran, each to N samples.
 TEST(SamplersExperiment, TuningPicksTheGridMaximumOfValidationIsl) {
-  const SamplersOptions options = tiny_options(2);
+  const SamplersOptions options = tiny_options();
   const SamplersResult result = run_samplers(options);
   const SamplersDataSetResult& data = result.data_sets.at(0);
   ASSERT_EQ(result.models.size(), 2u);
@@ -126,7 +125,7 @@ TEST(SamplersExperiment, JobResultsRoundTripThroughTheirGridJson) {
 // run.json lists every file written (tables, the ISL plot, one picture per sampler and of the training set), each
 // of which exists.
 TEST(SamplersExperiment, RunRecordListsEveryOutput) {
-  const SamplersOptions options = tiny_options(2);
+  const SamplersOptions options = tiny_options();
   const SamplersResult result = run_samplers(options);
   const testing::TemporaryDirectory temporary;
   ResultDirectory out(temporary.path() / "samplers");
@@ -148,7 +147,7 @@ TEST(SamplersExperiment, RunRecordListsEveryOutput) {
 
 // The pictures are the chosen run's first grey-level samples, one row of the model's width each, in [0, 1].
 TEST(SamplersExperiment, ReplayedSamplesAreGreyLevelsInTheUnitInterval) {
-  const SamplersOptions options = tiny_options(1);
+  const SamplersOptions options = tiny_options();
   const SamplersResult result = run_samplers(options);
   const MatrixF grey = replay_grey_samples(options, result, result.data_sets[0].chosen_runs[0], 5);
   ASSERT_EQ(grey.rows(), 5);
@@ -158,16 +157,16 @@ TEST(SamplersExperiment, ReplayedSamplesAreGreyLevelsInTheUnitInterval) {
 }
 
 TEST(SamplersExperiment, RefusesBadOptions) {
-  SamplersOptions options = tiny_options(1);
+  SamplersOptions options = tiny_options();
   options.samples = 0;
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.samplers[0].grid.clear();
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.data_sets[0].image_width = 3;
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.samplers.back().grid[0].fast_decay = 1.5;  // SP with α outside [0, 1]
   EXPECT_THROW(options.validate(), InputError);
 }

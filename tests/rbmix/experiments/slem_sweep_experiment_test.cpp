@@ -37,11 +37,9 @@ TEST(SlemSweep, EachRbmDependsOnlyOnItsOwnKey) {
   SlemSweepOptions options = slem_sweep_options(Scale::smoke, 5);
   options.sizes = {2};
   options.weight_bounds = {3};
-  options.threads = 1;
-  const SlemSweepResult alone = run_slem_sweep(options);
+  const SlemSweepResult alone = run_slem_sweep(options, JobRunner(1));
   options.sizes = {3, 2};
-  options.threads = 2;
-  const SlemSweepResult with_other_size = run_slem_sweep(options);
+  const SlemSweepResult with_other_size = run_slem_sweep(options, JobRunner(2));
   for (std::size_t k = 0; k < alone.rbms.size(); ++k) {
     EXPECT_EQ(alone.rbms[k].slem_gibbs, with_other_size.rbms[10 + k].slem_gibbs);
     EXPECT_EQ(alone.rbms[k].slem_flip, with_other_size.rbms[10 + k].slem_flip);

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdint>
+#include <string>
+
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -33,8 +36,34 @@ TEST(ZipArchive, RoundTripKeepsNamesOrderAndBytes) {
     EXPECT_EQ(back[k].name, members[k].name);
     EXPECT_EQ(back[k].bytes, members[k].bytes);
   }
-  // Fixed timestamps: the same members give the same archive.
-  EXPECT_EQ(encode_zip(members), encode_zip(members));
+}
+
+// Little-endian fields of the ZIP format (APPNOTE 4.3.7: the local file header).
+std::uint32_t field(const std::string& bytes, std::size_t offset, int width) {
+  std::uint32_t value = 0;
+  for (int k = width - 1; k >= 0; --k) value = (value << 8) | static_cast<unsigned char>(bytes.at(offset + k));
+  return value;
+}
+
+// The bytes other readers rely on: the local header of the first member is a STORED entry with the fixed
+// 1980-01-01 00:00 timestamp (so equal members give equal archives), the member's CRC-32 as zlib computes it, its
+// sizes and name, then the bytes themselves.
+TEST(ZipArchive, WritesAStoredLocalHeaderWithAFixedTimestampAndTheMembersCrc) {
+  const std::string bytes("\x93NUMPY payload", 14);
+  const std::string archive = encode_zip({{"W.npy", bytes}});
+  EXPECT_EQ(archive.substr(0, 4), std::string("PK\x03\x04"));
+  EXPECT_EQ(field(archive, 8, 2), 0u);                           // compression method: stored
+  EXPECT_EQ(field(archive, 10, 2), 0u);                          // time 00:00:00
+  EXPECT_EQ(field(archive, 12, 2), (0u << 9) | (1u << 5) | 1u);  // date 1980-01-01
+  const auto crc = static_cast<std::uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+  EXPECT_EQ(field(archive, 14, 4), crc);
+  EXPECT_EQ(field(archive, 18, 4), bytes.size());  // compressed size
+  EXPECT_EQ(field(archive, 22, 4), bytes.size());  // uncompressed size
+  EXPECT_EQ(field(archive, 26, 2), 5u);            // name length
+  EXPECT_EQ(archive.substr(30, 5), "W.npy");
+  const std::size_t data = 30 + 5 + field(archive, 28, 2);
+  EXPECT_EQ(archive.substr(data, bytes.size()), bytes);
 }
 
 TEST(ZipArchive, ReadsDeflatedMembersWithZip64Extras) {

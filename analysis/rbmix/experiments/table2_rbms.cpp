@@ -1,0 +1,31 @@
+#include "rbmix/experiments/table2_rbms.hpp"
+
+#include "rbmix/training/trainer.hpp"
+#include "rbmix/training/training_options.hpp"
+
+namespace rbmix::experiments {
+
+nlohmann::json to_json(const Table2Setting& setting) {
+  return {{"name", setting.name},   {"rows", setting.data.rows()}, {"hidden", setting.hidden},
+          {"batch", setting.batch}, {"updates", setting.updates},  {"trials", setting.trials},
+          {"steps", setting.steps}};
+}
+
+Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,
+                     std::uint64_t seed) {
+  TrainingOptions training;
+  training.negative_phase = NegativePhaseKind::parallel_tempering;
+  training.replicas = 20;
+  training.sampling_steps = 10;
+  training.learning_rate = learning_rate;
+  training.batch_size = setting.batch;
+  training.updates = setting.updates;
+  training.evaluation_interval = 0;
+  training.seed = seed;
+  apply(initialisation, training);
+  Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
+  trainer.run();
+  return trainer.model();
+}
+
+}  // namespace rbmix::experiments
