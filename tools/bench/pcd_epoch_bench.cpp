@@ -26,7 +26,7 @@ constexpr Eigen::Index batch_rows = 100;
 constexpr Eigen::Index data_rows = 10000;
 constexpr double fraction_of_ones = 0.13;  // about MNIST's share of pixels above 1/2
 
-rbmix::MatrixD random_data() {
+rbmix::MatrixD random_rows() {
   rbmix::RandomStream stream(7, 0, rbmix::StreamDomain::data);
   rbmix::MatrixD data(data_rows, visible_units);
   for (Eigen::Index k = 0; k < data.size(); ++k) data.data()[k] = stream.uniform() < fraction_of_ones ? 1.0 : 0.0;
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   options.batch_size = batch_rows;
   options.evaluation_interval = 0;
   options.updates = updates;
-  rbmix::Trainer trainer(options, random_data(), rbmix::MatrixD(), hidden_units);
+  rbmix::Trainer trainer(options, random_rows(), rbmix::MatrixD(), hidden_units);
   const auto start = std::chrono::steady_clock::now();
   for (long update = 0; update < updates; ++update) trainer.step();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -33,7 +33,7 @@ ThreadCountTuner::ThreadCountTuner(int team)
 int ThreadCountTuner::next_team() const {
   switch (phase_) {
     case Phase::warm_up:
-      return team_;
+      return 1;
     case Phase::trial:
       return pieces_ % 2 == 0 ? team_ : 1;
     case Phase::settled:
@@ -54,13 +54,23 @@ void ThreadCountTuner::record(int threads, double seconds) {
       return;
     case Phase::trial: {
       auto& times = threads == team_ ? trial_full_ : trial_single_;
-      times[static_cast<std::size_t>(pieces_ / 2)] = seconds;
-      if (++pieces_ < 2 * trial_pieces) return;
-      const double full = median(trial_full_, trial_pieces);
-      const double single = median(trial_single_, trial_pieces);
+      const auto pair = static_cast<std::size_t>(pieces_ / 2);
+      times[pair] = seconds;
+      if (++pieces_ % 2 != 0) return;
+      const bool decisive = std::max(trial_full_[pair], trial_single_[pair]) >
+                            decisive_ratio * std::min(trial_full_[pair], trial_single_[pair]);
+      const auto pairs = pair + 1;
+      if (!decisive && pairs < trial_pieces) return;
+      const double full = decisive ? trial_full_[pair] : median(trial_full_, pairs);
+      const double single = decisive ? trial_single_[pair] : median(trial_single_, pairs);
       phase_ = Phase::settled;
-      choose(single < full ? 1 : team_);
-      for (const double time : single < full ? trial_single_ : trial_full_) remember(time);
+      const bool one_thread = single < full;
+      choose(one_thread ? 1 : team_, one_thread ? full / single : single / full);
+      if (decisive) {
+        remember(one_thread ? single : full);
+      } else {
+        for (std::size_t k = 0; k < pairs; ++k) remember(one_thread ? trial_single_[k] : trial_full_[k]);
+      }
       return;
     }
     case Phase::settled:
@@ -69,31 +79,38 @@ void ThreadCountTuner::record(int threads, double seconds) {
   if (threads == chosen_) {
     remember(seconds);
     --until_probe_;
-    if (chosen_median_ > 0.0 && recent_median() > slowdown_margin * chosen_median_) probe_now_ = true;
+    if (chosen_ == team_ && chosen_median_ > 0.0 && recent_median() > slowdown_margin * chosen_median_)
+      probe_now_ = true;
     return;
   }
   // A probe of the other team.
-  if (seconds < switch_margin * recent_median()) {
-    choose(threads);
+  const double level = recent_median();
+  if (seconds < switch_margin * level) {
+    choose(threads, level / seconds);
     remember(seconds);
     return;
   }
-  // The choice holds: probe less often, and measure slowdowns from the chosen team's present level.
-  probe_interval_ = std::min(2 * probe_interval_, last_probe_interval);
-  until_probe_ = probe_interval_;
-  probe_now_ = false;
-  if (recent_written_ >= recent_pieces) chosen_median_ = recent_median();
+  // The choice holds; slowdowns are measured from the chosen team's present level.
+  schedule_probe(seconds / level);
+  if (recent_written_ >= recent_pieces) chosen_median_ = level;
 }
 
-void ThreadCountTuner::choose(int threads) {
+void ThreadCountTuner::choose(int threads, double rival_ratio) {
   chosen_ = threads;
   recent_written_ = 0;
   chosen_median_ = 0.0;
-  probe_interval_ = first_probe_interval;
-  until_probe_ = first_probe_interval;
-  probe_now_ = false;
+  probe_interval_ = 0;
+  schedule_probe(rival_ratio);
 }
 
+void ThreadCountTuner::schedule_probe(double rival_ratio) {
+  const double affordable = std::max(rival_ratio - 1.0, 0.0) / probe_budget;
+  const double wait = std::max({2.0 * static_cast<double>(probe_interval_), affordable,
+                                static_cast<double>(first_probe_interval)});
+  probe_interval_ = static_cast<std::int64_t>(std::min(wait, static_cast<double>(last_probe_interval)));
+  until_probe_ = probe_interval_;
+  probe_now_ = false;
+}
 void ThreadCountTuner::remember(double seconds) {
   recent_[static_cast<std::size_t>(recent_written_ % recent_pieces)] = seconds;
   if (++recent_written_ == recent_pieces && chosen_median_ == 0.0) chosen_median_ = recent_median();

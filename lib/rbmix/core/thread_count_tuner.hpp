@@ -9,13 +9,17 @@
 // (docs/performance.md "Under contention"). No fixed setting suits both an idle and a busy machine, and the load
 // changes during a run, so the tuner measures instead of guessing.
 //
-// The policy, between the full team and one thread: the first warm_up_pieces pieces run on the full team untimed
-// (first touch of the workspaces); then trial_pieces pieces of each, alternated, and the lower median wins; from
-// then on one piece with the other team is timed every probe interval (first_probe_interval pieces, doubled up to
-// last_probe_interval while the choice holds), and it takes over if it is faster than switch_margin × the median of
-// the chosen team's last recent_pieces pieces. The probe comes at once when that median has grown by slowdown_margin
-// over the chosen team's median once chosen (load has arrived). A probe of the slower team costs at most its
-// extra time once per interval: with the full team 4.7× slower, 3.7 updates' time per 256.
+// The policy, between the full team and one thread: the first warm_up_pieces pieces run on one thread untimed
+// (first touch of the workspaces; one thread is never far slower than the team, while a busy machine can make the
+// team 10× slower). Then the trial alternates the team and one thread, a pair at a time: a pair whose times differ
+// by decisive_ratio decides at once, otherwise the lower median of trial_pieces pairs wins. From then on one piece
+// with the other team is timed now and then (a probe), and it takes over if it is faster than switch_margin × the
+// median of the chosen team's last recent_pieces pieces. The probes are spaced so that they cost at most
+// probe_budget of the run: a probe that came out r times the chosen median costs r − 1 pieces' time, so the next
+// one waits (r − 1) / probe_budget pieces, and at least twice the last wait (from first_probe_interval, never more
+// than last_probe_interval). While the full team runs, a median grown by slowdown_margin over its level at the last
+// choice or probe brings the probe at once (load has arrived); one thread's times grow too under load, but its
+// rival only gets worse.
 //
 // Only the team's size changes; every threaded routine in rbmix gives the same bits whatever the thread count, so the
 // numbers never depend on the tuner's choices.
@@ -40,9 +44,13 @@ class ThreadCountTuner {
  public:
   static constexpr int warm_up_pieces = 2;
   static constexpr int trial_pieces = 3;  // of each team; an odd count has a middle value
+  // A trial pair whose slower piece took this many times the faster one decides: the idle team's gain (1.7×) and
+  // the busy team's loss (1.9× to 10×) are both well beyond the scatter of one piece on a shared machine.
+  static constexpr double decisive_ratio = 1.5;
   static constexpr int recent_pieces = 5;
+  static constexpr double probe_budget = 0.02;
   static constexpr std::int64_t first_probe_interval = 16;
-  static constexpr std::int64_t last_probe_interval = 256;
+  static constexpr std::int64_t last_probe_interval = 1024;
   // A probe must be this much faster to take over: timings on a shared machine scatter by several per cent, and a
   // switch on noise costs a probe interval on the slower team.
   static constexpr double switch_margin = 0.9;
@@ -81,7 +89,8 @@ class ThreadCountTuner {
  private:
   enum class Phase { warm_up, trial, settled };
   int other(int threads) const { return threads == team_ ? 1 : team_; }
-  void choose(int threads);
+  void choose(int threads, double rival_ratio);
+  void schedule_probe(double rival_ratio);
   void remember(double seconds);
   double recent_median() const;
 
@@ -93,7 +102,7 @@ class ThreadCountTuner {
   std::array<double, trial_pieces> trial_single_{};  // and on one thread
   std::array<double, recent_pieces> recent_{};       // the chosen team's last times, a ring
   std::int64_t recent_written_ = 0;
-  double chosen_median_ = 0.0;  // the chosen team's median once it was chosen; 0 until its ring is full
+  double chosen_median_ = 0.0;  // the chosen team's level at the last choice or probe; 0 until its ring is full
   std::int64_t probe_interval_ = first_probe_interval;
   std::int64_t until_probe_ = first_probe_interval;
   bool probe_now_ = false;
