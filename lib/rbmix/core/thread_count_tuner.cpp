@@ -105,8 +105,8 @@ void ThreadCountTuner::choose(int threads, double rival_ratio) {
 
 void ThreadCountTuner::schedule_probe(double rival_ratio) {
   const double affordable = std::max(rival_ratio - 1.0, 0.0) / probe_budget;
-  const double wait = std::max({2.0 * static_cast<double>(probe_interval_), affordable,
-                                static_cast<double>(first_probe_interval)});
+  const double wait =
+      std::max({2.0 * static_cast<double>(probe_interval_), affordable, static_cast<double>(first_probe_interval)});
   probe_interval_ = static_cast<std::int64_t>(std::min(wait, static_cast<double>(last_probe_interval)));
   until_probe_ = probe_interval_;
   probe_now_ = false;
