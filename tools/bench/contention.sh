@@ -5,10 +5,11 @@
 #   tuned    the default (the thread-count tuner picks the full team or one thread, thread_count_tuner.hpp)
 #   untuned  the full team at every update (--untuned): rbmix before the tuner, libgomp's default wait policy
 #   one      OMP_NUM_THREADS=1
-# and, with --passive, untuned under OMP_WAIT_POLICY=passive. It prints each setting's median and range of seconds
+# and passive (untuned under OMP_WAIT_POLICY=passive) with --passive; --settings picks some of them (one is always run). It prints each setting's median and range of seconds
 # and the ratios to one thread (the median of the ratios taken repeat by repeat, and their range): under load,
 # tuned / one should be near 1 (never more than 1.1); idle, tuned / one is the team's gain.
 # usage: tools/bench/contention.sh [--bench PATH] [--repeats R] [--updates U] [--loads 0,1,2] [--pin] [--passive]
+#                                  [--settings tuned,untuned,one,passive]
 # --pin pins each busy process to one core (the last ones); unpinned, the scheduler places them.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,13 +27,25 @@ while (($#)); do
     --loads) loads=$2; shift 2 ;;
     --pin) pin=true; shift ;;
     --passive) passive=true; shift ;;
-    *) echo "usage: $0 [--bench PATH] [--repeats R] [--updates U] [--loads 0,1,2] [--pin] [--passive]" >&2; exit 2 ;;
+    --settings) IFS=, read -r -a chosen_settings <<<"$2"; shift 2 ;;
+    *) echo "usage: $0 [--bench PATH] [--repeats R] [--updates U] [--loads 0,1,2] [--pin] [--passive]" \
+      "[--settings tuned,untuned,one,passive]" >&2; exit 2 ;;
   esac
 done
 [[ -x $bench ]] || { echo "$0: no benchmark program at $bench (build the target pcd_epoch_bench)" >&2; exit 2; }
 cores=$(nproc)
 settings=(tuned untuned one)
 $passive && settings+=(passive)
+if [[ -v chosen_settings ]]; then
+  settings=(one)
+  for setting in "${chosen_settings[@]}"; do
+    case $setting in
+      tuned | untuned | passive) settings+=("$setting") ;;
+      one) ;;
+      *) echo "$0: unknown setting '$setting' (tuned, untuned, one, passive)" >&2; exit 2 ;;
+    esac
+  done
+fi
 
 spinners=()
 stop_spinners() {
