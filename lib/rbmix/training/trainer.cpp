@@ -185,11 +185,13 @@ const BasicRbm<Scalar>& in_precision(const Rbm& source, BasicRbm<Scalar>& worksp
 }  // namespace
 
 void Trainer::step() {
-  if (negative_phase_in_float_) {
-    update(*negative_phase_in_float_, float_workspace_);
-  } else {
-    update(*negative_phase_in_double_, double_workspace_);
-  }
+  thread_tuner_.run([&] {
+    if (negative_phase_in_float_) {
+      update(*negative_phase_in_float_, float_workspace_);
+    } else {
+      update(*negative_phase_in_double_, double_workspace_);
+    }
+  });
   ++updates_done_;
 }
 

@@ -25,6 +25,8 @@
 // divergence_bound); a diverged run restores the last good parameters (those of the last evaluation or checkpoint) and
 // writes no checkpoint, so the last checkpoint on disk stays intact. A checkpoint holds everything that determines the
 // rest of the run, so a run resumed from it ends bit-identical to one that was never interrupted.
+// Each update runs on the thread team a ThreadCountTuner picks by timing the updates (the full team, or one thread
+// where other work on the machine makes the team slower; thread_count_tuner.hpp); the numbers never depend on it.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -33,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "rbmix/core/thread_count_tuner.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/training/centered_parameters.hpp"
 #include "rbmix/training/learning_curve.hpp"
@@ -92,6 +95,8 @@ class Trainer {
   const std::vector<EvaluationPoint>& learning_curve() const { return learning_curve_; }
   const TrainingOptions& options() const { return options_; }
   double epochs_done() const;
+  // The tuner of the updates' thread team, for benchmarks.
+  const ThreadCountTuner& thread_tuner() const { return thread_tuner_; }
 
  private:
   // The workspaces of an update in Scalar: the batch and θ in Scalar (unused in double, where the originals serve),
@@ -135,6 +140,7 @@ class Trainer {
   std::int64_t last_good_update_ = 0;
   std::optional<std::int64_t> checkpoint_update_;  // of the last checkpoint this trainer wrote or loaded
   double largest_parameter_ = 0.0;                 // max |θ| after the last step, from the optimizer's pass
+  ThreadCountTuner thread_tuner_;                  // the team of each update; not part of the state
   bool sampling_copy_current_ = false;             // float_workspace_.model is θ in float, written by the optimizer
 
   // Workspaces.
