@@ -44,11 +44,11 @@ def test_train_equals_the_cli_bit_for_bit(cli, tmp_path, python_options, cli_opt
 
 def test_train_returns_the_model_and_the_learning_curve_and_calls_back():
     points = []
-    model, curve = rbmix.train(training_data(), hidden=4, algorithm="pcd", updates=40, evaluate_every=10,
+    model, curve = rbmix.train(training_data(), hidden=4, algorithm="pcd", updates=400, evaluate_every=100,
                                learning_rate=0.1, batch=20, callback=points.append)
     assert isinstance(model, rbmix.Rbm) and model.weights.shape == (4, 12)
-    np.testing.assert_array_equal(curve["update"], [0, 10, 20, 30, 40])
-    assert len(points) == 5 and points[-1]["update"][0] == 40
+    np.testing.assert_array_equal(curve["update"], [0, 100, 200, 300, 400])
+    assert len(points) == 5 and points[-1]["update"][0] == 400
     assert curve["train_log_likelihood"][-1] > curve["train_log_likelihood"][0]
 
 

@@ -74,6 +74,7 @@ def test_check_rule_accepts_correct_numpy_rules_and_names_what_the_tie_forgettin
 
 
 def test_check_rule_rejects_a_rule_that_is_not_a_probability_or_breaks_invariance():
-    assert "not a probability" in rbmix.verify.check_rule(lambda x, s, d: 2 * gibbs(x, s, d)).message
+    above_one = rbmix.verify.check_rule(lambda x, s, d: np.where(x > 0, 1.2, gibbs(x, s, d)))
+    assert "at x = 0.125" in above_one.message and "is not a probability" in above_one.message
     lazy_wrong = rbmix.verify.check_rule(lambda x, s, d: 0.5 * gibbs(x, s, d) + 0.5 * s * 0.9)
     assert not lazy_wrong.passed
