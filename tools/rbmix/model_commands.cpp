@@ -8,22 +8,10 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
-#include "rbmix/random/random_stream.hpp"
+#include "rbmix/model/random_rbm.hpp"
 
 namespace rbmix::cli {
 namespace {
-
-// W, then b, then c, each in row-major order, uniform in [−range, range], from one initialisation stream.
-Rbm uniform_random_rbm(Eigen::Index n_visible, Eigen::Index n_hidden, double weight_range, double bias_range,
-                       std::uint64_t seed) {
-  RandomStream stream(seed, 0, StreamDomain::initialisation);
-  const auto draw = [&stream](double range) { return range * (2.0 * stream.uniform() - 1.0); };
-  Rbm rbm(n_visible, n_hidden);
-  for (Eigen::Index k = 0; k < rbm.weights.size(); ++k) rbm.weights.data()[k] = draw(weight_range);
-  for (auto& value : rbm.visible_bias) value = draw(bias_range);
-  for (auto& value : rbm.hidden_bias) value = draw(bias_range);
-  return rbm;
-}
 
 // CLI11's NonNegativeNumber lets NaN and infinity through and prints the largest double in its message.
 const CLI::Validator finite_non_negative(

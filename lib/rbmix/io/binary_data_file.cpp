@@ -34,8 +34,10 @@ void save_binary_matrix(const std::filesystem::path& file, const BinaryMatrix& d
 }
 
 BinaryMatrix load_binary_matrix(const std::filesystem::path& file) {
-  const std::string source = file.string();
-  const NpyArray array = read_npy(file);
+  return binary_matrix_from_npy(read_npy(file), file.string());
+}
+
+BinaryMatrix binary_matrix_from_npy(const NpyArray& array, const std::string& source) {
   require(array.shape.size() == 2, source + ": a data set must be a 2-D array (samples × features), found " +
                                        std::to_string(array.shape.size()) + "-D");
   BinaryMatrix data(array.shape[0], array.shape[1]);

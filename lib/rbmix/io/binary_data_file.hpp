@@ -4,14 +4,19 @@
 // <f8 arrays whose every value is exactly 0 or 1, as numpy users commonly save them; any other value, rank or
 // dtype is an InputError naming the file.
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/io/npy.hpp"
 
 namespace rbmix {
 
 void save_binary_matrix(const std::filesystem::path& file, const BinaryMatrix& data);
 BinaryMatrix load_binary_matrix(const std::filesystem::path& file);
+// The same check and conversion of an array already in memory (the Python front-end's numpy arrays); `source`
+// names it in messages.
+BinaryMatrix binary_matrix_from_npy(const NpyArray& array, const std::string& source);
 
 // Class labels: a 1-D |u1 array (as rbmix data convert-mnist writes them; numpy: labels.astype(np.uint8)).
 std::vector<int> load_labels(const std::filesystem::path& file);

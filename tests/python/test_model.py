@@ -1,0 +1,117 @@
+"""The model from Python: construction, model files, energies against numpy, exact log Z against brute force, and
+the same numbers as the CLI."""
+
+import itertools
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+import rbmix
+
+
+def small_model():
+    rng = np.random.default_rng(3)
+    return rbmix.Rbm(rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=3))
+
+
+def all_states(units):
+    return np.array(list(itertools.product([0.0, 1.0], repeat=units)))
+
+
+def test_parameters_round_trip_and_are_copies():
+    W = np.arange(6.0).reshape(2, 3)
+    model = rbmix.Rbm(W, np.zeros(3), np.ones(2))
+    assert model.n_visible == 3 and model.n_hidden == 2
+    np.testing.assert_array_equal(model.weights, W)
+    model.weights[0, 0] = 99.0
+    assert model.weights[0, 0] == 0.0
+
+
+def test_fortran_order_and_float32_give_the_same_model():
+    W = np.asfortranarray(np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]))
+    model = rbmix.Rbm(W.astype(np.float32), np.zeros(3, np.float32), np.zeros(2))
+    np.testing.assert_array_equal(model.weights, W.astype(np.float32).astype(np.float64))
+
+
+def test_energies_and_conditionals_match_numpy():
+    model = small_model()
+    W, b, c = model.weights, model.visible_bias, model.hidden_bias
+    v = all_states(4)
+    h = np.tile([1.0, 0.0, 1.0], (len(v), 1))
+    np.testing.assert_allclose(model.energy(v, h), -np.sum((h @ W) * v, axis=1) - v @ b - h @ c, rtol=1e-12)
+    np.testing.assert_allclose(model.free_energy(v), -(v @ b) - np.logaddexp(0, v @ W.T + c).sum(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(model.hidden_probabilities(v), 1 / (1 + np.exp(-(v @ W.T + c))), rtol=1e-12)
+    np.testing.assert_allclose(model.visible_probabilities(h), 1 / (1 + np.exp(-(h @ W + b))), rtol=1e-12)
+    np.testing.assert_allclose(
+        model.energy(v.astype(np.uint8), h.astype(bool)), model.energy(v, h), rtol=0, atol=0
+    )
+
+
+def test_exact_log_partition_matches_brute_force():
+    model = small_model()
+    v, h = all_states(4), all_states(3)
+    energies = np.array([[model.energy(vi[None], hj[None])[0] for hj in h] for vi in v])
+    assert rbmix.log_partition(model) == pytest.approx(np.log(np.exp(-energies).sum()), rel=1e-12)
+
+
+def test_ais_brackets_the_exact_log_partition():
+    model = small_model()
+    result = rbmix.ais(model, particles=200, distributions=2000, seed=5)
+    exact = rbmix.log_partition(model)
+    assert result.log_partition_lower <= exact <= result.log_partition_upper
+    assert result.log_weights.shape == (200,)
+
+
+def test_save_and_load_are_bit_identical_and_numpy_reads_the_file(tmp_path):
+    model = small_model()
+    path = tmp_path / "model.npz"
+    model.save(path, provenance={"made_by": "test"})
+    loaded = rbmix.load_model(str(path))
+    np.testing.assert_array_equal(loaded.weights, model.weights)
+    np.testing.assert_array_equal(loaded.hidden_bias, model.hidden_bias)
+    archive = np.load(path)
+    np.testing.assert_array_equal(archive["W"], model.weights)
+    with zipfile.ZipFile(path) as members:
+        assert json.loads(members.read("metadata.json"))["provenance"] == {"made_by": "test"}
+
+
+def test_loading_a_broken_file_raises_input_error_naming_it(tmp_path):
+    path = tmp_path / "broken.npz"
+    path.write_bytes(b"not a zip archive")
+    with pytest.raises(rbmix.InputError, match="broken.npz"):
+        rbmix.load_model(path)
+    with pytest.raises(ValueError):
+        rbmix.load_model(tmp_path / "missing.npz")
+
+
+def test_random_model_is_the_cli_model(cli, tmp_path):
+    cli("model", "random", "--visible", 5, "--hidden", 3, "--weight-range", 2, "--bias-range", 0.5, "--seed", 9,
+        "--out", tmp_path / "m.npz")
+    from_cli = rbmix.load_model(tmp_path / "m.npz")
+    from_python = rbmix.random_model(5, 3, 2.0, bias_range=0.5, seed=9)
+    np.testing.assert_array_equal(from_cli.weights, from_python.weights)
+    np.testing.assert_array_equal(from_cli.visible_bias, from_python.visible_bias)
+
+
+def test_analyze_gives_the_cli_numbers(cli, tmp_path):
+    model = rbmix.random_model(3, 3, 2.0, seed=4)
+    model.save(tmp_path / "m.npz")
+    report = json.loads(cli("analyze", "--model", tmp_path / "m.npz", "--operators", "gibbs,flip,naive", "--json").stdout)
+    results = rbmix.analyze(model, ["gibbs", "flip", "naive"])
+    assert [r.name for r in results] == [o["operator"] for o in report["operators"]]
+    for ours, theirs in zip(results, report["operators"]):
+        assert ours.slem == theirs["slem"]
+        assert ours.stationarity_residual == theirs["stationarity_residual_l1"]
+        assert ours.irreducible == theirs["irreducible"] and ours.period == theirs["period"]
+        assert ours.energy_tau == theirs.get("energy_autocorrelation_time")
+
+
+def test_analyze_reports_the_naive_flip_on_ties_as_periodic():
+    zero = rbmix.Rbm(np.zeros((2, 2)), np.zeros(2), np.zeros(2))
+    naive, flip = rbmix.analyze(zero, "naive,flip")
+    assert not naive.irreducible or naive.period != 1
+    assert flip.irreducible and flip.period == 1 and flip.slem < 1
+    with pytest.raises(rbmix.InputError, match="nope"):
+        rbmix.analyze(zero, ["nope"])

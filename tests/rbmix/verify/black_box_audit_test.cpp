@@ -1,0 +1,146 @@
+#include "rbmix/verify/black_box_audit.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "rbmix/analysis/slem.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/verify/gtest_adapter.hpp"
+#include "support/tied_rbm.hpp"
+
+namespace rbmix::verify {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Every audit below uses the default seed and the default false-failure rate 1e-6 (Bonferroni over its χ² tests),
+// so a correct sampler fails with probability at most 1e-6; fewer chains than the defaults keep each test to about
+// a second, and the failing samplers still fail by orders of magnitude.
+AuditOptions quick_options() {
+  AuditOptions options;
+  options.invariance_chains = 50000;
+  options.chains_per_start = 5000;
+  options.bootstrap_replicates = 50;
+  return options;
+}
+
+// A 3 + 3 RBM with moderate weights, no ties.
+Rbm audit_rbm() {
+  Rbm rbm(3, 3);
+  rbm.weights << 1.3, -0.8, 0.6, -1.1, 0.9, 1.4, 0.5, 1.2, -1.6;
+  rbm.visible_bias << 0.3, -0.5, 0.2;
+  rbm.hidden_bias << -0.4, 0.7, 0.1;
+  return rbm;
+}
+
+// A Gibbs sweep written by hand, as a user's sampler would be: hidden given v, then visible given h. With
+// `stale_hidden` the visible layer is drawn from the hidden units as they were before the sweep.
+struct HandWrittenGibbs {
+  Rbm rbm;
+  bool stale_hidden = false;
+  RandomStream stream{7, 0};
+  void resample(MatrixD& layer, const MatrixD& inputs) {
+    for (Eigen::Index b = 0; b < layer.rows(); ++b)
+      for (Eigen::Index k = 0; k < layer.cols(); ++k)
+        layer(b, k) = stream.uniform() < 1.0 / (1.0 + std::exp(-inputs(b, k))) ? 1.0 : 0.0;
+  }
+  void operator()(MatrixD& visible, MatrixD& hidden) {
+    const MatrixD before = hidden;
+    resample(hidden, (visible * rbm.weights.transpose()).rowwise() + rbm.hidden_bias.transpose());
+    resample(visible, ((stale_hidden ? before : hidden) * rbm.weights).rowwise() + rbm.visible_bias.transpose());
+  }
+};
+
+// rbmix's own BatchedChains running a rule, as a black box: a fresh batch per call, each on its own streams.
+template <ConcreteUnitRule Rule>
+BatchStep batched_chains_step(const Rbm& rbm, Rule rule) {
+  auto calls = std::make_shared<std::uint64_t>(0);
+  return [rbm, rule, calls](MatrixD& visible, MatrixD& hidden) {
+    BatchedChains<double> chains(visible.rows(), rbm.n_visible(), rbm.n_hidden(), 11, *calls);
+    *calls += static_cast<std::uint64_t>(visible.rows());
+    chains.visible() = visible;
+    chains.hidden() = hidden;
+    chains.sweep(rbm, rule);
+    visible = chains.visible();
+    hidden = chains.hidden();
+  };
+}
+
+TEST(BlackBoxAudit, HandWrittenGibbsPassesAndItsSlemIsNearTheExactOne) {
+  AuditOptions options = quick_options();
+  options.same_as = GibbsRule{};
+  const AuditResult result = audit_sampler(audit_rbm(), HandWrittenGibbs{audit_rbm()}, options);
+  RBMIX_EXPECT_VERIFIED(result.verdict);
+  EXPECT_EQ(result.states, 64U);
+  EXPECT_TRUE(result.empirical_ergodicity.ergodic());
+  const double exact = analysis::dense_slem(analysis::sweep_transition_matrix(audit_rbm(), GibbsRule{})).slem;
+  EXPECT_DOUBLE_EQ(*result.same_as_slem, exact);
+  // 5000 chains per row put each entry of P̂ within about 0.007 of K; the eigenvalue moves by as much.
+  EXPECT_NEAR(result.empirical_slem.estimate, exact, 0.03);
+  EXPECT_LE(result.empirical_slem.lower, result.empirical_slem.estimate);
+  EXPECT_GE(result.empirical_slem.upper, result.empirical_slem.estimate);
+}
+
+TEST(BlackBoxAudit, FlipTheStatePassesOnAnRbmWithTies) {
+  AuditOptions options = quick_options();
+  options.same_as = FlipTheStateRule{};
+  const Rbm rbm = testing::tied_rbm();
+  RBMIX_EXPECT_VERIFIED(audit_sampler(rbm, batched_chains_step(rbm, FlipTheStateRule{}), options).verdict);
+}
+
+TEST(BlackBoxAudit, VisibleUpdateFromStaleHiddenUnitsFailsInvariance) {
+  const AuditResult result = audit_sampler(audit_rbm(), HandWrittenGibbs{audit_rbm(), true}, quick_options());
+  EXPECT_FALSE(result.verdict.passed);
+  EXPECT_FALSE(result.invariance.passed);
+  EXPECT_LT(result.invariance_p_value, 1e-12);
+  EXPECT_THAT(result.verdict.message, HasSubstr("π is not invariant; joint state"));
+  EXPECT_THAT(result.verdict.message, HasSubstr("were expected"));
+}
+
+// The naive flip is flip-the-state without its tie rule: it keeps π, so only what the tie rule is for shows it.
+TEST(BlackBoxAudit, FlipWithoutItsTieRuleFailsAgainstFlipTheStateOnAnRbmWithTies) {
+  AuditOptions options = quick_options();
+  options.same_as = FlipTheStateRule{};
+  const Rbm rbm = testing::tied_rbm();
+  const AuditResult result = audit_sampler(rbm, batched_chains_step(rbm, NaiveFlipRule{}), options);
+  EXPECT_TRUE(result.invariance.passed) << result.invariance.message;
+  ASSERT_TRUE(result.same_as.has_value());
+  EXPECT_FALSE(result.same_as->passed);
+  EXPECT_THAT(result.verdict.message, HasSubstr("rows against the exact rows of flip"));
+  EXPECT_THAT(result.verdict.message, HasSubstr("disagree with the exact row"));
+}
+
+TEST(BlackBoxAudit, FlipWithoutItsTieRuleIsReducibleWhenEveryInputIsATie) {
+  const Rbm rbm(3, 3);  // W = 0, b = c = 0: every unit flips at every step
+  const AuditResult result = audit_sampler(rbm, batched_chains_step(rbm, NaiveFlipRule{}), quick_options());
+  EXPECT_FALSE(result.verdict.passed);
+  EXPECT_FALSE(result.ergodicity.passed);
+  EXPECT_EQ(result.empirical_ergodicity.communicating_classes, 32U);  // {x, complement of x}
+  EXPECT_THAT(result.verdict.message,
+              HasSubstr("reducible (32 communicating classes): no chain path from joint state 0 (v = 000, h = 000)"));
+  EXPECT_DOUBLE_EQ(result.empirical_slem.estimate, 1.0);
+}
+
+TEST(BlackBoxAudit, RefusesAStepThatReturnsNonBinaryStatesOrAnotherShape) {
+  const BatchStep halves = [](MatrixD& visible, MatrixD&) { visible.setConstant(0.5); };
+  EXPECT_THROW(
+      {
+        try {
+          audit_sampler(audit_rbm(), halves, quick_options());
+        } catch (const InputError& error) {
+          EXPECT_THAT(error.what(), HasSubstr("sampler step: visible state of chain 0, unit 0 is 0.5"));
+          throw;
+        }
+      },
+      InputError);
+  const BatchStep shrinks = [](MatrixD& visible, MatrixD&) { visible.conservativeResize(1, Eigen::NoChange); };
+  EXPECT_THROW(audit_sampler(audit_rbm(), shrinks, quick_options()), InputError);
+  EXPECT_THROW(audit_sampler(Rbm(6, 5), HandWrittenGibbs{Rbm(6, 5)}, quick_options()), InputError);
+}
+
+}  // namespace
+}  // namespace rbmix::verify

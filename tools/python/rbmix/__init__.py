@@ -1,0 +1,42 @@
+"""rbmix: verified MCMC for binary restricted Boltzmann machines.
+
+A thin front-end over the C++ library that the ``rbmix`` command line uses: arrays are checked once at the
+boundary, the library does the work with the GIL released. See docs/python.md.
+
+Conventions: W is hidden × visible; one sample (chain) per row; data and states are 0/1 arrays of dtype float64,
+float32, uint8 or bool. Bad input raises :class:`InputError` (a :class:`ValueError`) naming the argument.
+"""
+
+from ._rbmix import (
+    AisResult,
+    AutocorrelationTime,
+    InputError,
+    OperatorAnalysis,
+    Rbm,
+    TrainingResult,
+    ais,
+    analyze,
+    autocorrelation_time,
+    load_model,
+    log_partition,
+    random_model,
+    train,
+)
+from . import verify
+
+__all__ = [
+    "AisResult",
+    "AutocorrelationTime",
+    "InputError",
+    "OperatorAnalysis",
+    "Rbm",
+    "TrainingResult",
+    "ais",
+    "analyze",
+    "autocorrelation_time",
+    "load_model",
+    "log_partition",
+    "random_model",
+    "train",
+    "verify",
+]

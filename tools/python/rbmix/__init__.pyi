@@ -1,0 +1,125 @@
+from os import PathLike
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import verify as verify
+
+_Path = Union[str, PathLike[str]]
+_Array = npt.ArrayLike
+
+class InputError(ValueError): ...
+
+class Rbm:
+    def __init__(self, weights: _Array, visible_bias: _Array, hidden_bias: _Array) -> None: ...
+    @property
+    def weights(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def visible_bias(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def hidden_bias(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def n_visible(self) -> int: ...
+    @property
+    def n_hidden(self) -> int: ...
+    def energy(self, visible: _Array, hidden: _Array) -> npt.NDArray[np.float64]: ...
+    def free_energy(self, visible: _Array) -> npt.NDArray[np.float64]: ...
+    def hidden_probabilities(self, visible: _Array) -> npt.NDArray[np.float64]: ...
+    def visible_probabilities(self, hidden: _Array) -> npt.NDArray[np.float64]: ...
+    def save(self, path: _Path, provenance: Optional[Mapping[str, Any]] = None) -> None: ...
+
+def load_model(path: _Path) -> Rbm: ...
+def random_model(visible: int, hidden: int, weight_range: float, *, bias_range: float = 0.0, seed: int) -> Rbm: ...
+def log_partition(model: Rbm) -> float: ...
+
+class AisResult:
+    log_partition: float
+    log_partition_lower: float
+    log_partition_upper: float
+    base_log_partition: float
+    effective_sample_size: float
+    distributions: int
+    @property
+    def log_weights(self) -> npt.NDArray[np.float64]: ...
+
+def ais(
+    model: Rbm,
+    *,
+    particles: int = 100,
+    distributions: int = 10000,
+    schedule: str = "linear",
+    seed: int = 1,
+    data: Optional[_Array] = None,
+    float32: bool = True,
+    operator: str = "gibbs",
+) -> AisResult: ...
+
+class OperatorAnalysis:
+    name: str
+    states: int
+    representation: str
+    stationarity_residual: float
+    row_sum_error: float
+    layer_detailed_balance_error: Optional[float]
+    lambda_: Optional[float]
+    communicating_classes: int
+    irreducible: bool
+    period: int
+    slem: float
+    slem_method: str
+    slem_converged: bool
+    energy_tau: Optional[float]
+    energy_tau_unavailable: Optional[str]
+
+def analyze(model: Rbm, operators: Union[str, Sequence[str]] = ..., beta: float = 1.0) -> list[OperatorAnalysis]: ...
+
+class AutocorrelationTime:
+    method: str
+    time: float
+    lower: float
+    upper: float
+    cutoff: int
+    trusted: bool
+    reason: str
+    def __float__(self) -> float: ...
+
+def autocorrelation_time(series: _Array, method: str = "adaptive_window") -> AutocorrelationTime: ...
+
+class TrainingResult:
+    model: Rbm
+    @property
+    def learning_curve(self) -> dict[str, npt.NDArray[np.float64]]: ...
+    termination: str
+    message: str
+    updates_done: int
+    seconds: float
+    def __iter__(self) -> Iterator[Any]: ...
+
+def train(
+    data: _Array,
+    *,
+    hidden: int,
+    algorithm: str = "cd",
+    operator: str = "gibbs",
+    learning_rate: float = 0.01,
+    updates: int = 1000,
+    batch: int = 0,
+    k: int = 1,
+    seed: int = 1,
+    momentum: float = 0.0,
+    weight_decay: float = 0.0,
+    evaluate_every: int = 100,
+    test: Optional[_Array] = None,
+    schedule: str = "constant",
+    replicas: int = 10,
+    d: int = 1,
+    fast_learning_rate: Optional[float] = None,
+    fast_decay: float = 0.95,
+    float32: bool = False,
+    init: str = "base-rate",
+    checkpoint: Optional[_Path] = None,
+    checkpoint_every: int = 0,
+    resume: bool = False,
+    callback: Optional[Callable[[dict[str, npt.NDArray[np.float64]]], Any]] = None,
+) -> TrainingResult: ...

@@ -1,0 +1,129 @@
+// Exact analysis of operators on tiny models (as `rbmix analyze`, analysis/operator_analysis.hpp) and the
+// integrated autocorrelation time of traces (analysis/integrated_autocorrelation_time.hpp).
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "rbmix/analysis/integrated_autocorrelation_time.hpp"
+#include "rbmix/analysis/operator_analysis.hpp"
+#include "rbmix/model/tempering.hpp"
+
+namespace rbmix::python {
+namespace {
+
+using namespace pybind11::literals;
+
+// A list of operator names, or one comma-separated string as `rbmix analyze --operators` takes.
+std::vector<analysis::OperatorSpecification> parse_operators(const py::handle& operators) {
+  std::vector<std::string> names;
+  if (py::isinstance<py::str>(operators)) {
+    std::stringstream stream(operators.cast<std::string>());
+    for (std::string item; std::getline(stream, item, ',');) names.push_back(item);
+  } else {
+    for (const py::handle item : operators) {
+      require(py::isinstance<py::str>(item), "operators: every operator is a name such as 'gibbs' or 'mix:0.5'");
+      names.push_back(item.cast<std::string>());
+    }
+  }
+  std::vector<analysis::OperatorSpecification> out;
+  for (const std::string& name : names) out.push_back(analysis::parse_operator_specification(name));
+  require(!out.empty(), "operators: give at least one operator (gibbs, flip, mix:A, naive, modified:RULE)");
+  return out;
+}
+
+const char* const estimator_methods = "autoregressive, adaptive_window, initial_monotone_sequence";
+
+}  // namespace
+
+void bind_analysis(py::module_& module) {
+  py::class_<analysis::OperatorAnalysis>(module, "OperatorAnalysis",
+                                         "The exact analysis of one operator (as one block of `rbmix analyze`).")
+      .def_readonly("name", &analysis::OperatorAnalysis::name)
+      .def_readonly("states", &analysis::OperatorAnalysis::states)
+      .def_readonly("representation", &analysis::OperatorAnalysis::representation)
+      .def_readonly("stationarity_residual", &analysis::OperatorAnalysis::stationarity_residual,
+                    "||π K - π||_1")
+      .def_readonly("row_sum_error", &analysis::OperatorAnalysis::row_sum_error)
+      .def_readonly("layer_detailed_balance_error", &analysis::OperatorAnalysis::layer_detailed_balance_error)
+      .def_readonly("lambda_", &analysis::OperatorAnalysis::lambda, "λ of a modified operator")
+      .def_property_readonly("communicating_classes",
+                             [](const analysis::OperatorAnalysis& a) { return a.ergodicity.communicating_classes; })
+      .def_property_readonly("irreducible", [](const analysis::OperatorAnalysis& a) { return a.ergodicity.irreducible; })
+      .def_property_readonly("period", [](const analysis::OperatorAnalysis& a) { return a.ergodicity.period; })
+      .def_property_readonly("slem", [](const analysis::OperatorAnalysis& a) { return a.slem.slem; })
+      .def_property_readonly("slem_method", [](const analysis::OperatorAnalysis& a) { return a.slem.method; })
+      .def_property_readonly("slem_converged", [](const analysis::OperatorAnalysis& a) { return a.slem.converged; })
+      .def_readonly("energy_tau", &analysis::OperatorAnalysis::energy_autocorrelation_time,
+                    "the exact integrated autocorrelation time of the energy (None where unavailable)")
+      .def_readonly("energy_tau_unavailable", &analysis::OperatorAnalysis::energy_autocorrelation_time_unavailable)
+      .def("__repr__", [](const analysis::OperatorAnalysis& a) {
+        std::ostringstream text;
+        text << "rbmix.OperatorAnalysis(" << a.name << ": slem=" << a.slem.slem
+             << ", irreducible=" << (a.ergodicity.irreducible ? "True" : "False") << ", period=" << a.ergodicity.period
+             << ")";
+        return text.str();
+      });
+  module.def(
+      "analyze",
+      [](const Rbm& rbm, const py::handle& operators, double beta) {
+        validate_inverse_temperature(beta);
+        const std::vector<analysis::OperatorSpecification> specifications = parse_operators(operators);
+        py::gil_scoped_release release;
+        std::vector<analysis::OperatorAnalysis> results;
+        for (const auto& specification : specifications)
+          results.push_back(analysis::analyse_operator(rbm, specification, beta));
+        return results;
+      },
+      "model"_a, "operators"_a = std::vector<std::string>{"gibbs", "flip"}, "beta"_a = 1.0,
+      "Exact analysis of each operator on a model small enough to enumerate (as `rbmix analyze`): operators are "
+      "names as the CLI takes them (gibbs, flip, mix:A, naive, unit-modified:γ, modified:RULE), as a list or one "
+      "comma-separated string. One OperatorAnalysis per operator.");
+
+  py::class_<analysis::IntegratedTimeEstimate>(module, "AutocorrelationTime",
+                                                "An estimate of the integrated autocorrelation time τ.")
+      .def_readonly("method", &analysis::IntegratedTimeEstimate::method)
+      .def_readonly("time", &analysis::IntegratedTimeEstimate::time, "τ̂")
+      .def_readonly("lower", &analysis::IntegratedTimeEstimate::lower, "95 % band (NaN where the method has none)")
+      .def_readonly("upper", &analysis::IntegratedTimeEstimate::upper)
+      .def_readonly("cutoff", &analysis::IntegratedTimeEstimate::cutoff,
+                    "the AR order, the window M, or the last lag summed")
+      .def_readonly("trusted", &analysis::IntegratedTimeEstimate::trusted)
+      .def_readonly("reason", &analysis::IntegratedTimeEstimate::warning, "why it is not trusted; empty if trusted")
+      .def("__float__", [](const analysis::IntegratedTimeEstimate& e) { return e.time; })
+      .def("__repr__", [](const analysis::IntegratedTimeEstimate& e) {
+        std::ostringstream text;
+        text << "rbmix.AutocorrelationTime(" << e.method << ": " << e.time << ", trusted=" << (e.trusted ? "True" : "False")
+             << ")";
+        return text.str();
+      });
+  module.def(
+      "autocorrelation_time",
+      [](const py::handle& series, const std::string& method) {
+        const py::array array = py::isinstance<py::array>(series) ? py::reinterpret_borrow<py::array>(series)
+                                                                  : py::array(py::module_::import("numpy").attr("asarray")(series));
+        require(array.ndim() == 1 || array.ndim() == 2,
+                "series: expected a 1-D array (steps) or a 2-D array (chains × steps), found " +
+                    std::to_string(array.ndim()) + "-D");
+        // The library's traces are one row per step and one column per chain.
+        const MatrixD traces = array.ndim() == 1
+                                   ? MatrixD(real_vector(array, "series", false))
+                                   : MatrixD(real_matrix(array, "series", false).transpose());
+        analysis::validate_traces(traces, "series");
+        py::gil_scoped_release release;
+        const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
+        if (method == "autoregressive") return analysis::autoregressive_integrated_time(covariance);
+        if (method == "adaptive_window") return analysis::adaptive_window_integrated_time(covariance);
+        if (method == "initial_monotone_sequence")
+          return analysis::initial_monotone_sequence_integrated_time(covariance);
+        throw InputError("method: '" + method + "' is not one of " + estimator_methods);
+      },
+      "series"_a, "method"_a = "adaptive_window",
+      "The integrated autocorrelation time of a trace (steps,) or of several chains (chains, steps), float64 or "
+      "float32: autoregressive (AR(p) by Yule-Walker, as 003), adaptive_window (Sokal's window, emcee's "
+      "integrated_time) or initial_monotone_sequence (Geyer, Stan's multi-chain ρ). The estimate says whether it "
+      "is trusted (at least 50 τ̂ per chain, and the method's own checks) and why not.");
+}
+
+}  // namespace rbmix::python
