@@ -1173,12 +1173,27 @@ case_train_monitor_ais() {
   succeeds train "${options[@]}" --out again
   cmp -s run/learning_curve.csv again/learning_curve.csv || fail "the same seed gave another learning curve"
   rejects "2^30 states" train "${options[@]}" --monitor exact --out exact
-  rejects "--monitor" train "${options[@]}" --monitor exactly --out exact
+  rejects "unknown monitor 'exactly'" train "${options[@]}" --monitor exactly --out exact
   succeeds train "${options[@]}" --monitor proxies --out proxies
   expect_equal "proxy columns" "$(head -1 proxies/learning_curve.csv)" \
     "update,epoch,train_pseudo_log_likelihood,test_pseudo_log_likelihood,train_reconstruction_error,test_reconstruction_error,free_energy_gap"
   # The monitor only watches: the parameters are the same bits whichever monitor ran.
   same_parameters run/model.npz proxies/model.npz || fail "the monitor changed the trained parameters"
+}
+
+# The progress line: quiet where stderr is not a terminal, whole lines there with --progress (the last one at 100 %
+# with the latest monitored score), and --quiet and --progress together are refused.
+case_train_progress() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --updates 50 --eval-every 25 --out quiet
+  if grep -qF "train: update" <<<"$OUTPUT"; then fail "a progress line where stderr is not a terminal: $OUTPUT"; fi
+  succeeds train --data bas.npy --hidden 4 --updates 50 --eval-every 25 --progress --out logged
+  expect_output_contains "train: update 50/50 (100%)"
+  expect_output_contains "train LL -"
+  if grep -qF $'\r' <<<"$OUTPUT"; then fail "carriage returns in a log"; fi
+  succeeds sample --model logged/model.npz --sampler gibbs --samples 20 --progress --out sample
+  expect_output_contains "sample: sample 20/20 (100%)"
+  rejects "--quiet" train --data bas.npy --hidden 4 --updates 5 --progress --quiet --out both
 }
 
 # --keep best writes the model of the best evaluation, whose exact log-likelihood is the one recorded; a run
@@ -1194,7 +1209,7 @@ case_train_keep_best_and_failure_warning() {
   succeeds loglik --model run/best-model.npz --data bas.npy --exact --json
   expect_near "best model's log-likelihood" "$(json_value average_log_likelihood)" "$best" 1e-9
   expect_equal "no warning" "$(json_file_value run/run.json summary.warnings)" "[]"
-  succeeds train --data bas.npy --hidden 6 --algo cd --lr 100 --updates 200 --eval-every 50 --seed 1 --out wild
+  succeeds train --data bas.npy --hidden 6 --algo cd --lr 100 --updates 50 --eval-every 25 --seed 1 --out wild
   expect_output_contains "far below the uniform model"
   expect_near "uniform log-likelihood" "$(json_file_value wild/run.json summary.uniform_log_likelihood)" \
     "-$(times 9 "$(ln 2)")" 1e-9

@@ -79,7 +79,8 @@ void ProgressReporter::update(std::int64_t done, const std::string& note) {
     last_done_ = done_;
   }
   if (!enabled_) return;
-  if (now - last_print_ >= (terminal_ ? print_interval : log_interval) || done_ == total_) {
+  const bool reached_end = done_ == total_ && printed_done_ != done_;
+  if (now - last_print_ >= (terminal_ ? print_interval : log_interval) || reached_end) {
     last_print_ = now;
     print(false);
   }

@@ -104,7 +104,8 @@ TrainingMonitor::TrainingMonitor(const MonitorOptions& options, MonitorKind kind
       train_grey_levels_(train_grey_levels),
       label_classes_(label_classes) {
   require(kind != MonitorKind::automatic, "TrainingMonitor: resolve the monitor kind first (resolve_monitor)");
-  if (kind_ == MonitorKind::ais) base_visible_bias_ = base_rate_visible_bias(train);
+  // Without rows the trainer refuses the data itself, with its own message.
+  if (kind_ == MonitorKind::ais && train.rows() > 0) base_visible_bias_ = base_rate_visible_bias(train);
 }
 
 std::string TrainingMonitor::description(const Rbm& rbm) const {

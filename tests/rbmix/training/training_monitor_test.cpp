@@ -8,9 +8,9 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
+#include "rbmix/training/test_models.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "support/input_error_message.hpp"
-#include "test_models.hpp"
 
 namespace rbmix {
 namespace {
