@@ -430,9 +430,9 @@ case_mixing_zero() {
   make_zero_model zero.npz 4 3
   succeeds mixing --model zero.npz --operator flip --steps 2000 --burn-in 10 --seed 3 --out run --json
   expect_equal "operator" "$(json_value configuration.operator)" flip
-  [[ -s run/mixing.json ]] || fail "mixing --out did not write run/mixing.json"
-  python -c 'import json,sys; r = json.load(open("run/mixing.json")); sys.exit(r["seed"] != 3)' ||
-    fail "run/mixing.json does not record seed 3"
+  [[ -s run/run.json ]] || fail "mixing --out did not write run/run.json"
+  python -c 'import json,sys; r = json.load(open("run/run.json")); sys.exit(r["seed"] != 3)' ||
+    fail "run/run.json does not record seed 3"
 }
 
 case_bad_missing_file() {
@@ -1114,6 +1114,204 @@ case_bad_isl_input() {
   rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 0
   rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 17
   rejects "--counts" isl --samples bas.npy --valid bas.npy --test bas.npy --counts 8,4
+}
+
+# write_random_rows FILE ROWS COLS SEED: random 0/1 rows (|u1) with P(1) = 0.3, the same for the same seed.
+write_random_rows() {
+  python - "$@" <<'PY'
+import random, struct, sys
+path, rows, cols, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(seed)
+header = "{'descr': '|u1', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(path, "wb") as out:
+    out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    out.write(bytes(1 if rng.random() < 0.3 else 0 for _ in range(rows * cols)))
+PY
+}
+
+# json_file_value FILE PATH: the value at PATH (keys and indices joined by '.') in a JSON file.
+json_file_value() {
+  python - "$1" "$2" <<'PY'
+import json, sys
+value = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."):
+    value = value[int(key)] if isinstance(value, list) else value[key]
+print(json.dumps(value) if isinstance(value, (dict, list)) else value)
+PY
+}
+
+# expect_files_listed DIR FILE...: DIR/run.json lists exactly FILE... and run.json, and each exists.
+expect_files_listed() {
+  local directory=$1
+  shift
+  local listed expected
+  listed=$(json_file_value "$directory/run.json" files)
+  expected=$(printf '"%s", ' "$@" run.json)
+  expect_equal "$directory/run.json files" "$listed" "[${expected%, }]"
+  for file in "$@"; do [[ -s "$directory/$file" ]] || fail "$directory/$file is listed but missing"; done
+}
+
+# Beyond the enumeration limit (30 × 30 units) the automatic monitor is AIS: every evaluation holds the estimate,
+# its band and the proxies, no column is NaN, and run.json names the monitor. An exact monitor is refused saying
+# why. The same seed gives the same curve.
+case_train_monitor_ais() {
+  write_random_rows train.npy 200 30 1
+  write_random_rows test.npy 100 30 2
+  local options=(--data train.npy --test test.npy --hidden 30 --algo pcd --lr 0.05 --batch 20 --updates 40
+    --eval-every 20 --monitor-particles 8 --monitor-distributions 100 --seed 3)
+  succeeds train "${options[@]}" --out run
+  expect_output_contains "monitor: ais: AIS log-likelihood (8 particles x 100 distributions"
+  expect_output_contains "final average log-likelihood (ais)"
+  expect_equal "learning-curve columns" "$(head -1 run/learning_curve.csv)" \
+    "update,epoch,train_log_likelihood,test_log_likelihood,train_log_likelihood_lower,train_log_likelihood_upper,test_log_likelihood_lower,test_log_likelihood_upper,train_pseudo_log_likelihood,test_pseudo_log_likelihood,train_reconstruction_error,test_reconstruction_error,free_energy_gap"
+  expect_equal "evaluations" "$(wc -l <run/learning_curve.csv)" 4
+  if grep -qi nan run/learning_curve.csv; then fail "NaN in the learning curve: $(cat run/learning_curve.csv)"; fi
+  expect_equal "monitor in run.json" "$(json_file_value run/run.json monitor.kind)" ais
+  expect_equal "best chosen by" "$(json_file_value run/run.json summary.best_by)" train_log_likelihood
+  expect_files_listed run model.npz learning_curve.csv checkpoint.ckpt
+  succeeds train "${options[@]}" --out again
+  cmp -s run/learning_curve.csv again/learning_curve.csv || fail "the same seed gave another learning curve"
+  rejects "2^30 states" train "${options[@]}" --monitor exact --out exact
+  rejects "unknown monitor 'exactly'" train "${options[@]}" --monitor exactly --out exact
+  succeeds train "${options[@]}" --monitor proxies --out proxies
+  expect_equal "proxy columns" "$(head -1 proxies/learning_curve.csv)" \
+    "update,epoch,train_pseudo_log_likelihood,test_pseudo_log_likelihood,train_reconstruction_error,test_reconstruction_error,free_energy_gap"
+  # The monitor only watches: the parameters are the same bits whichever monitor ran.
+  same_parameters run/model.npz proxies/model.npz || fail "the monitor changed the trained parameters"
+}
+
+# The progress line: quiet where stderr is not a terminal, whole lines there with --progress (the last one at 100 %
+# with the latest monitored score), and --quiet and --progress together are refused.
+case_train_progress() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --updates 50 --eval-every 25 --out quiet
+  if grep -qF "train: update" <<<"$OUTPUT"; then fail "a progress line where stderr is not a terminal: $OUTPUT"; fi
+  succeeds train --data bas.npy --hidden 4 --updates 50 --eval-every 25 --progress --out logged
+  expect_output_contains "train: update 50/50 (100%)"
+  expect_output_contains "train LL -"
+  if grep -qF $'\r' <<<"$OUTPUT"; then fail "carriage returns in a log"; fi
+  succeeds sample --model logged/model.npz --sampler gibbs --samples 20 --progress --out sample
+  expect_output_contains "sample: sample 20/20 (100%)"
+  rejects "--quiet" train --data bas.npy --hidden 4 --updates 5 --progress --quiet --out both
+}
+
+# --keep best writes the model of the best evaluation, whose exact log-likelihood is the one recorded; a run
+# driven far below the uniform model's log-likelihood (−9 ln 2 on 3×3 Bars & Stripes) by a huge learning rate
+# is warned about and the warning recorded.
+case_train_keep_best_and_failure_warning() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 6 --algo pcd --lr 0.1 --batch 8 --updates 200 --eval-every 50 --keep best \
+    --seed 1 --out run
+  expect_files_listed run model.npz best-model.npz learning_curve.csv checkpoint.ckpt
+  local best
+  best=$(json_file_value run/run.json summary.best.train_log_likelihood)
+  succeeds loglik --model run/best-model.npz --data bas.npy --exact --json
+  expect_near "best model's log-likelihood" "$(json_value average_log_likelihood)" "$best" 1e-9
+  expect_equal "no warning" "$(json_file_value run/run.json summary.warnings)" "[]"
+  succeeds train --data bas.npy --hidden 6 --algo cd --lr 100 --updates 50 --eval-every 25 --seed 1 --out wild
+  expect_output_contains "far below the uniform model"
+  expect_near "uniform log-likelihood" "$(json_file_value wild/run.json summary.uniform_log_likelihood)" \
+    "-$(times 9 "$(ln 2)")" 1e-9
+  [[ "$(json_file_value wild/run.json summary.warnings)" == *"far below"* ]] || fail "the warning is not recorded"
+}
+
+# --rows N and --rows A:B train on a subset of the rows; a range beyond the data is refused naming --rows.
+case_train_rows() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --updates 5 --eval-every 5 --rows 10 --out first
+  expect_equal "rows of --rows 10" "$(json_file_value first/run.json configuration.training_samples)" 10
+  succeeds train --data bas.npy --hidden 4 --updates 5 --eval-every 5 --rows 4:12 --out middle
+  expect_equal "rows of --rows 4:12" "$(json_file_value middle/run.json configuration.rows)" "[4, 12]"
+  rejects "--rows 0:100" train --data bas.npy --hidden 4 --rows 0:100 --out bad
+  rejects "--rows 5:5" train --data bas.npy --hidden 4 --rows 5:5 --out bad
+  rejects "--rows x" train --data bas.npy --hidden 4 --rows x --out bad
+}
+
+# Every command-line error is "rbmix: error: ..." with status 2; a misspelt option or subcommand gets the nearest
+# names; a refused --hidden 0 prints no 300-digit bound.
+case_command_line_errors() {
+  succeeds data make bas --size 3 --out bas.npy
+  rejects "did you mean --hidden?" train --data bas.npy --hiden 4 --out x
+  expect_equal "status of an unknown option" "$STATUS" 2
+  expect_output_contains "rbmix: error:"
+  rejects "did you mean train?" trian --data bas.npy
+  expect_equal "status of a misspelt subcommand" "$STATUS" 2
+  rejects "did you mean make?" data mkae bas --size 3 --out y.npy
+  rejects_clearly "at least 1, got 0" train --data bas.npy --hidden 0 --out x
+  expect_equal "status of a value out of range" "$STATUS" 2
+  expect_output_contains "rbmix: error:"
+  rejects "--data is required" train --hidden 3 --out x
+  expect_equal "status of a missing option" "$STATUS" 2
+  succeeds train --help
+  expect_output_contains "0 means full batch"
+}
+
+# --resume with a changed option names it, with both values.
+case_train_resume_changed_option() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --lr 0.05 --updates 20 --eval-every 10 --seed 2 --out run
+  rejects "learning_rate was 0.05, now 0.1" train --data bas.npy --hidden 4 --lr 0.1 --updates 20 --eval-every 10 \
+    --seed 2 --out run --resume
+}
+
+# Grey levels given to the binary trainer are refused with the option that reads them.
+case_train_grey_levels_hint() {
+  python - <<'PY'
+import struct
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 3), }"
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open("grey.npy", "wb") as out:
+    out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    out.write(struct.pack("<12d", *([0.25, 0.5, 1.0] * 4)))
+PY
+  rejects "--resample-binarisation" train --data grey.npy --hidden 2 --out x
+  succeeds train --data grey.npy --hidden 2 --batch 2 --updates 4 --eval-every 2 --resample-binarisation --out run
+}
+
+# S-DCP with one inner step is CD bit for bit (trainer.hpp): the run is warned about, and gives CD's model.
+case_train_sdcp_warning() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --algo sdcp --updates 10 --eval-every 5 --seed 1 --out sdcp
+  expect_output_contains "bit-identical numbers to --algo cd"
+  succeeds train --data bas.npy --hidden 4 --algo cd --updates 10 --eval-every 5 --seed 1 --out cd
+  same_parameters sdcp/model.npz cd/model.npz || fail "sdcp --d 1 differs from cd"
+  succeeds train --data bas.npy --hidden 4 --algo csdcp --d 2 --updates 10 --eval-every 5 --seed 1 --out csdcp
+  if grep -qF "bit-identical" <<<"$OUTPUT"; then fail "csdcp --d 2 warned: $OUTPUT"; fi
+}
+
+# rbmix transform writes p(h = 1 | v): under the zero model every feature is 1/2, under a model with hidden bias
+# c and W = 0 it is σ(c) whatever the row.
+case_transform() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model zero.npz 9 4
+  succeeds transform --model zero.npz --data bas.npy --out h.npy
+  expect_output_contains "16 rows x 4 hidden units"
+  python - <<'PY' || fail "h.npy is not a 16 x 4 float64 array of 0.5"
+import ast, struct, sys
+data = open("h.npy", "rb").read()
+length = struct.unpack("<H", data[8:10])[0]
+header = ast.literal_eval(data[10:10 + length].decode())
+values = struct.unpack("<64d", data[10 + length:])
+sys.exit(not (header["descr"] == "<f8" and header["shape"] == (16, 4) and all(v == 0.5 for v in values)))
+PY
+  write_random_rows four.npy 3 4 1
+  rejects "9 visible units" transform --model zero.npz --data four.npy --out h.npy
+}
+
+# Every result directory holds run.json listing the files written beside it.
+case_run_json_lists_files() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model zero.npz 9 4
+  succeeds sample --model zero.npz --sampler gibbs --samples 5 --out sample
+  expect_files_listed sample samples.npy grey.npy
+  succeeds isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16 --out isl
+  expect_files_listed isl isl.csv
+  succeeds mrf train --data bas.npy --algo pl --updates 20 --eval-every 10 --out mrf
+  expect_files_listed mrf model.json
+  succeeds model random --visible 9 --hidden 4 --weight-range 1 --seed 2 --out m.npz
+  succeeds mixing --model m.npz --operator flip --steps 200 --burn-in 5 --seed 2 --out mixing
+  expect_files_listed mixing autocorrelation.csv autocorrelation.svg
 }
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ void run_isl(const IslArguments& arguments) {
   record["curve"] = points;
   if (!arguments.out.empty()) {
     table.write_csv(out / "isl.csv");
-    write_json_file(out / "run.json", record);
+    write_run_record(out, record, {"isl.csv"});
   }
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';

@@ -1,6 +1,7 @@
 // rbmix mixing: samples energy traces of a model with one operator and reports the integrated autocorrelation
 // time by the three estimators of docs/algorithms.md §6 with their bands, the autocorrelation function (CSV) and its
-// plot (SVG). With --out DIR: mixing.json (run record and results), autocorrelation.csv, autocorrelation.svg.
+// plot (SVG). With --out DIR: autocorrelation.csv and autocorrelation.svg (unless the energy is constant), and
+// run.json (run record, results and the list of files).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -112,7 +113,7 @@ void run_mixing(const MixingArguments& arguments) {
   record["energy_mean"] = traces.mean();
 
   if (!arguments.out.empty()) {
-    write_json_file(out / "mixing.json", record);
+    std::vector<std::string> files;
     if (!constant) {
       const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];
       Table acf({"lag", "autocorrelation"});
@@ -125,7 +126,9 @@ void run_mixing(const MixingArguments& arguments) {
       acf.write_csv(out / "autocorrelation.csv");
       write_svg_plot(out / "autocorrelation.svg", {series},
                      autocorrelation_plot_options("Autocorrelation of the energy"));
+      files = {"autocorrelation.csv", "autocorrelation.svg"};
     }
+    write_run_record(out, record, files);
   }
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';
@@ -133,7 +136,7 @@ void run_mixing(const MixingArguments& arguments) {
     std::cout << "operator " << to_string(specification) << ", " << request.chains << " chain(s) × " << request.steps
               << " steps after " << request.burn_in << " burn-in sweeps\n";
     integrated_time_table(estimates).print(std::cout);
-    if (!arguments.out.empty()) std::cout << "wrote " << arguments.out << "/mixing.json, autocorrelation.csv/.svg\n";
+    if (!arguments.out.empty()) std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
   }
 }
 
@@ -152,7 +155,7 @@ void attach(CLI::App& parent) {
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--trace-out", arguments->trace_out, "write the energy traces (steps × chains) as .npy");
-  command->add_option("--out", arguments->out, "output directory for mixing.json and the autocorrelation");
+  command->add_option("--out", arguments->out, "output directory for run.json and the autocorrelation");
   command->add_flag("--json", arguments->json, "print the results as JSON");
   command->add_flag("--float", arguments->single_precision, "run the chains in float");
   command->callback([arguments] { run_mixing(*arguments); });

@@ -115,7 +115,7 @@ void run_mrf_train(MrfTrainArguments arguments) {
   record["result"] = result;
   record["history"] = history;
   write_json_file(out / "model.json", model_json(summary.best_model));
-  write_json_file(out / "run.json", record);
+  write_run_record(out, record, {"model.json"});
 
   if (arguments.json) {
     std::cout << result.dump(2) << '\n';

@@ -17,6 +17,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/progress_option.hpp"
 #include "rbmix/report/png_image.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/sampling/rates.hpp"
@@ -26,6 +27,7 @@ namespace rbmix::cli {
 namespace {
 
 struct SampleArguments {
+  ProgressFlags progress;
   std::string model;
   std::string sampler;
   std::string rule = "gibbs";
@@ -144,7 +146,15 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
 
   SamplingProcess process(loaded.rbm, settings, std::move(rates), arguments.chains, arguments.seed);
   const auto start = std::chrono::steady_clock::now();
-  const EmittedSamples samples = process.run(arguments.samples);
+  // The loop of SamplingProcess::run, with a progress line between samples.
+  EmittedSamples samples{BinaryMatrix(arguments.samples * arguments.chains, loaded.rbm.n_visible()),
+                         MatrixF(arguments.samples * arguments.chains, loaded.rbm.n_visible())};
+  ProgressReporter progress("sample", "sample", arguments.samples, arguments.progress.mode());
+  for (Eigen::Index sample = 0; sample < arguments.samples; ++sample) {
+    process.emit_into(samples, sample * arguments.chains);
+    progress.update(sample + 1);
+  }
+  progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   save_binary_matrix(out / "samples.npy", samples.binary);
@@ -187,7 +197,9 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
       std::cerr << "rbmix: warning: " << fixed_points.cap_hits << " of " << fixed_points.searches
                 << " fixed-point searches stopped at the cap of " << settings.fixed_point_cap << " iterations\n";
   }
-  write_json_file(out / "run.json", record);
+  std::vector<std::string> files{"samples.npy", "grey.npy"};
+  if (shape && pictured > 0) files.emplace_back("samples.png");
+  write_run_record(out, record, files);
   std::cout << to_string(settings.kind) << ": " << samples.binary.rows() << " samples (" << arguments.chains
             << " chain(s) × " << arguments.samples << ") in " << seconds << " s\n"
             << "wrote " << arguments.out << "/samples.npy, grey.npy" << (shape && pictured > 0 ? ", samples.png" : "")
@@ -224,6 +236,7 @@ void attach(CLI::App& parent) {
       ->capture_default_str();
   command->add_option("--picture-columns", arguments->picture_columns, "tiles per row of samples.png")
       ->capture_default_str();
+  add_progress_options(*command, arguments->progress);
   command->callback([=] {
     *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,
               fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0};

@@ -1,6 +1,9 @@
 // rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms.md §3) and
-// writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed and the
-// summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C (SIGINT) or SIGTERM (what a
+// writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed, the
+// summary and the list of files) and checkpoint.ckpt (resume with --resume and the same options); with --keep best
+// also best-model.npz, the model of the best evaluation. Every evaluation runs the monitor (training_monitor.hpp),
+// chosen by --monitor and named in the output and run.json, so a run at any size shows whether it learns; a final
+// score far below the uniform model's is warned about and recorded. Ctrl-C (SIGINT) or SIGTERM (what a
 // batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a
 // checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the last
 // checkpoint.
@@ -8,22 +11,26 @@
 // softmax group, the learning curve holds the classification errors, and model.npz is a classification-rbm model
 // (rbmix classify predicts with it). --resample-binarisation reads --data as grey levels and draws every use of a
 // row afresh (000 §4.1).
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <numbers>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/data_option.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/option_checks.hpp"
+#include "rbmix/progress_option.hpp"
+#include "rbmix/report/progress.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
@@ -54,47 +61,81 @@ struct TrainArguments {
   bool resume = false;
   bool zero_visible_bias = false;
   std::string initialisation = "base-rate";
+  std::string monitor = "auto";
+  std::string keep = "final";
+  std::string rows;
+  ProgressFlags progress;
 };
 
-std::string format_duration(double seconds) {
-  const auto total = static_cast<long long>(seconds + 0.5);
-  char text[32];
-  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", total / 3600, (total / 60) % 60, total % 60);
-  return text;
+// A final log-likelihood this far (nats per row) below the uniform model's −n log 2 means training failed: the
+// AIS band of a trained model is far narrower, and a model that learned anything beats the uniform one.
+constexpr double below_uniform_warning_nats = 1.0;
+
+// The rows [first, last) that --rows N (the first N) or --rows A:B selects from `available` rows.
+std::pair<Eigen::Index, Eigen::Index> row_range(const std::string& text, Eigen::Index available) {
+  const auto number = [&](const std::string& part) {
+    require(!part.empty() && part.find_first_not_of("0123456789") == std::string::npos,
+            "--rows " + text + ": expected N or A:B with whole numbers");
+    return static_cast<Eigen::Index>(std::stoll(part));
+  };
+  const auto colon = text.find(':');
+  const Eigen::Index first = colon == std::string::npos ? 0 : number(text.substr(0, colon));
+  const Eigen::Index last = colon == std::string::npos ? number(text) : number(text.substr(colon + 1));
+  require(first < last, "--rows " + text + ": the range of rows is empty");
+  require(last <= available, "--rows " + text + ": the data have only " + std::to_string(available) + " rows");
+  return {first, last};
 }
 
-Table learning_curve_table(const std::vector<EvaluationPoint>& curve, bool classification) {
+// The learning curve's columns: update, epoch and every measured field that any point holds, in a fixed order, so a
+// column is never all NaN (a point that lacks a field, e.g. an evaluation written by an older rbmix, gets NaN).
+using PointField = std::optional<double> EvaluationPoint::*;
+struct NamedField {
+  const char* name;
+  PointField field;
+};
+constexpr NamedField point_fields[] = {
+    {"train_log_likelihood", &EvaluationPoint::train_log_likelihood},
+    {"test_log_likelihood", &EvaluationPoint::test_log_likelihood},
+    {"train_log_likelihood_lower", &EvaluationPoint::train_log_likelihood_lower},
+    {"train_log_likelihood_upper", &EvaluationPoint::train_log_likelihood_upper},
+    {"test_log_likelihood_lower", &EvaluationPoint::test_log_likelihood_lower},
+    {"test_log_likelihood_upper", &EvaluationPoint::test_log_likelihood_upper},
+    {"train_error", &EvaluationPoint::train_error},
+    {"test_error", &EvaluationPoint::test_error},
+    {"train_pseudo_log_likelihood", &EvaluationPoint::train_pseudo_log_likelihood},
+    {"test_pseudo_log_likelihood", &EvaluationPoint::test_pseudo_log_likelihood},
+    {"train_reconstruction_error", &EvaluationPoint::train_reconstruction_error},
+    {"test_reconstruction_error", &EvaluationPoint::test_reconstruction_error},
+    {"free_energy_gap", &EvaluationPoint::free_energy_gap},
+};
+
+Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
+  std::vector<NamedField> present;
+  for (const auto& named : point_fields)
+    if (std::any_of(curve.begin(), curve.end(), [&](const auto& point) { return (point.*named.field).has_value(); }))
+      present.push_back(named);
+  std::vector<std::string> header{"update", "epoch"};
+  for (const auto& named : present) header.emplace_back(named.name);
+  Table table(header);
   const double missing = std::numeric_limits<double>::quiet_NaN();
-  if (classification) {
-    Table table({"update", "epoch", "train_error", "test_error"});
-    for (const auto& point : curve)
-      table.add_row({static_cast<long long>(point.update), point.epoch, point.train_error.value_or(missing),
-                     point.test_error.value_or(missing)});
-    return table;
+  for (const auto& point : curve) {
+    std::vector<Table::Cell> row{static_cast<long long>(point.update), point.epoch};
+    for (const auto& named : present) row.emplace_back((point.*named.field).value_or(missing));
+    table.add_row(row);
   }
-  Table table({"update", "epoch", "train_log_likelihood", "test_log_likelihood"});
-  for (const auto& point : curve)
-    table.add_row({static_cast<long long>(point.update), point.epoch, point.train_log_likelihood.value_or(missing),
-                   point.test_log_likelihood.value_or(missing)});
   return table;
-}
-
-nlohmann::json optional_json(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
 nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
   if (!point) return nullptr;
-  nlohmann::json out = {{"update", point->update},
-                        {"epoch", point->epoch},
-                        {"train_log_likelihood", optional_json(point->train_log_likelihood)},
-                        {"test_log_likelihood", optional_json(point->test_log_likelihood)}};
-  if (point->train_error || point->test_error) {
-    out["train_error"] = optional_json(point->train_error);
-    out["test_error"] = optional_json(point->test_error);
-  }
+  nlohmann::json out = {{"update", point->update}, {"epoch", point->epoch}};
+  for (const auto& named : point_fields)
+    if ((*point.*named.field)) out[named.name] = *(*point.*named.field);
   return out;
 }
+
+// The uniform model's average log-likelihood, −n log 2 over the n visible units (not the label group).
+double uniform_log_likelihood(Eigen::Index n_visible) { return -static_cast<double>(n_visible) * std::numbers::ln2; }
 
 // The number of classes: --classes, or one more than the largest training label (at least 2).
 int class_count(const TrainArguments& arguments, const std::vector<int>& labels) {
@@ -111,6 +152,30 @@ std::vector<std::string> algorithm_specific_options_given(const CLI::App& comman
   return given;
 }
 
+// S-DCP and CS-DCP with d = 1 run the very update of CD-K' and CG (trainer.hpp), so they would only rename a run.
+void warn_identical_algorithm(Algorithm algorithm, const TrainingOptions& options) {
+  if (options.inner_steps != 1) return;
+  if (algorithm == Algorithm::sdcp || algorithm == Algorithm::csdcp)
+    std::cerr << "rbmix: warning: --algo " << to_string(algorithm) << " with --d 1 gives bit-identical numbers to --algo "
+              << (algorithm == Algorithm::sdcp ? "cd" : "cg")
+              << " (002 Alg. 3 with one inner step); give --d > 1 for S-DCP proper\n";
+}
+
+// A short note for the progress line: the latest monitored score.
+std::string progress_note(const EvaluationPoint& point) {
+  char text[96];
+  if (point.train_log_likelihood) {
+    std::snprintf(text, sizeof text, "train LL %.4g", *point.train_log_likelihood);
+  } else if (point.train_error) {
+    std::snprintf(text, sizeof text, "train error %.4g", *point.train_error);
+  } else if (point.train_pseudo_log_likelihood) {
+    std::snprintf(text, sizeof text, "train PL %.4g", *point.train_pseudo_log_likelihood);
+  } else {
+    return {};
+  }
+  return text;
+}
+
 void run_train(const CLI::App& command, const TrainArguments& arguments) {
   const Algorithm algorithm = parse_algorithm(arguments.algorithm);
   refuse_ignored_options(algorithm, algorithm_specific_options_given(command));
@@ -120,24 +185,35 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   if (arguments.inner_sweeps > 0) options.sampling_steps = arguments.inner_sweeps;
   if (command.count("--fast-lr") > 0) options.fast_learning_rate = arguments.fast_learning_rate;
   options.schedule = parse_learning_rate_schedule(arguments.schedule);
+  options.monitor.kind = parse_monitor_kind(arguments.monitor);
+  require(arguments.keep == "final" || arguments.keep == "best",
+          "--keep " + arguments.keep + ": expected final or best");
   require(!arguments.zero_visible_bias || command.count("--init") == 0,
           "--zero-visible-bias and --init both choose the initial biases; give one (--init zero is the same)");
   apply(parse_parameter_initialisation(arguments.zero_visible_bias ? "zero" : arguments.initialisation), options);
   if (options.checkpoint_interval <= 0) options.checkpoint_interval = options.evaluation_interval;
   options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
   options.validate();
+  warn_identical_algorithm(algorithm, options);
   const std::filesystem::path out = prepare_output_directory(arguments.out);
 
   require(arguments.test_labels.empty() || !arguments.labels.empty(), "--test-labels needs --labels");
   require(arguments.classes == 0 || !arguments.labels.empty(), "--classes needs --labels");
   require(arguments.test_labels.empty() == arguments.test.empty() || arguments.labels.empty(),
           "--labels: a classification run needs --test-labels exactly when it has --test");
-  MatrixD train =
-      options.resample_binarisation ? load_grey_levels(arguments.data) : to_real(load_binary_matrix(arguments.data));
+  MatrixD train = load_rows(arguments.data, options.resample_binarisation,
+                            "add --resample-binarisation to draw binary rows from them afresh at every use (000 §4.1)");
   MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
   const bool classification = !arguments.labels.empty();
+  std::vector<int> labels = classification ? load_labels(arguments.labels) : std::vector<int>{};
+  std::pair<Eigen::Index, Eigen::Index> rows{0, train.rows()};
+  if (!arguments.rows.empty()) {
+    rows = row_range(arguments.rows, train.rows());
+    train = MatrixD(train.middleRows(rows.first, rows.second - rows.first));
+    if (classification && labels.size() >= static_cast<std::size_t>(rows.second))
+      labels = std::vector<int>(labels.begin() + rows.first, labels.begin() + rows.second);
+  }
   if (classification) {
-    const std::vector<int> labels = load_labels(arguments.labels);
     options.label_classes = class_count(arguments, labels);
     options.validate();
     train = append_one_hot_labels(train, labels, options.label_classes, "--labels " + arguments.labels);
@@ -145,6 +221,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
       test = append_one_hot_labels(test, load_labels(arguments.test_labels), options.label_classes,
                                    "--test-labels " + arguments.test_labels);
   }
+  const Eigen::Index n_visible = train.cols() - options.label_classes;
   Trainer trainer(options, train, test, arguments.hidden);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
@@ -152,11 +229,16 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
     trainer.load_checkpoint(options.checkpoint_path);
     std::cerr << "resuming at update " << trainer.updates_done() << '\n';
   }
+  const std::string monitor = options.evaluation_interval > 0
+                                  ? to_string(trainer.monitor().kind()) + ": " + trainer.monitor().description(trainer.model())
+                                  : std::string("none (--eval-every 0)");
+  std::cout << "monitor: " << monitor << '\n';
 
   nlohmann::json configuration = to_json(options);
   configuration["algorithm"] = arguments.algorithm;
   configuration["data"] = arguments.data;
   configuration["test"] = arguments.test;
+  configuration["rows"] = {rows.first, rows.second};
   configuration["n_visible"] = train.cols();
   if (classification) {
     configuration["labels"] = arguments.labels;
@@ -164,62 +246,102 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   }
   configuration["n_hidden"] = arguments.hidden;
   configuration["training_samples"] = train.rows();
+  configuration["keep"] = arguments.keep;
   nlohmann::json record = make_run_record("train", configuration, options.seed);
+  record["monitor"] = {{"kind", options.evaluation_interval > 0 ? to_string(trainer.monitor().kind()) : "none"},
+                       {"description", monitor}};
 
   TrainingHooks hooks;
   interrupting_signal = 0;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   hooks.interrupt_requested = [] { return interrupting_signal.load() != 0; };
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  std::optional<double> latest_likelihood;
-  hooks.on_evaluation = [&](const EvaluationPoint& point) { latest_likelihood = point.train_log_likelihood; };
-  const auto start = std::chrono::steady_clock::now();
-  auto last_print = start;
-  const std::int64_t first_update = trainer.updates_done();
-  hooks.on_update = [&](std::int64_t update) {
-    if (!terminal) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_print < std::chrono::milliseconds(250) && update != options.updates) return;
-    last_print = now;
-    const double elapsed = std::chrono::duration<double>(now - start).count();
-    const double rate = static_cast<double>(update - first_update) / std::max(elapsed, 1e-9);
-    const double remaining = static_cast<double>(options.updates - update) / std::max(rate, 1e-9);
-    std::fprintf(stderr, "\rupdate %lld/%lld  ETA %s  train LL %s   ", static_cast<long long>(update),
-                 static_cast<long long>(options.updates), format_duration(remaining).c_str(),
-                 latest_likelihood ? std::to_string(*latest_likelihood).c_str() : "n/a");
+  ProgressReporter progress("train", "update", options.updates, arguments.progress.mode(), stderr,
+                            trainer.updates_done());
+  // --keep best: the model of the best evaluation so far is written as it is found (a resumed run continues from
+  // the best of the curve in its checkpoint, whose model is already on disk).
+  const bool keep_best = arguments.keep == "best";
+  std::optional<double> best_score;
+  for (const auto& point : trainer.learning_curve())
+    if (const auto score = monitored_score(point); score && (!best_score || *score > *best_score)) best_score = score;
+  const std::filesystem::path best_file = out / "best-model.npz";
+  hooks.on_evaluation = [&](const EvaluationPoint& point) {
+    progress.update(point.update, progress_note(point));
+    const auto score = monitored_score(point);
+    if (!keep_best || !score || (best_score && *score <= *best_score)) return;
+    best_score = score;
+    nlohmann::json best_record = record;
+    best_record["best"] = point_json(point);
+    if (classification) {
+      save_classification_rbm(best_file, {trainer.model(), options.label_classes}, best_record);
+    } else {
+      save_rbm(best_file, trainer.model(), best_record);
+    }
   };
+  hooks.on_update = [&](std::int64_t update) { progress.update(update); };
 
   const TrainingSummary summary = trainer.run(hooks);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  if (terminal) std::fputc('\n', stderr);
+  progress.finish();
 
   record["summary"] = {{"termination", to_string(summary.termination)},
                        {"message", summary.message},
                        {"updates_done", summary.updates_done},
                        {"seconds", summary.seconds},
+                       {"best_by", summary.best ? monitored_score_name(*summary.best) : "none"},
                        {"best", point_json(summary.best)},
                        {"final", point_json(summary.final)}};
+  // A final likelihood far below the uniform model's: training failed (too large a learning rate, most often).
+  std::optional<std::string> warning;
+  const double uniform = uniform_log_likelihood(n_visible);
+  if (summary.final && summary.final->train_log_likelihood && !classification) {
+    const double score = summary.final->train_log_likelihood_upper.value_or(*summary.final->train_log_likelihood);
+    if (score < uniform - below_uniform_warning_nats) {
+      char text[320];
+      std::snprintf(text, sizeof text,
+                    "the final training log-likelihood %.6g lies far below the uniform model's %.6g (-n log 2): "
+                    "training failed; try a smaller --lr",
+                    score, uniform);
+      warning = text;
+    }
+  }
+  record["summary"]["uniform_log_likelihood"] = uniform;
+  record["summary"]["warnings"] = warning ? nlohmann::json::array({*warning}) : nlohmann::json::array();
+
+  std::vector<std::string> files{"model.npz"};
   if (classification) {
     save_classification_rbm(out / "model.npz", {trainer.model(), options.label_classes}, record);
   } else {
     save_rbm(out / "model.npz", trainer.model(), record);
   }
-  learning_curve_table(trainer.learning_curve(), classification).write_csv(out / "learning_curve.csv");
-  write_json_file(out / "run.json", record);
+  if (keep_best && std::filesystem::exists(best_file)) files.emplace_back("best-model.npz");
+  learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
+  files.emplace_back("learning_curve.csv");
+  if (std::filesystem::exists(options.checkpoint_path)) files.emplace_back("checkpoint.ckpt");
+  write_run_record(out, record, files);
 
   std::cout << summary.message << '\n';
   if (summary.final && summary.final->train_log_likelihood)
-    std::cout << "final average log-likelihood: train " << *summary.final->train_log_likelihood
+    std::cout << "final average log-likelihood (" << to_string(trainer.monitor().kind())
+              << "): train " << *summary.final->train_log_likelihood
               << (summary.final->test_log_likelihood ? ", test " + std::to_string(*summary.final->test_log_likelihood)
                                                      : std::string())
+              << '\n';
+  if (summary.final && summary.final->train_pseudo_log_likelihood)
+    std::cout << "final pseudo-log-likelihood (a proxy): train " << *summary.final->train_pseudo_log_likelihood
+              << (summary.final->test_pseudo_log_likelihood
+                      ? ", test " + std::to_string(*summary.final->test_pseudo_log_likelihood)
+                      : std::string())
               << '\n';
   if (summary.final && summary.final->train_error)
     std::cout << "final classification error: train " << *summary.final->train_error
               << (summary.final->test_error ? ", test " + std::to_string(*summary.final->test_error) : std::string())
               << '\n';
-  std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
+  if (warning) std::cerr << "rbmix: warning: " << *warning << '\n';
+  std::cout << "wrote " << out.string() << "/";
+  for (std::size_t k = 0; k < files.size(); ++k) std::cout << (k == 0 ? "" : ", ") << files[k];
+  std::cout << ", run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
   if (summary.termination == Termination::interrupted) std::exit(128 + interrupting_signal.load());
 }
@@ -239,7 +361,7 @@ void attach(CLI::App& parent) {
   command->add_flag("--resample-binarisation", options.resample_binarisation,
                     "--data holds grey levels (|u1 intensities or floats in [0, 1]); every use of a row draws its "
                     "binary version afresh (000 §4.1)");
-  command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(CLI::PositiveNumber);
+  command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(positive_count);
   command->add_option("--algo", arguments->algorithm, "training algorithm, one of\n" + algorithm_help())
       ->capture_default_str();
   command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
@@ -254,12 +376,37 @@ void attach(CLI::App& parent) {
                       "fast learning rate ε_F of FPCD (fpcd only, required there; 001 takes it larger than --lr)");
   command->add_option("--fast-decay", options.fast_weight_decay, "decay α of the fast weights, in [0, 1) (fpcd only)")
       ->capture_default_str();
-  command->add_option("--batch", options.batch_size, "mini-batch size (0 = full batch)")->capture_default_str();
+  command
+      ->add_option("--batch", options.batch_size,
+                   "mini-batch size B; 0 means full batch (every update uses all training rows)")
+      ->capture_default_str();
   command->add_option("--momentum", options.momentum, "momentum")->capture_default_str();
   command->add_option("--weight-decay", options.weight_decay, "L2 weight decay on W")->capture_default_str();
   command->add_option("--updates", options.updates, "parameter updates")->capture_default_str();
-  command->add_option("--eval-every", options.evaluation_interval, "evaluate every E updates (0: never)")
+  command
+      ->add_option("--eval-every", options.evaluation_interval,
+                   "run the monitor every E updates, and at 0 and the end (0: never)")
       ->capture_default_str();
+  command
+      ->add_option("--monitor", arguments->monitor,
+                   "what an evaluation measures: auto (exact log-likelihood while the smaller layer has at most 25 "
+                   "units, AIS otherwise), exact, ais, proxies (pseudo-likelihood, reconstruction error, free-energy "
+                   "gap only) or classification; every kind but classification also records the proxies")
+      ->capture_default_str();
+  command->add_option("--monitor-particles", options.monitor.ais_particles, "AIS monitor: particles per evaluation")
+      ->capture_default_str();
+  command
+      ->add_option("--monitor-distributions", options.monitor.ais_distributions,
+                   "AIS monitor: intermediate distributions per evaluation (linear schedule)")
+      ->capture_default_str();
+  command->add_option("--monitor-rows", options.monitor.proxy_rows, "rows of each set the proxies use (evenly spaced)")
+      ->capture_default_str();
+  command
+      ->add_option("--keep", arguments->keep,
+                   "final, or best: also write best-model.npz, the model of the evaluation with the best monitored "
+                   "training score")
+      ->capture_default_str();
+  command->add_option("--rows", arguments->rows, "train on rows [0, N) (N) or [A, B) (A:B) of --data only");
   command->add_option("--checkpoint-every", options.checkpoint_interval, "checkpoint every C updates (default E)");
   command->add_option("--seed", options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
@@ -271,6 +418,7 @@ void attach(CLI::App& parent) {
                    "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero (b = 0) "
                    "or normal:S (W, b and c ~ N(0, S²); 003 §4.2 takes S = 0.01)")
       ->capture_default_str();
+  add_progress_options(*command, arguments->progress);
   command->callback([arguments, command] { run_train(*command, *arguments); });
 }
 

@@ -24,9 +24,8 @@ void ResultDirectory::write_png(const std::string& name, const GreyImage& image)
 }
 
 void ResultDirectory::write_run_record(nlohmann::json record) {
+  if (mpi_rank() == 0) rbmix::write_run_record(directory_, std::move(record), files_);
   files_.push_back("run.json");
-  record["files"] = files_;
-  if (mpi_rank() == 0) write_json_file(directory_ / "run.json", record);
 }
 
 }  // namespace rbmix::experiments

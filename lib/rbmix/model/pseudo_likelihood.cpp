@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -32,6 +33,28 @@ BoltzmannMachineGradient log_pseudo_likelihood_gradient(const BoltzmannMachine& 
   couplings = (couplings + couplings.transpose()).eval();
   couplings.diagonal().setZero();
   return {std::move(couplings), residuals.colwise().sum().transpose() / count};
+}
+
+double mean_log_pseudo_likelihood(const Rbm& rbm, const MatrixD& data) {
+  require(data.cols() == rbm.n_visible(), "pseudo-likelihood data: " + std::to_string(data.cols()) +
+                                              " columns but the model has " + std::to_string(rbm.n_visible()) +
+                                              " visible units");
+  require(data.rows() >= 1, "pseudo-likelihood data: no rows");
+  require(all_binary(data), "pseudo-likelihood data: every value must be 0 or 1");
+  const MatrixD inputs = rbm.hidden_inputs(data);
+  VectorD row_values(data.rows());
+#pragma omp parallel for schedule(static)
+  for (Eigen::Index row = 0; row < data.rows(); ++row) {
+    const Eigen::ArrayXd flips = 1.0 - 2.0 * data.row(row).transpose().array();
+    const Eigen::ArrayXd x = inputs.row(row).transpose().array();
+    // Column i holds x + s_i W_{·i}: the hidden inputs with visible unit i flipped.
+    const Eigen::ArrayXXd flipped_inputs = (rbm.weights.array().rowwise() * flips.transpose()).colwise() + x;
+    const Eigen::ArrayXd differences = flips * rbm.visible_bias.array() +
+                                       softplus_array(flipped_inputs).colwise().sum().transpose() -
+                                       softplus_array(x).sum();
+    row_values[row] = -softplus_array(differences).sum();
+  }
+  return row_values.mean();
 }
 
 }  // namespace rbmix

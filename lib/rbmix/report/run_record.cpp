@@ -31,4 +31,10 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::json& va
   write_output_file(path, value.dump(2) + "\n");
 }
 
+void write_run_record(const std::filesystem::path& directory, nlohmann::json record, std::vector<std::string> files) {
+  files.push_back("run.json");
+  record["files"] = std::move(files);
+  write_json_file(directory / "run.json", record);
+}
+
 }  // namespace rbmix

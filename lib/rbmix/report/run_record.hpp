@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace rbmix {
 
@@ -17,5 +18,9 @@ nlohmann::json make_run_record(const std::string& command, const nlohmann::json&
 // Writes JSON (indented) by write_output_file: atomically for a regular file, so an interrupted write never leaves
 // half a file.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value);
+
+// Writes `directory`/run.json: `record` with "files" listing `files` (the names of the files written beside it, in
+// order) and run.json itself, so that every result directory says what it holds.
+void write_run_record(const std::filesystem::path& directory, nlohmann::json record, std::vector<std::string> files);
 
 }  // namespace rbmix

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <string_view>
+#include <vector>
 
 #include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
@@ -18,8 +20,18 @@ namespace {
 constexpr std::string_view checkpoint_magic = "RBMIXCKP";
 // Version 1 had no checksum; it is refused with a message saying so. Version 2 had no classification errors in the
 // learning curve; it is still read (its points have none).
-constexpr std::uint64_t checkpoint_version = 3;
+constexpr std::uint64_t checkpoint_version = 4;
+constexpr std::uint64_t checkpoint_version_without_monitor = 3;
 constexpr std::uint64_t checkpoint_version_without_errors = 2;
+
+// The monitor's fields of a learning-curve point beyond the likelihoods and errors, in the order version 4 stores
+// them (training_monitor.hpp).
+constexpr std::optional<double> EvaluationPoint::* monitor_fields[] = {
+    &EvaluationPoint::train_log_likelihood_lower,  &EvaluationPoint::train_log_likelihood_upper,
+    &EvaluationPoint::test_log_likelihood_lower,   &EvaluationPoint::test_log_likelihood_upper,
+    &EvaluationPoint::train_pseudo_log_likelihood, &EvaluationPoint::test_pseudo_log_likelihood,
+    &EvaluationPoint::train_reconstruction_error,  &EvaluationPoint::test_reconstruction_error,
+    &EvaluationPoint::free_energy_gap};
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
 
 void write_model(BinaryWriter& writer, const Rbm& rbm) {
@@ -41,16 +53,40 @@ void write_optional(BinaryWriter& writer, const std::optional<double>& value) {
   writer.write_f64(value.value_or(0.0));
 }
 
-std::optional<double> read_optional(BinaryReader& reader, const std::string& what) {
+// `infinite_allowed`: an AIS band's lower end is −∞ when mean w − 3 se ≤ 0 (ais.hpp), so ±∞ pass there; NaN never.
+std::optional<double> read_optional(BinaryReader& reader, const std::string& what, bool infinite_allowed = false) {
   const bool present = reader.read_flag(what);
   const double value = reader.read_f64();
-  if (present && !std::isfinite(value)) reader.fail(what + " is NaN or infinite");
+  if (present && (std::isnan(value) || (!infinite_allowed && std::isinf(value))))
+    reader.fail(what + " is NaN or infinite");
   return present ? std::optional<double>(value) : std::nullopt;
 }
 
 // μ and λ are moving averages of unit means (002 §4), so they stay in [0, 1].
 void require_unit_interval(BinaryReader& reader, const VectorD& offset, const std::string& what) {
   if (!all_in_unit_interval(offset)) reader.fail(what + " lies outside [0, 1]");
+}
+
+// Names the options in which two trajectory fingerprints (JSON objects, training_options.hpp) differ, with both
+// values, so that a refused --resume says what changed.
+std::string fingerprint_difference(const std::string& stored, const std::string& current) {
+  const nlohmann::json before = nlohmann::json::parse(stored, nullptr, false);
+  const nlohmann::json now = nlohmann::json::parse(current, nullptr, false);
+  if (!before.is_object() || !now.is_object()) return "(algorithm, rule, rates, seed, ...)";
+  std::string differences;
+  const auto describe = [](const nlohmann::json& object, const std::string& key) {
+    return object.contains(key) ? object.at(key).dump() : std::string("(not set)");
+  };
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : before.items()) keys.push_back(key);
+  for (const auto& [key, value] : now.items())
+    if (!before.contains(key)) keys.push_back(key);
+  for (const auto& key : keys) {
+    if (before.contains(key) && now.contains(key) && before.at(key) == now.at(key)) continue;
+    differences += (differences.empty() ? "" : "; ") + key + " was " + describe(before, key) + ", now " +
+                   describe(now, key);
+  }
+  return differences.empty() ? "(algorithm, rule, rates, seed, ...)" : differences;
 }
 
 }  // namespace
@@ -80,6 +116,7 @@ std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& sta
     write_optional(writer, point.test_log_likelihood);
     write_optional(writer, point.train_error);
     write_optional(writer, point.test_error);
+    for (const auto field : monitor_fields) write_optional(writer, point.*field);
   }
   negative_phase.save(writer);
   writer.write_string(std::string(checkpoint_magic));
@@ -100,7 +137,8 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
     if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
     version = header.read_u64();
     if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
-    if (version != checkpoint_version && version != checkpoint_version_without_errors)
+    if (version != checkpoint_version && version != checkpoint_version_without_monitor &&
+        version != checkpoint_version_without_errors)
       header.fail("unsupported checkpoint format version " + std::to_string(version));
   }
   if (crc32_of(bytes) != stored_checksum)
@@ -111,8 +149,9 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
   BinaryReader reader(std::move(bytes), source);
   reader.read_string();
   reader.read_u64();
-  if (reader.read_string() != run.trajectory_fingerprint)
-    reader.fail("it was written with different training options (algorithm, rule, rates, seed, ...)");
+  if (const std::string stored = reader.read_string(); stored != run.trajectory_fingerprint)
+    reader.fail("it was written with different training options: " +
+                fingerprint_difference(stored, run.trajectory_fingerprint));
   if (reader.read_u64() != static_cast<std::uint64_t>(run.rows) ||
       reader.read_u64() != static_cast<std::uint64_t>(run.n_visible) ||
       reader.read_u64() != static_cast<std::uint64_t>(run.n_hidden))
@@ -161,6 +200,8 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
     point.test_error = read_optional(reader, "a test classification error");
     for (const auto& error : {point.train_error, point.test_error})
       if (error && !(*error >= 0.0 && *error <= 1.0)) reader.fail("a classification error lies outside [0, 1]");
+    if (version == checkpoint_version_without_monitor) continue;
+    for (const auto field : monitor_fields) point.*field = read_optional(reader, "a monitored value", true);
   }
   negative_phase.load(reader);
   if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");

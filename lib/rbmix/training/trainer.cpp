@@ -68,7 +68,11 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
       train_(std::move(train)),
       test_(std::move(test)),
       optimizer_(options_.momentum, options_.weight_decay, train_.cols(), n_hidden),
-      data_stream_(options_.seed, 0, StreamDomain::data) {
+      data_stream_(options_.seed, 0, StreamDomain::data),
+      monitor_(options_.monitor,
+               resolve_monitor(options_.monitor, train_.cols(), n_hidden, options_.label_classes,
+                               options_.max_enumerated_units),
+               options_.seed, train_, options_.resample_binarisation, options_.label_classes) {
   options_.validate();
   require(train_.rows() > 0 && train_.cols() > 0, "training data: no samples");
   require(n_hidden > 0, "the number of hidden units must be positive");
@@ -264,21 +268,12 @@ EvaluationPoint Trainer::evaluate(const TrainingHooks& hooks) const {
   point.update = updates_done_;
   point.epoch = epochs_done();
   const Rbm rbm = model();
-  if (options_.label_classes > 0) {
-    const ClassificationRbm classifier{rbm, options_.label_classes};
-    const Eigen::Index inputs = classifier.n_inputs();
-    point.train_error = classification_error(classifier, train_.leftCols(inputs),
-                                             one_hot_labels(train_, options_.label_classes, "training data"));
-    if (test_.size() > 0)
-      point.test_error = classification_error(classifier, test_.leftCols(inputs),
-                                              one_hot_labels(test_, options_.label_classes, "test data"));
-  } else if (hooks.estimate_log_likelihood) {
+  if (hooks.estimate_log_likelihood && options_.label_classes == 0) {
+    // The caller's estimator replaces the monitor.
     point.train_log_likelihood = hooks.estimate_log_likelihood(rbm, train_);
     if (test_.size() > 0) point.test_log_likelihood = hooks.estimate_log_likelihood(rbm, test_);
-  } else if (std::min(rbm.n_visible(), rbm.n_hidden()) <= options_.max_enumerated_units) {
-    const double log_partition = exact_log_partition(rbm);
-    point.train_log_likelihood = exact_average_log_likelihood(rbm, train_, log_partition);
-    if (test_.size() > 0) point.test_log_likelihood = exact_average_log_likelihood(rbm, test_, log_partition);
+  } else {
+    monitor_.evaluate(rbm, train_, test_, point);
   }
   return point;
 }
@@ -336,8 +331,8 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
   summary.updates_done = updates_done_;
   summary.learning_curve = learning_curve_;
   for (const auto& point : learning_curve_) {
-    if (!point.train_log_likelihood) continue;
-    if (!summary.best || *point.train_log_likelihood > *summary.best->train_log_likelihood) summary.best = point;
+    const std::optional<double> score = monitored_score(point);
+    if (score && (!summary.best || *score > *monitored_score(*summary.best))) summary.best = point;
   }
   if (!learning_curve_.empty()) summary.final = learning_curve_.back();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -15,11 +15,12 @@
 // (base-rate), b = c = 0 (zero), or b and c drawn from N(0, S²) too (normal:S). A centered run starts at the same
 // plain model, with μ = data mean and λ = 0.5 (002 §4).
 //
-// run() evaluates at update 0, every evaluation_interval updates and at the end: exact average log-likelihood of
-// the training and test data when the smaller layer has at most max_enumerated_units units, or the estimator
-// hook when one is given (e.g. AIS); for a classification RBM (label_classes > 0) the training and test
-// classification errors instead (model/classification_rbm.hpp; on grey-level training rows the inputs are the
-// grey levels themselves).
+// run() evaluates at update 0, every evaluation_interval updates and at the end with the monitor of
+// options.monitor (training_monitor.hpp: exact log-likelihood where the smaller layer has at most
+// max_enumerated_units units, AIS otherwise, with pseudo-likelihood, reconstruction error and free-energy gap as
+// proxies; the classification errors of a classification RBM, label_classes > 0, where on grey-level training rows
+// the inputs are the grey levels themselves); an estimator hook, when given, replaces the monitor. The monitor draws
+// from its own streams, so it does not change the parameters.
 // With resample_binarisation the training rows are grey levels and each batch row is drawn afresh (000 §4.1). It stops
 // when the planned updates are done, when the interrupt hook says so, or when the parameters diverge (NaN/Inf or |θ| >
 // divergence_bound); a diverged run restores the last good parameters (those of the last evaluation or checkpoint) and
@@ -58,7 +59,7 @@ struct TrainingSummary {
   std::string message;
   std::int64_t updates_done = 0;
   std::vector<EvaluationPoint> learning_curve;
-  std::optional<EvaluationPoint> best;   // highest training log-likelihood seen
+  std::optional<EvaluationPoint> best;   // highest monitored_score seen
   std::optional<EvaluationPoint> final;  // last evaluation
   double seconds = 0.0;                  // wall time of this run() call
 };
@@ -94,6 +95,7 @@ class Trainer {
   std::int64_t updates_done() const { return updates_done_; }
   const std::vector<EvaluationPoint>& learning_curve() const { return learning_curve_; }
   const TrainingOptions& options() const { return options_; }
+  const TrainingMonitor& monitor() const { return monitor_; }
   double epochs_done() const;
   // The tuner of the updates' thread team, for benchmarks.
   const ThreadCountTuner& thread_tuner() const { return thread_tuner_; }
@@ -132,6 +134,7 @@ class Trainer {
   std::unique_ptr<BasicNegativePhase<double>> negative_phase_in_double_;
   std::unique_ptr<BasicNegativePhase<float>> negative_phase_in_float_;
   RandomStream data_stream_;
+  TrainingMonitor monitor_;
   std::vector<std::uint64_t> permutation_;
   Eigen::Index batch_in_epoch_ = 0;
   std::int64_t updates_done_ = 0;

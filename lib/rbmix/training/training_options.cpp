@@ -88,6 +88,7 @@ bool TrainingOptions::is_valid(std::string* why) const {
   if (updates < 0) return fail(why, "the number of updates must be non-negative, got " + std::to_string(updates));
   if (evaluation_interval < 0)
     return fail(why, "the evaluation interval must be non-negative, got " + std::to_string(evaluation_interval));
+  if (std::string reason; !monitor.is_valid(&reason)) return fail(why, "monitor: " + reason);
   if (max_enumerated_units < 0 || max_enumerated_units > 40)
     return fail(why, "the enumeration limit must lie in [0, 40] units, got " + std::to_string(max_enumerated_units));
   if (!(initial_weight_scale >= 0.0 && std::isfinite(initial_weight_scale)))
@@ -221,6 +222,10 @@ nlohmann::json to_json(const TrainingOptions& options) {
   out["updates"] = options.updates;
   out["evaluation_interval"] = options.evaluation_interval;
   out["max_enumerated_units"] = options.max_enumerated_units;
+  out["monitor"] = {{"kind", to_string(options.monitor.kind)},
+                    {"ais_particles", options.monitor.ais_particles},
+                    {"ais_distributions", options.monitor.ais_distributions},
+                    {"proxy_rows", options.monitor.proxy_rows}};
   out["initial_weight_scale"] = options.initial_weight_scale;
   out["base_rate_visible_bias"] = options.base_rate_visible_bias;
   // Only when used: the trajectory fingerprints of checkpoints written before the field existed stay valid.
@@ -241,6 +246,7 @@ std::string trajectory_fingerprint(const TrainingOptions& options) {
   if (options.schedule == LearningRateSchedule::constant) fields.erase("updates");
   fields.erase("evaluation_interval");
   fields.erase("max_enumerated_units");
+  fields.erase("monitor");
   fields.erase("checkpoint_interval");
   return fields.dump();
 }

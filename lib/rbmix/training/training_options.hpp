@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/training/training_monitor.hpp"
 
 namespace rbmix {
 
@@ -83,6 +84,7 @@ struct TrainingOptions {
   std::int64_t updates = 1000;             // parameter updates (mini-batches; one S-DCP outer step counts once)
   std::int64_t evaluation_interval = 100;  // evaluate every this many updates (and at 0 and at the end); 0: never
   int max_enumerated_units = 25;           // exact log-likelihood when the smaller layer is at most this
+  MonitorOptions monitor;                  // what an evaluation measures (training_monitor.hpp)
 
   double initial_weight_scale = 0.01;  // W ~ N(0, scale²)
   bool base_rate_visible_bias = true;  // b = logit(clipped data mean), else 0

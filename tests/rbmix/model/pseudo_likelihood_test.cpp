@@ -7,6 +7,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "support/boltzmann_machine_models.hpp"
+#include "support/brute_force.hpp"
 
 namespace rbmix {
 namespace {
@@ -78,6 +79,38 @@ TEST(LogPseudoLikelihoodGradient, MatchesFiniteDifferences) {
 TEST(MeanLogPseudoLikelihood, RefusesMismatchedColumns) {
   EXPECT_THROW(mean_log_pseudo_likelihood(BoltzmannMachine::zeros(3), MatrixD::Zero(2, 4)), InputError);
   EXPECT_THROW(log_pseudo_likelihood_gradient(BoltzmannMachine::zeros(3), MatrixD::Zero(0, 3)), InputError);
+}
+
+// The RBM's pseudo-likelihood against its visible marginal by brute force over all joint states (long double, no
+// free energies): p(v_i | v_−i) = p(v) / (p(v) + p(v with i flipped)).
+TEST(RbmMeanLogPseudoLikelihood, IsTheSumOfLogConditionalsOfTheBruteForceMarginal) {
+  Rbm rbm(5, 3);
+  RandomStream stream(11, 0, StreamDomain::data);
+  for (auto& w : rbm.weights.reshaped()) w = 3.0 * (2.0 * stream.uniform() - 1.0);
+  for (auto& b : rbm.visible_bias) b = 2.0 * stream.uniform() - 1.0;
+  for (auto& c : rbm.hidden_bias) c = 2.0 * stream.uniform() - 1.0;
+  const Eigen::VectorXd marginal = testing::brute_force_visible_marginal(rbm);
+  const MatrixD rows = random_states(9, 5, 2);
+  long double expected = 0.0L;
+  for (Eigen::Index row = 0; row < rows.rows(); ++row) {
+    std::uint64_t index = 0;
+    for (Eigen::Index unit = 0; unit < 5; ++unit) index |= static_cast<std::uint64_t>(rows(row, unit)) << unit;
+    for (Eigen::Index unit = 0; unit < 5; ++unit) {
+      const long double own = marginal[static_cast<Eigen::Index>(index)];
+      const long double other = marginal[static_cast<Eigen::Index>(index ^ (std::uint64_t{1} << unit))];
+      expected += std::log(own / (own + other));
+    }
+  }
+  expected /= static_cast<long double>(rows.rows());
+  // The marginal is normalised in double (each entry to ~1e-16 relative), so the logs agree to ~1e-14.
+  EXPECT_NEAR(mean_log_pseudo_likelihood(rbm, rows), static_cast<double>(expected), kRoundingTolerance);
+}
+
+TEST(RbmMeanLogPseudoLikelihood, RefusesGreyLevelsAndWrongWidths) {
+  const Rbm rbm(4, 2);
+  EXPECT_THROW(mean_log_pseudo_likelihood(rbm, MatrixD::Constant(2, 4, 0.5)), InputError);
+  EXPECT_THROW(mean_log_pseudo_likelihood(rbm, MatrixD::Zero(2, 3)), InputError);
+  EXPECT_THROW(mean_log_pseudo_likelihood(rbm, MatrixD::Zero(0, 4)), InputError);
 }
 
 }  // namespace

@@ -1,0 +1,177 @@
+#include "rbmix/training/training_monitor.hpp"
+
+#include <algorithm>
+
+#include "rbmix/core/error.hpp"
+#include "rbmix/estimation/ais.hpp"
+#include "rbmix/model/classification_rbm.hpp"
+#include "rbmix/model/exact.hpp"
+#include "rbmix/model/pseudo_likelihood.hpp"
+#include "rbmix/random/random_stream.hpp"
+
+namespace rbmix {
+namespace {
+
+// The monitor's own stream domain ("moni"), apart from every domain training draws from.
+constexpr auto monitor_stream_domain = static_cast<StreamDomain>(0x6d6f6e69ULL);
+
+struct MonitorName {
+  MonitorKind kind;
+  std::string_view name;
+};
+constexpr MonitorName monitor_names[] = {{MonitorKind::automatic, "auto"},
+                                         {MonitorKind::exact, "exact"},
+                                         {MonitorKind::ais, "ais"},
+                                         {MonitorKind::proxies, "proxies"},
+                                         {MonitorKind::classification, "classification"}};
+
+// At most `count` rows of `data`, evenly spaced (all of them when there are fewer), so that a sorted data set
+// still contributes rows from every part.
+MatrixD spread_rows(const MatrixD& data, Eigen::Index count) {
+  if (data.rows() <= count) return data;
+  MatrixD rows(count, data.cols());
+  for (Eigen::Index k = 0; k < count; ++k) rows.row(k) = data.row(k * data.rows() / count);
+  return rows;
+}
+
+// Mean over the rows of ‖v − E[v | E[h|v]]‖²: the mean-field reconstruction, so it needs no draw.
+double mean_reconstruction_error(const Rbm& rbm, const MatrixD& rows) {
+  const MatrixD reconstruction = rbm.visible_probabilities(rbm.hidden_probabilities(rows));
+  return (rows - reconstruction).rowwise().squaredNorm().mean();
+}
+
+}  // namespace
+
+MonitorKind parse_monitor_kind(std::string_view text) {
+  for (const auto& [kind, name] : monitor_names)
+    if (text == name) return kind;
+  throw InputError("unknown monitor '" + std::string(text) + "' (expected auto, exact, ais, proxies or classification)");
+}
+
+std::string to_string(MonitorKind kind) {
+  for (const auto& [candidate, name] : monitor_names)
+    if (candidate == kind) return std::string(name);
+  return "unknown";
+}
+
+bool MonitorOptions::is_valid(std::string* why) const {
+  const auto fail = [&](const std::string& reason) {
+    if (why != nullptr) *why = reason;
+    return false;
+  };
+  if (ais_particles < 2)
+    return fail("the AIS monitor needs at least 2 particles (for its band), got " + std::to_string(ais_particles));
+  if (ais_distributions < 1)
+    return fail("the AIS monitor needs at least 1 distribution, got " + std::to_string(ais_distributions));
+  if (proxy_rows < 1) return fail("the proxies need at least 1 row, got " + std::to_string(proxy_rows));
+  return true;
+}
+
+MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
+                            int label_classes, int max_enumerated_units) {
+  std::string why;
+  require(options.is_valid(&why), "monitor: " + why);
+  const Eigen::Index smaller = std::min(n_visible, n_hidden);
+  const bool enumerable = smaller <= max_enumerated_units;
+  if (label_classes > 0) {
+    require(options.kind == MonitorKind::automatic || options.kind == MonitorKind::classification,
+            "monitor " + to_string(options.kind) +
+                ": a classification RBM is monitored by its classification error (--monitor classification)");
+    return MonitorKind::classification;
+  }
+  switch (options.kind) {
+    case MonitorKind::automatic:
+      return enumerable ? MonitorKind::exact : MonitorKind::ais;
+    case MonitorKind::exact:
+      require(enumerable, "monitor exact: the exact log-likelihood enumerates 2^" + std::to_string(smaller) +
+                              " states of the smaller layer, beyond the limit of " +
+                              std::to_string(max_enumerated_units) + " units (use the AIS monitor)");
+      return MonitorKind::exact;
+    case MonitorKind::classification:
+      throw InputError("monitor classification: the run has no labels to classify");
+    case MonitorKind::ais:
+    case MonitorKind::proxies:
+      return options.kind;
+  }
+  return options.kind;
+}
+
+TrainingMonitor::TrainingMonitor(const MonitorOptions& options, MonitorKind kind, std::uint64_t seed,
+                                 const MatrixD& train, bool train_grey_levels, int label_classes)
+    : options_(options),
+      kind_(kind),
+      seed_(seed),
+      train_grey_levels_(train_grey_levels),
+      label_classes_(label_classes) {
+  require(kind != MonitorKind::automatic, "TrainingMonitor: resolve the monitor kind first (resolve_monitor)");
+  // Without rows the trainer refuses the data itself, with its own message.
+  if (kind_ == MonitorKind::ais && train.rows() > 0) base_visible_bias_ = base_rate_visible_bias(train);
+}
+
+std::string TrainingMonitor::description(const Rbm& rbm) const {
+  switch (kind_) {
+    case MonitorKind::exact:
+      return "exact log-likelihood (2^" + std::to_string(std::min(rbm.n_visible(), rbm.n_hidden())) +
+             " states enumerated), with the proxies";
+    case MonitorKind::ais:
+      return "AIS log-likelihood (" + std::to_string(options_.ais_particles) + " particles x " +
+             std::to_string(options_.ais_distributions) +
+             " distributions per evaluation, band log Z +- 3 standard errors), with the proxies";
+    case MonitorKind::proxies:
+      return "proxies only: pseudo-likelihood, reconstruction error, free-energy gap (no log-likelihood)";
+    case MonitorKind::classification:
+      return "classification error";
+    case MonitorKind::automatic:
+      break;
+  }
+  return "unresolved";
+}
+
+void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const MatrixD& test,
+                               EvaluationPoint& point) const {
+  const bool has_test = test.size() > 0;
+  if (kind_ == MonitorKind::classification) {
+    const ClassificationRbm classifier{rbm, label_classes_};
+    const Eigen::Index inputs = classifier.n_inputs();
+    point.train_error =
+        classification_error(classifier, train.leftCols(inputs), one_hot_labels(train, label_classes_, "training data"));
+    if (has_test)
+      point.test_error =
+          classification_error(classifier, test.leftCols(inputs), one_hot_labels(test, label_classes_, "test data"));
+    return;
+  }
+  if (kind_ == MonitorKind::exact) {
+    const double log_partition = exact_log_partition(rbm);
+    point.train_log_likelihood = exact_average_log_likelihood(rbm, train, log_partition);
+    if (has_test) point.test_log_likelihood = exact_average_log_likelihood(rbm, test, log_partition);
+  } else if (kind_ == MonitorKind::ais) {
+    AisOptions ais;
+    ais.particles = options_.ais_particles;
+    ais.distributions = options_.ais_distributions;
+    ais.base_visible_bias = base_visible_bias_;
+    ais.seed = RandomStream(seed_, static_cast<std::uint64_t>(point.update), monitor_stream_domain)();
+    const AisResult result = ais_log_partition(rbm, ais);
+    const LogLikelihoodEstimate on_train = ais_average_log_likelihood(rbm, train, result);
+    point.train_log_likelihood = on_train.value;
+    point.train_log_likelihood_lower = on_train.lower;
+    point.train_log_likelihood_upper = on_train.upper;
+    if (has_test) {
+      const LogLikelihoodEstimate on_test = ais_average_log_likelihood(rbm, test, result);
+      point.test_log_likelihood = on_test.value;
+      point.test_log_likelihood_lower = on_test.lower;
+      point.test_log_likelihood_upper = on_test.upper;
+    }
+  }
+
+  const MatrixD train_rows = spread_rows(train, options_.proxy_rows);
+  if (!train_grey_levels_) point.train_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, train_rows);
+  point.train_reconstruction_error = mean_reconstruction_error(rbm, train_rows);
+  if (has_test) {
+    const MatrixD test_rows = spread_rows(test, options_.proxy_rows);
+    point.test_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, test_rows);
+    point.test_reconstruction_error = mean_reconstruction_error(rbm, test_rows);
+    if (!train_grey_levels_) point.free_energy_gap = rbm.free_energy(test_rows).mean() - rbm.free_energy(train_rows).mean();
+  }
+}
+
+}  // namespace rbmix

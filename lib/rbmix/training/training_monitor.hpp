@@ -1,0 +1,77 @@
+#pragma once
+// TrainingMonitor: what a training run measures at each evaluation, chosen so that it works at any model size.
+//   exact           the average log-likelihood of the training and test rows by enumerating the smaller layer
+//                   (model/exact.hpp); cheap only while that layer has at most max_enumerated_units units.
+//   ais             the same averages from one AIS estimate of log Z per evaluation (estimation/ais.hpp: few
+//                   particles and distributions, 16 × 1000 by default), with the band log Ẑ ± 3 standard errors
+//                   implies; the base model has the base rate of the training rows (as Salakhutdinov & Murray 2008).
+//   proxies         no log-likelihood, only the proxies below.
+//   classification  a classification RBM: the classification errors (model/classification_rbm.hpp).
+// Every kind but classification also records the cheap proxies, which track training but are not the
+// likelihood: the mean log pseudo-likelihood (model/pseudo_likelihood.hpp; Besag 1986), the mean squared
+// mean-field reconstruction error ‖v − E[v | E[h|v]]‖² (Hinton 2010 §5: a proxy, not what is learned), and the free-energy gap mean F(test) − mean F(train), whose
+// growth signals overfitting (Hinton 2010 §6). The proxies are evaluated on at most proxy_rows rows of each set,
+// evenly spaced, so their cost is bounded whatever the data size.
+// automatic picks classification for a classification RBM, exact where it is cheap, AIS otherwise; an explicit kind
+// that cannot run is refused with the reason (resolve_monitor), so a learning curve never holds a column of NaN.
+// The monitor draws only from RandomStream(seed, update) in its own domain: it leaves the training's own streams
+// untouched, so a run's parameters are the same whichever monitor watches it, and the same seed gives the same
+// curve.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "rbmix/core/types.hpp"
+#include "rbmix/model/rbm.hpp"
+#include "rbmix/training/learning_curve.hpp"
+
+namespace rbmix {
+
+enum class MonitorKind { automatic, exact, ais, proxies, classification };
+
+MonitorKind parse_monitor_kind(std::string_view text);  // "auto" | "exact" | "ais" | "proxies" | "classification"
+std::string to_string(MonitorKind kind);
+
+struct MonitorOptions {
+  MonitorKind kind = MonitorKind::automatic;
+  // AIS per evaluation: few particles and distributions keep an evaluation within a few updates' time on a
+  // 784 × 100 model (README "Performance"); the band says how far to trust each point.
+  Eigen::Index ais_particles = 16;
+  Eigen::Index ais_distributions = 1000;
+  Eigen::Index proxy_rows = 1000;  // rows of each set the proxies use
+
+  bool is_valid(std::string* why) const;
+};
+
+// The kind a run with these shapes uses: automatic resolved, an explicit kind checked. Throws InputError naming
+// why an explicit kind cannot run (exact on a layer beyond the enumeration limit, a likelihood on a classification
+// RBM, classification without labels).
+MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
+                            int label_classes, int max_enumerated_units);
+
+class TrainingMonitor {
+ public:
+  // `train` holds the trainer's training rows; `train_grey_levels` says they are grey levels
+  // (resample_binarisation), on which the pseudo-likelihood and the free-energy gap are not defined;
+  // `label_classes` is the size of the label group of a classification RBM (0 for none).
+  TrainingMonitor(const MonitorOptions& options, MonitorKind kind, std::uint64_t seed, const MatrixD& train,
+                  bool train_grey_levels, int label_classes);
+
+  MonitorKind kind() const { return kind_; }
+  // One line for people: what the learning curve's likelihood columns hold.
+  std::string description(const Rbm& rbm) const;
+
+  // Fills the likelihood or error and proxy fields of `point` (point.update set) for `rbm`; `train` and `test`
+  // (test may be empty) are the trainer's rows.
+  void evaluate(const Rbm& rbm, const MatrixD& train, const MatrixD& test, EvaluationPoint& point) const;
+
+ private:
+  MonitorOptions options_;
+  MonitorKind kind_;
+  std::uint64_t seed_;
+  bool train_grey_levels_;
+  int label_classes_;
+  VectorD base_visible_bias_;  // b_A of AIS
+};
+
+}  // namespace rbmix
