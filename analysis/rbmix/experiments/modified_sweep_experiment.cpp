@@ -81,7 +81,7 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
   const Rbm rbm = train_autocorr_rbm(setting, options.learning_rate, options.initialisation, seed);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
     const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, seed, false});
-    result.estimates.push_back(analysis::integrated_autocorrelation_times(analysis::trace_autocovariance(traces)));
+    result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;
 }
