@@ -958,6 +958,26 @@ modified_sweep_trained.csv,run.json"
   [[ ! -e g ]] || fail "a refused experiment made its output directory"
 }
 
+# rbmix experiment estimator-calibration at smoke scale (seconds): the score table against exact τ, the rule
+# candidates, one plot per estimator, all listed in run.json; one thread or two give the same tables.
+case_experiment_estimator_calibration() {
+  succeeds experiment estimator-calibration --scale smoke --threads 2 --seed 5 --out c2
+  expect_output_contains "chosen rule"
+  local files
+  files=$(python -c 'import json; print(" ".join(json.load(open("c2/run.json"))["files"]))')
+  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
+    estimator_calibration_initial_monotone_sequence.svg estimator_calibration_batch_means.svg run.json; do
+    [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
+    [[ -s "c2/$file" ]] || fail "c2/$file is missing or empty"
+  done
+  succeeds experiment estimator-calibration --scale smoke --threads 1 --seed 5 --out c1
+  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv; do
+    cmp -s "c1/$file" "c2/$file" || fail "$file differs between one thread and two"
+  done
+  rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 # The per-unit modified rule runs in every command that takes an operator, and analyze shifts its sweep too.
 case_unit_modified_operator() {
   make_zero_model zero.npz 4 2
