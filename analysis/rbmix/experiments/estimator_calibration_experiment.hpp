@@ -4,7 +4,8 @@
 // (exact_autocorrelation_time.hpp), how often its interval covers τ, and how well the trust rule separates the
 // estimates that are off from those that are right. The population: random tiny RBMs m = n ∈ sizes with
 // W ~ U[−c, c] and zero biases (003 Fig. 3's families, slem_sweep_rbm), and RBMs with `trained_hidden` hidden units
-// trained on Bars & Stripes 3×3 by CD-5 (whose energy autocorrelations fall fast and then decay slowly); each under
+// trained on Bars & Stripes 3×3 by CD-5 with G (even index) or T (odd), as the demo's model (whose energy
+// autocorrelations fall fast and then decay slowly); each under
 // every operator of `operators`; for each chain configuration (chains × steps), `replicates` independent trace
 // sets. Job = (model, operator); its randomness comes from trial_seed(seed, job index), so results do not depend on
 // the thread count.
@@ -26,12 +27,12 @@ struct ChainConfiguration {
 };
 
 struct EstimatorCalibrationOptions {
-  std::vector<int> sizes{3, 4};
-  std::vector<int> weight_bounds{1, 3, 6};
+  std::vector<int> sizes{3, 4, 5};
+  std::vector<int> weight_bounds{2, 6, 10};
   int random_rbms_per_setting = 2;
-  int trained_rbms = 2;
-  Eigen::Index trained_hidden = 6;
-  std::int64_t training_updates = 2000;
+  int trained_rbms = 4;
+  Eigen::Index trained_hidden = 9;
+  std::int64_t training_updates = 5000;
   std::vector<std::string> operators{"gibbs", "flip", "mix:0.5", "unit-modified:0.5"};
   std::vector<ChainConfiguration> configurations{{1, 2000}, {4, 5000}, {16, 20000}};
   int replicates = 4;
@@ -43,8 +44,8 @@ struct EstimatorCalibrationOptions {
   void validate() const;
 };
 
-// smoke: one random 3+3 RBM per c ∈ {1, 4}, one trained RBM (200 updates), G and T, 4 × 1000 and 4 × 4000 steps,
-// 2 replicates — seconds. paper: the defaults above plus 64 × 20000 steps — under an hour on 2 cores.
+// smoke: one random 3+3 RBM per c ∈ {1, 4}, one trained RBM (4 hidden, 200 updates), G and T, 4 × 1000 and 4 × 4000
+// steps, 2 replicates — seconds. paper: the defaults above plus 64 × 20000 steps.
 EstimatorCalibrationOptions estimator_calibration_options(Scale scale, std::uint64_t seed);
 nlohmann::json to_json(const EstimatorCalibrationOptions& options);
 
@@ -91,7 +92,7 @@ inline constexpr double goal_flagged_close_share = 0.10;
 
 // The rules tried: every (max_relative_half_width, max_disagreement) of a grid, R̂ and length thresholds fixed at
 // `base`'s; per rule the pooled flagged shares. The chosen rule meets both goals on the pooled estimates with the
-// fewest needless flags (or, if none does, flags the most far-off estimates).
+// fewest needless flags; if none does, the one that falls least short of them (the shortfalls summed).
 struct RuleCandidate {
   analysis::TrustRule rule;
   EstimatorScore pooled;

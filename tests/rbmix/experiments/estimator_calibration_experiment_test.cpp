@@ -65,8 +65,8 @@ TEST(EstimatorCalibration, ChoosesTheRuleThatMeetsBothGoalsWithTheFewestNeedless
   };
   // 0 misses the far-off goal; 1 and 3 meet both, 3 with fewer needless flags; 2 flags too much.
   EXPECT_EQ(chosen_rule({candidate(90, 1), candidate(96, 8), candidate(100, 50), candidate(95, 5)}), 3u);
-  // None meets both: the one that flags the most far-off estimates.
-  EXPECT_EQ(chosen_rule({candidate(90, 20), candidate(99, 60), candidate(80, 0)}), 1u);
+  // None meets both: the one that falls least short (0.05 + 0.10, 0 + 0.50, 0.03 + 0.02).
+  EXPECT_EQ(chosen_rule({candidate(90, 20), candidate(99, 60), candidate(92, 12)}), 2u);
 }
 
 TEST(EstimatorCalibration, OptionsNameWhatIsOutOfRange) {
