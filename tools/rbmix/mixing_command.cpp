@@ -1,9 +1,11 @@
-// rbmix mixing: samples energy traces of a model with one operator and reports the integrated autocorrelation
-// time by the three estimators of docs/algorithms.md §6 with their bands, the autocorrelation function (CSV) and its
-// plot (SVG). With --out DIR: autocorrelation.csv and autocorrelation.svg (unless the energy is constant), and
-// run.json (run record, results and the list of files).
+// rbmix mixing: samples energy traces of a model with one operator, or reads any series from a file (--trace), and
+// reports the integrated autocorrelation time: the recommended estimate with its 95 % interval and trust verdict
+// first, then every estimator of docs/algorithms.md §6 beside it, the rank-normalised split R̂ and the bulk and tail
+// ESS, the autocorrelation function (CSV) and its plot (SVG). With --out DIR: run.json (run record, results and the
+// list of files), autocorrelation.csv and autocorrelation.svg (unless the series is constant).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -55,6 +57,7 @@ Eigen::Index autocorrelation_lags_to_report(const std::vector<analysis::Integrat
 
 struct MixingArguments {
   std::string model;
+  std::string trace;  // a series from a file instead of a model
   std::string rule = "gibbs";
   Eigen::Index steps = 100000;
   Eigen::Index chains = 1;
@@ -76,40 +79,87 @@ void require_writable_file_location(const std::filesystem::path& file, const std
           option + " " + file.string() + ": the directory " + directory.string() + " does not exist");
 }
 
+// The series of a .npy file: 1-D (one chain) or 2-D chains × steps (ArviZ's (chain, draw) layout), float64 or
+// float32, returned as steps × chains.
+MatrixD read_trace_file(const std::string& file) {
+  const NpyArray array = read_npy(file);
+  require(array.dtype == NpyDtype::float64 || array.dtype == NpyDtype::float32,
+          file + ": the trace must hold float64 or float32 numbers");
+  require(array.shape.size() == 1 || array.shape.size() == 2,
+          file + ": the trace must be 1-D (one chain) or 2-D (chains × steps), got " +
+              std::to_string(array.shape.size()) + " dimensions");
+  NpyArray matrix = array;
+  if (matrix.shape.size() == 1) matrix.shape = {1, matrix.shape[0]};
+  const MatrixD chains_by_steps = matrix.dtype == NpyDtype::float64
+                                      ? npy_to_matrix<double>(matrix, file)
+                                      : MatrixD(npy_to_matrix<float>(matrix, file).cast<double>());
+  require(chains_by_steps.cols() >= 4, file + ": each chain needs at least 4 steps, got " +
+                                           std::to_string(chains_by_steps.cols()));
+  require(chains_by_steps.allFinite(), file + ": the trace contains NaN or Inf");
+  return chains_by_steps.transpose();
+}
+
+std::string shown_time(const analysis::IntegratedTimeEstimate& estimate) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.4g [%.4g, %.4g]", estimate.time, estimate.lower, estimate.upper);
+  return text;
+}
+
 void run_mixing(const MixingArguments& arguments) {
-  const LoadedRbm loaded = load_rbm(arguments.model);
-  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
-  experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
-                                          arguments.burn_in,  arguments.seed,  arguments.single_precision};
-  require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+  require(arguments.model.empty() != arguments.trace.empty(), "mixing: give exactly one of --model and --trace");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
+  // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
-
-  const MatrixD traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
-                                                : experiments::sample_energy_traces(loaded.rbm, request);
-  require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
-                                  (request.single_precision ? "float" : "double") +
-                                  " precision (parameters too large)");
-  if (!arguments.trace_out.empty()) write_npy(arguments.trace_out, matrix_to_npy(traces));
+  nlohmann::json configuration;
+  std::string source;
+  MatrixD traces;
+  if (!arguments.trace.empty()) {
+    traces = read_trace_file(arguments.trace);
+    configuration = {{"trace", arguments.trace}, {"steps", traces.rows()}, {"chains", traces.cols()}};
+    source = "trace " + arguments.trace;
+  } else {
+    const LoadedRbm loaded = load_rbm(arguments.model);
+    const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+    experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
+                                            arguments.burn_in,  arguments.seed,  arguments.single_precision};
+    require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+    configuration = {{"model", arguments.model},
+                     {"operator", to_string(specification)},
+                     {"steps", request.steps},
+                     {"chains", request.chains},
+                     {"burn_in", request.burn_in},
+                     {"float", request.single_precision},
+                     {"start", "visible units uniform at random"}};
+    source = "operator " + to_string(specification) + ", " + std::to_string(request.chains) + " chain(s) × " +
+             std::to_string(request.steps) + " steps after " + std::to_string(request.burn_in) + " burn-in sweeps";
+    traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
+                                    : experiments::sample_energy_traces(loaded.rbm, request);
+    require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
+                                    (request.single_precision ? "float" : "double") +
+                                    " precision (parameters too large)");
+  }
+  // chains × steps, the layout --trace reads.
+  if (!arguments.trace_out.empty()) write_npy(arguments.trace_out, matrix_to_npy(MatrixD(traces.transpose())));
 
   const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
-  const std::vector<analysis::IntegratedTimeEstimate> estimates =
-      analysis::integrated_autocorrelation_times(covariance);
-  const Eigen::Index lags = autocorrelation_lags_to_report(estimates, arguments.steps);
+  const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(traces);
+  const std::vector<analysis::IntegratedTimeEstimate>& estimates = diagnostics.estimates;
+  const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
+  const Eigen::Index lags = autocorrelation_lags_to_report(estimates, traces.rows());
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
 
-  nlohmann::json configuration = {{"model", arguments.model},
-                                  {"operator", to_string(specification)},
-                                  {"steps", request.steps},
-                                  {"chains", request.chains},
-                                  {"burn_in", request.burn_in},
-                                  {"float", request.single_precision},
-                                  {"start", "visible units uniform at random"}};
+  const auto number_or_null = [](double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+  };
   nlohmann::json results = nlohmann::json::array();
   for (const auto& estimate : estimates) results.push_back(to_json(estimate));
-  nlohmann::json record = make_run_record("mixing", configuration, request.seed);
+  nlohmann::json record = make_run_record("mixing", configuration, arguments.seed);
+  record["integrated_autocorrelation_time"] = to_json(headline);
   record["integrated_autocorrelation_times"] = results;
+  record["potential_scale_reduction"] = number_or_null(diagnostics.potential_scale_reduction);
+  record["bulk_effective_sample_size"] = number_or_null(diagnostics.bulk_effective_sample_size);
+  record["tail_effective_sample_size"] = number_or_null(diagnostics.tail_effective_sample_size);
   record["energy_mean"] = traces.mean();
 
   if (!arguments.out.empty()) {
@@ -117,7 +167,7 @@ void run_mixing(const MixingArguments& arguments) {
     if (!constant) {
       const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];
       Table acf({"lag", "autocorrelation"});
-      PlotSeries series{to_string(specification), {}, {}, {}, {}, false};
+      PlotSeries series{arguments.trace.empty() ? arguments.rule : arguments.trace, {}, {}, {}, {}, false};
       for (Eigen::Index lag = 0; lag <= lags; ++lag) {
         acf.add_row({static_cast<long long>(lag), correlation[lag]});
         series.x.push_back(static_cast<double>(lag));
@@ -125,7 +175,8 @@ void run_mixing(const MixingArguments& arguments) {
       }
       acf.write_csv(out / "autocorrelation.csv");
       write_svg_plot(out / "autocorrelation.svg", {series},
-                     autocorrelation_plot_options("Autocorrelation of the energy"));
+                     autocorrelation_plot_options(arguments.trace.empty() ? "Autocorrelation of the energy"
+                                                                          : "Autocorrelation of the trace"));
       files = {"autocorrelation.csv", "autocorrelation.svg"};
     }
     write_run_record(out, record, files);
@@ -133,18 +184,25 @@ void run_mixing(const MixingArguments& arguments) {
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';
   } else {
-    std::cout << "operator " << to_string(specification) << ", " << request.chains << " chain(s) × " << request.steps
-              << " steps after " << request.burn_in << " burn-in sweeps\n";
+    std::cout << source << "\n";
+    std::cout << "tau = " << shown_time(headline) << " (" << headline.method << ", 95 % interval), "
+              << (headline.trusted ? "trusted" : "NOT trusted: " + headline.warning) << "\n";
+    std::cout << "R-hat (rank-normalised, split) " << diagnostics.potential_scale_reduction << ", bulk ESS "
+              << diagnostics.bulk_effective_sample_size << ", tail ESS " << diagnostics.tail_effective_sample_size
+              << "\n";
     integrated_time_table(estimates).print(std::cout);
-    if (!arguments.out.empty()) std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
+    if (!arguments.out.empty())
+      std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
   }
 }
 
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<MixingArguments>();
   CLI::App* command = parent.add_subcommand(
-      "mixing", "Integrated autocorrelation time of the energy under an operator (three estimators)");
-  command->add_option("--model", arguments->model, "model file (.npz)")->required();
+      "mixing", "Integrated autocorrelation time of the energy under an operator, or of a series from a file");
+  command->add_option("--model", arguments->model, "model file (.npz)");
+  command->add_option("--trace", arguments->trace,
+                      "estimate from this series instead of a model: .npy, 1-D (one chain) or 2-D chains × steps");
   command
       ->add_option("--operator", arguments->rule,
                    operator_help() + "or modified:RULE, the modified sweep of RULE (001 §3), for at most " +
@@ -154,7 +212,7 @@ void attach(CLI::App& parent) {
   command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
-  command->add_option("--trace-out", arguments->trace_out, "write the energy traces (steps × chains) as .npy");
+  command->add_option("--trace-out", arguments->trace_out, "write the energy traces (chains × steps) as .npy");
   command->add_option("--out", arguments->out, "output directory for run.json and the autocorrelation");
   command->add_flag("--json", arguments->json, "print the results as JSON");
   command->add_flag("--float", arguments->single_precision, "run the chains in float");

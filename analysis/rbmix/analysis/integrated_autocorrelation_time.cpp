@@ -2,10 +2,14 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string>
 
 #include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/analysis/convergence_diagnostics.hpp"
 #include "rbmix/core/error.hpp"
 
 namespace rbmix::analysis {
@@ -26,21 +30,6 @@ IntegratedTimeEstimate untrusted_constant(const char* method) {
           0,
           false,
           "every chain is constant: the autocorrelation time is undefined"};
-}
-
-// Adds emcee's length rule, and the impossibility of τ ≤ 0 (a truncated sum of a strongly antithetic chain),
-// to the estimator's own verdict.
-void apply_length_rule(IntegratedTimeEstimate& estimate, Eigen::Index steps) {
-  if (estimate.time <= 0.0) {
-    if (!estimate.warning.empty()) estimate.warning += "; ";
-    estimate.warning += "τ̂ ≤ 0: the sum was cut inside an antithetic (negatively correlated) stretch";
-  } else if (!(estimate.time * minimum_length_in_autocorrelation_times <= static_cast<double>(steps))) {
-    if (!estimate.warning.empty()) estimate.warning += "; ";
-    estimate.warning += "each chain has " + std::to_string(steps) + " steps, fewer than " +
-                        std::to_string(static_cast<int>(minimum_length_in_autocorrelation_times)) +
-                        " τ̂ = " + std::to_string(minimum_length_in_autocorrelation_times * estimate.time);
-  }
-  estimate.trusted = estimate.warning.empty();
 }
 
 // The autocorrelation ρ_1..ρ_p of the stationary AR(p) process with coefficients φ: the Yule–Walker equations
@@ -125,7 +114,7 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   if (order == max_order)
     estimate.warning =
         "AIC chose the maximum order " + std::to_string(max_order) + ": the AR model may miss longer correlations";
-  apply_length_rule(estimate, steps);
+  estimate.trusted = estimate.warning.empty();
   return estimate;
 }
 
@@ -158,59 +147,246 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
                                   window,
                                   false,
                                   ""};
-  if (!found) estimate.warning = "no window M ≥ c τ̂(M) within the chain";
-  apply_length_rule(estimate, steps);
+  if (time <= 0.0)
+    estimate.warning = "τ̂ ≤ 0: the sum was cut inside an antithetic (negatively correlated) stretch";
+  else if (!found)
+    estimate.warning = "no window M ≥ c τ̂(M) within the chain";
+  estimate.trusted = estimate.warning.empty();
   return estimate;
 }
 
-IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const TraceAutocovariance& traces) {
-  const Eigen::Index steps = traces.steps;
-  const Eigen::Index chains = traces.chains;
-  // Stan's multi-chain autocorrelation: ρ_t = 1 − (W − mean_c γ̂_c(t)) / var⁺, with W the mean within-chain
-  // variance and var⁺ = W (N−1)/N + the variance of the chain means (when there are several chains).
-  const VectorD& mean_covariance = traces.mean_autocovariance;
-  const VectorD& chain_means = traces.chain_means;
-  const double n = static_cast<double>(steps);
-  const double within = mean_covariance[0] * n / (n - 1.0);
-  double pooled = within * (n - 1.0) / n;
-  if (chains > 1) pooled += (chain_means.array() - chain_means.mean()).square().sum() / static_cast<double>(chains - 1);
-  if (!(pooled > 0.0)) return untrusted_constant("initial_monotone_sequence");
-  const auto correlation = [&](Eigen::Index lag) { return 1.0 - (within - mean_covariance[lag]) / pooled; };
 
-  double pair_sum = 0.0;
-  double previous_pair = std::numeric_limits<double>::infinity();
-  Eigen::Index last_lag = 0;
-  bool terminated = false;
-  for (Eigen::Index lag = 0; lag + 1 < steps; lag += 2) {
-    double pair = correlation(lag) + correlation(lag + 1);
-    if (!(pair > 0.0)) {
-      terminated = true;
-      break;
-    }
-    pair = std::min(pair, previous_pair);
-    previous_pair = pair;
-    pair_sum += pair;
-    last_lag = lag + 1;
-  }
-  IntegratedTimeEstimate estimate{
-      "initial_monotone_sequence", 2.0 * pair_sum - 1.0, not_a_number, not_a_number, last_lag, false, ""};
-  if (pair_sum == 0.0) {
-    estimate.time = not_a_number;
-    estimate.warning = "the first pair ρ_0 + ρ_1 is not positive";
-  } else if (!terminated) {
-    estimate.warning = "the pair sums stayed positive up to the end of the chain";
-  }
-  apply_length_rule(estimate, steps);
+namespace {
+
+// Every chain constant (each may sit at its own value): no within-chain variance, τ undefined.
+bool chains_are_constant(const MatrixD& traces) {
+  return ((traces.rowwise() - traces.colwise().mean()).array() == 0.0).all();
+}
+
+// The variance of a windowed sum over lags −M..M: Var τ̂ ≈ 2(2M+1) τ²/S (Sokal 1997 eq. 3.19; Priestley 1981).
+IntegratedTimeEstimate windowed_estimate(const char* method, double time, Eigen::Index cutoff, double total) {
+  const double standard_error = std::abs(time) * std::sqrt(2.0 * (2.0 * static_cast<double>(cutoff) + 1.0) / total);
+  return {method,  time, time - band_quantile * standard_error, time + band_quantile * standard_error,
+          cutoff, false, ""};
+}
+
+IntegratedTimeEstimate sequence_estimate(const char* method, const MatrixD& traces, bool monotone, bool ranks) {
+  if (traces.rows() < 4)
+    return {method, not_a_number, not_a_number, not_a_number, 0, false,
+            "each chain needs at least 4 steps to be split in two"};
+  if (chains_are_constant(traces)) return untrusted_constant(method);
+  const SequenceEstimate sequence =
+      ranks ? bulk_effective_sample_size(traces) : effective_sample_size(split_chains(traces), monotone);
+  IntegratedTimeEstimate estimate =
+      windowed_estimate(method, sequence.time, sequence.cutoff, static_cast<double>(traces.size()));
+  if (!sequence.terminated) estimate.warning = "the pair sums stayed positive up to the end of the chain";
+  estimate.trusted = estimate.warning.empty();
   return estimate;
+}
+
+Eigen::Index resolved_batch_size(const MatrixD& traces, Eigen::Index batch_size, const char* method) {
+  require(batch_size >= 0, std::string(method) + ": the batch size must not be negative");
+  // b = N^{2/3}: the bias of σ̂²_b, −2 Σ_k k γ(k)/b, falls faster than its relative standard deviation √(2b/N)
+  // grows, so a slow tail that a √N batch (the mean-squared-error optimum's order) would cut off is still seen.
+  if (batch_size == 0)
+    batch_size = std::max<Eigen::Index>(
+        1, static_cast<Eigen::Index>(std::floor(std::pow(static_cast<double>(traces.rows()), 2.0 / 3.0) + 1e-9)));
+  require(traces.rows() / batch_size >= 2, std::string(method) + ": batches of " + std::to_string(batch_size) +
+                                                " steps leave fewer than 2 per chain of " +
+                                                std::to_string(traces.rows()));
+  return batch_size;
+}
+
+// τ̂ from a long-run variance estimate σ̂²_b with ν degrees of freedom: τ̂ = σ̂²_b / σ̂², and the interval of
+// σ̂²_b ~ σ²_∞ χ²_ν/ν (Flegal & Jones 2010 §3), the variance σ̂² being far more precise.
+IntegratedTimeEstimate batch_estimate(const char* method, double long_run_variance, double variance,
+                                      Eigen::Index batch_size, double degrees_of_freedom) {
+  const double time = long_run_variance / variance;
+  const boost::math::chi_squared law(degrees_of_freedom);
+  return {method,
+          time,
+          time * degrees_of_freedom / boost::math::quantile(law, 0.975),
+          time * degrees_of_freedom / boost::math::quantile(law, 0.025),
+          batch_size,
+          true,
+          ""};
+}
+
+// Mean over chains of the sample variance (divisor N − 1).
+double within_chain_variance(const MatrixD& traces) {
+  return (traces.rowwise() - traces.colwise().mean()).array().square().sum() /
+         static_cast<double>(traces.cols() * (traces.rows() - 1));
+}
+
+}  // namespace
+
+IntegratedTimeEstimate initial_positive_sequence_integrated_time(const MatrixD& traces) {
+  validate_traces(traces, "initial_positive_sequence_integrated_time");
+  return sequence_estimate("initial_positive_sequence", traces, false, false);
+}
+
+IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const MatrixD& traces) {
+  validate_traces(traces, "initial_monotone_sequence_integrated_time");
+  return sequence_estimate("initial_monotone_sequence", traces, true, false);
+}
+
+IntegratedTimeEstimate rank_normalised_integrated_time(const MatrixD& traces) {
+  validate_traces(traces, "rank_normalised_integrated_time");
+  return sequence_estimate("rank_normalised", traces, true, true);
+}
+
+IntegratedTimeEstimate batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size) {
+  validate_traces(traces, "batch_means_integrated_time");
+  const Eigen::Index size = resolved_batch_size(traces, batch_size, "batch_means_integrated_time");
+  if (chains_are_constant(traces)) return untrusted_constant("batch_means");
+  const Eigen::Index batches = traces.rows() / size;
+  double sum_of_squares = 0.0;
+  for (Eigen::Index chain = 0; chain < traces.cols(); ++chain) {
+    VectorD means(batches);
+    for (Eigen::Index batch = 0; batch < batches; ++batch)
+      means[batch] = traces.col(chain).segment(batch * size, size).mean();
+    sum_of_squares += (means.array() - means.mean()).square().sum();
+  }
+  const double degrees_of_freedom = static_cast<double>(traces.cols() * (batches - 1));
+  return batch_estimate("batch_means", static_cast<double>(size) * sum_of_squares / degrees_of_freedom,
+                        within_chain_variance(traces), size, degrees_of_freedom);
+}
+
+IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size) {
+  validate_traces(traces, "overlapping_batch_means_integrated_time");
+  const Eigen::Index size = resolved_batch_size(traces, batch_size, "overlapping_batch_means_integrated_time");
+  if (chains_are_constant(traces)) return untrusted_constant("overlapping_batch_means");
+  const Eigen::Index steps = traces.rows();
+  const double n = static_cast<double>(steps), b = static_cast<double>(size);
+  double long_run_variance = 0.0;
+  VectorD prefix(steps + 1);
+  for (Eigen::Index chain = 0; chain < traces.cols(); ++chain) {
+    const double mean = traces.col(chain).mean();
+    prefix[0] = 0.0;
+    for (Eigen::Index t = 0; t < steps; ++t) prefix[t + 1] = prefix[t] + (traces(t, chain) - mean);
+    double sum_of_squares = 0.0;
+    for (Eigen::Index start = 0; start + size <= steps; ++start) {
+      const double batch_mean = (prefix[start + size] - prefix[start]) / b;
+      sum_of_squares += batch_mean * batch_mean;
+    }
+    // Flegal & Jones (2010) eq. 6: σ̂²_OBM = N b Σ_j (Ȳ_j − x̄)² / ((N − b)(N − b + 1)).
+    long_run_variance += n * b * sum_of_squares / ((n - b) * (n - b + 1.0));
+  }
+  long_run_variance /= static_cast<double>(traces.cols());
+  const double batches = std::floor(n / b);
+  return batch_estimate("overlapping_batch_means", long_run_variance, within_chain_variance(traces), size,
+                        1.5 * static_cast<double>(traces.cols()) * (batches - 1.0));
+}
+
+void TrustRule::validate() const {
+  require(max_potential_scale_reduction >= 1.0, "trust rule: the largest R̂ must be at least 1");
+  require(min_length_in_times > 0.0, "trust rule: the shortest chain in autocorrelation times must be positive");
+  require(max_relative_half_width > 0.0, "trust rule: the widest relative half width must be positive");
+  require(max_disagreement > 0.0, "trust rule: the largest disagreement must be positive");
+}
+
+namespace {
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+void add_reason(std::string& reasons, const std::string& reason) {
+  if (!reasons.empty()) reasons += "; ";
+  reasons += reason;
+}
+
+double standard_error(const IntegratedTimeEstimate& estimate) {
+  return (estimate.upper - estimate.lower) / (2.0 * band_quantile);
+}
+
+bool is_batch_means(const std::string& method) {
+  return method == "batch_means" || method == "overlapping_batch_means";
+}
+
+}  // namespace
+
+std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
+  std::string reasons = signals.method_warning;
+  if (!(signals.potential_scale_reduction <= rule.max_potential_scale_reduction))
+    add_reason(reasons, std::isnan(signals.potential_scale_reduction)
+                            ? std::string("R̂ undefined (chains shorter than 4 steps)")
+                            : "R̂ = " + format_number(signals.potential_scale_reduction) + " > " +
+                                  format_number(rule.max_potential_scale_reduction) + ": the chains disagree");
+  if (std::isfinite(signals.length_in_times) && signals.length_in_times < rule.min_length_in_times)
+    add_reason(reasons, "each chain is " + format_number(signals.length_in_times) + " τ̂ long, fewer than " +
+                            format_number(rule.min_length_in_times));
+  if (!(signals.relative_half_width <= rule.max_relative_half_width))
+    add_reason(reasons, std::isnan(signals.relative_half_width)
+                            ? std::string("no interval")
+                            : "the interval is ±" + format_number(100.0 * signals.relative_half_width) +
+                                  " %, wider than ±" + format_number(100.0 * rule.max_relative_half_width) + " %");
+  if (signals.disagreement > rule.max_disagreement)
+    add_reason(reasons, "disagrees with the cross-check by " + format_number(signals.disagreement) +
+                            " standard errors (more than " + format_number(rule.max_disagreement) + ")");
+  return reasons;
+}
+
+const IntegratedTimeEstimate& MixingDiagnostics::recommended() const {
+  for (const IntegratedTimeEstimate& estimate : estimates)
+    if (estimate.method == recommended_integrated_time_method) return estimate;
+  throw InputError("mixing diagnostics: no estimate by the recommended method");
+}
+
+void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
+  rule.validate();
+  for (std::size_t k = 0; k < diagnostics.estimates.size(); ++k) {
+    IntegratedTimeEstimate& estimate = diagnostics.estimates[k];
+    estimate.warning = trust_verdict(diagnostics.signals[k], rule);
+    estimate.trusted = estimate.warning.empty();
+  }
+}
+
+MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule) {
+  validate_traces(traces, "mixing_diagnostics");
+  MixingDiagnostics out;
+  out.steps = traces.rows();
+  out.chains = traces.cols();
+  const bool splittable = traces.rows() >= 4;
+  out.potential_scale_reduction = splittable ? rank_normalised_split_potential_scale_reduction(traces) : not_a_number;
+  out.bulk_effective_sample_size = splittable ? bulk_effective_sample_size(traces).effective_sample_size : not_a_number;
+  out.tail_effective_sample_size = splittable ? tail_effective_sample_size(traces) : not_a_number;
+
+  const TraceAutocovariance covariance = trace_autocovariance(traces);
+  out.estimates = {autoregressive_integrated_time(covariance),
+                   adaptive_window_integrated_time(covariance),
+                   initial_positive_sequence_integrated_time(traces),
+                   initial_monotone_sequence_integrated_time(traces),
+                   rank_normalised_integrated_time(traces),
+                   batch_means_integrated_time(traces),
+                   overlapping_batch_means_integrated_time(traces)};
+
+  for (const IntegratedTimeEstimate& estimate : out.estimates) {
+    TrustSignals signals;
+    signals.method_warning = estimate.warning;
+    signals.potential_scale_reduction = out.potential_scale_reduction;
+    signals.length_in_times = estimate.time > 0.0 ? static_cast<double>(out.steps) / estimate.time : not_a_number;
+    signals.relative_half_width =
+        estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
+    // The cross-checks: the batch means for the lag-window estimators, the monotone sequence for the batch means.
+    for (const IntegratedTimeEstimate& reference : out.estimates) {
+      const bool is_reference = is_batch_means(estimate.method) ? reference.method == "initial_monotone_sequence"
+                                                                : is_batch_means(reference.method);
+      if (!is_reference || !std::isfinite(reference.time) || !std::isfinite(estimate.time)) continue;
+      const double spread = std::hypot(standard_error(estimate), standard_error(reference));
+      if (spread > 0.0)
+        signals.disagreement = std::max(signals.disagreement, std::abs(estimate.time - reference.time) / spread);
+    }
+    out.signals.push_back(signals);
+  }
+  apply_trust_rule(out, rule);
+  return out;
 }
 
 std::vector<IntegratedTimeEstimate> integrated_autocorrelation_times(const MatrixD& traces) {
-  return integrated_autocorrelation_times(trace_autocovariance(traces));
-}
-
-std::vector<IntegratedTimeEstimate> integrated_autocorrelation_times(const TraceAutocovariance& traces) {
-  return {autoregressive_integrated_time(traces), adaptive_window_integrated_time(traces),
-          initial_monotone_sequence_integrated_time(traces)};
+  return mixing_diagnostics(traces).estimates;
 }
 
 }  // namespace rbmix::analysis

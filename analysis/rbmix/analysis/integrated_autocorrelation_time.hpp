@@ -1,21 +1,27 @@
 #pragma once
 // Integrated autocorrelation time τ = Σ_{Δt=−∞}^{∞} R(Δt) = 1 + 2 Σ_{Δt≥1} R(Δt) (003 §4.3 eq. 17): the variance
 // of a mean over N consecutive states is τ Var(f)/N, so τ steps are worth one independent sample.
-// Three estimators from the traces of autocorrelation.hpp (one row per step, one column per chain):
+// Seven estimators from the traces of autocorrelation.hpp (one row per step, one column per chain), each with a
+// 95 % interval [lower, upper] (docs/algorithms.md §6):
 //   autoregressive             — AR(p) by Yule–Walker, p by AIC (at least 1), τ = (1 − φᵀρ)/(1 − Σφ)², where ρ is the
 //                                model's autocorrelation at lags 1..p (equal to the sample one for Yule–Walker).
 //                                As R's ar.yw + SamplerCompare's ar.act, which 003 used; max order min(N−1, 10 log10
-//                                N). Band: delta method on the asymptotic covariance of φ̂, (σ̂²/N_total) Γ_p^{-1}.
+//                                N). Interval: delta method on the asymptotic covariance of φ̂, (σ̂²/N_total) Γ_p^{-1}.
 //   adaptive_window            — Sokal's self-consistent window: the smallest M with M ≥ c τ̂(M), c = 5
-//                                (emcee's integrated_time/auto_window). Band: Var τ̂ ≈ 2(2M+1) τ² / N_total (Sokal
-//                                1997).
-//   initial_monotone_sequence  — Geyer (1992): sums of adjacent pairs Γ_k = ρ_{2k} + ρ_{2k+1} while positive, made
-//                                non-increasing; τ = 2 Σ Γ_k − 1, with Stan's multi-chain ρ (which also counts the
-//                                spread of the chain means). No band.
-// Every estimate says whether it can be trusted: all three require 0 < τ̂ and N ≥ 50 τ̂ per chain (emcee's rule);
-// each adds the failure its own method can detect. A constant trace gives τ = NaN, untrusted. Flip-the-state
-// chains can be antithetic (ρ(1) near −1): Sokal's window then stops at M = 1 with τ̂ < 0, flagged untrusted,
-// while the initial-sequence and AR estimators remain valid.
+//                                (emcee's integrated_time/auto_window). Interval: Var τ̂ ≈ 2(2M+1) τ² / N_total
+//                                (Sokal 1997).
+//   initial_positive_sequence  — Stan's multi-chain ESS on split chains without the monotone step: τ = S/ESS
+//   initial_monotone_sequence  — the same with Geyer's monotone step (Stan's and ArviZ's ess_mean;
+//                                convergence_diagnostics.hpp). Interval: Sokal's variance with M = the last lag kept.
+//   rank_normalised            — S / bulk-ESS (Vehtari et al. 2021): τ of the rank-normalised draws, which equals
+//                                τ of f only for a monotone transform-invariant chain; robust to heavy tails.
+//   batch_means                — a = ⌊N/b⌋ batches of b = ⌊N^{2/3}⌋ steps per chain: τ = b Var(batch means)/Var(f)
+//                                (Flegal & Jones 2010). Interval: the batch variance is ≈ σ² χ²_ν/ν, ν = C(a−1).
+//   overlapping_batch_means    — every window of b steps (Meketon & Schmeiser 1984); its variance is 2/3 of the
+//                                batch means' (ν = 1.5 C(a−1)).
+// The batch-means estimators sum no lag window and are the independent cross-check of the others. Every estimate
+// carries its own warning (a fit at its largest order, a window or sequence that reached the end of the chain, a
+// constant trace); the trust rule (trust_verdict) adds the checks that see slow tails.
 #include <Eigen/Core>
 #include <string>
 #include <vector>
@@ -26,27 +32,78 @@
 namespace rbmix::analysis {
 
 struct IntegratedTimeEstimate {
-  std::string method;  // "autoregressive", "adaptive_window" or "initial_monotone_sequence"
+  std::string method;  // one of the seven names above
   double time;         // τ̂
-  double lower;        // 95 % band; NaN where the method has none
+  double lower;        // 95 % interval; NaN where the estimate is undefined
   double upper;
-  Eigen::Index cutoff;  // the AR order, the window M, or the last lag summed
+  Eigen::Index cutoff;  // the AR order, the window M, the last lag summed, or the batch size
   bool trusted;
   std::string warning;  // why it is not trusted; empty when trusted
 };
 
-// A chain is trusted only if it is at least this many τ̂ long (emcee's `tol`).
-inline constexpr double minimum_length_in_autocorrelation_times = 50.0;
 // Sokal's window factor c (emcee's default; Sokal suggests 4–10).
 inline constexpr double default_window_factor = 5.0;
 
 IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance& traces);
 IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance& traces,
                                                        double window_factor = default_window_factor);
-IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const TraceAutocovariance& traces);
+// Both need at least 4 steps per chain (the split halves must have 2).
+IntegratedTimeEstimate initial_positive_sequence_integrated_time(const MatrixD& traces);
+IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const MatrixD& traces);
+IntegratedTimeEstimate rank_normalised_integrated_time(const MatrixD& traces);
+// batch_size 0: ⌊N^{2/3}⌋. Needs at least 2 batches per chain.
+IntegratedTimeEstimate batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
+IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
 
-// All three, in the order above, from one autocovariance computation.
-std::vector<IntegratedTimeEstimate> integrated_autocorrelation_times(const TraceAutocovariance& traces);
+// The trust rule (docs/algorithms.md §6.3). An estimate is trusted when its method raised no warning and
+//   R̂ ≤ max_potential_scale_reduction              (the chains agree: Vehtari et al.'s 1.01),
+//   N ≥ min_length_in_times τ̂ per chain            (emcee's 50),
+//   (upper − lower)/(2τ̂) ≤ max_relative_half_width (its own interval is narrow),
+//   |τ̂ − τ̂_ref|/√(se² + se_ref²) ≤ max_disagreement for the batch-means cross-checks τ̂_ref (for a batch-means
+//                                                    estimate: the initial monotone sequence), se from the intervals.
+// The last two thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.4).
+struct TrustRule {
+  double max_potential_scale_reduction = 1.01;
+  double min_length_in_times = 50.0;
+  double max_relative_half_width = 0.2;
+  double max_disagreement = 3.0;
+  // Throws InputError naming the threshold that is not positive.
+  void validate() const;
+};
+
+// What the rule looks at, per estimate; NaN where undefined (a constant trace, a single chain's R̂ of < 4 steps).
+struct TrustSignals {
+  std::string method_warning;  // the estimator's own
+  double potential_scale_reduction = 0.0;
+  double length_in_times = 0.0;  // N / τ̂
+  double relative_half_width = 0.0;
+  double disagreement = 0.0;  // the largest over the references; 0 without one
+};
+
+// Empty when `signals` pass `rule`; otherwise the reasons, separated by "; ".
+std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule);
+
+// Every estimator on the same traces, the multi-chain diagnostics, and the trust verdicts.
+struct MixingDiagnostics {
+  Eigen::Index steps = 0;
+  Eigen::Index chains = 0;
+  double potential_scale_reduction = 0.0;  // rank-normalised split R̂ (NaN for fewer than 4 steps)
+  double bulk_effective_sample_size = 0.0;
+  double tail_effective_sample_size = 0.0;
+  std::vector<IntegratedTimeEstimate> estimates;  // in the order of the header's list
+  std::vector<TrustSignals> signals;              // one per estimate
+  // The estimate docs/algorithms.md §6.4's calibration supports as the headline.
+  const IntegratedTimeEstimate& recommended() const;
+};
+
+// The method `recommended()` returns.
+inline constexpr const char* recommended_integrated_time_method = "initial_monotone_sequence";
+
+MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule = {});
+// Re-applies `rule` to diagnostics already computed (the calibration compares rules this way).
+void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule);
+
+// mixing_diagnostics(traces).estimates.
 std::vector<IntegratedTimeEstimate> integrated_autocorrelation_times(const MatrixD& traces);
 
 }  // namespace rbmix::analysis

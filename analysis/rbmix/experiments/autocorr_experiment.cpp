@@ -101,7 +101,7 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
     const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, chain_seed, false});
     const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
-    out.estimates = analysis::integrated_autocorrelation_times(covariance);
+    out.estimates = analysis::integrated_autocorrelation_times(traces);
     const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
     out.autocorrelation =
         covariance.mean_autocovariance[0] > 0.0

@@ -7,7 +7,7 @@
 //     beyond), and per (size, c) the best γ and how often some γ beats both G and T. One job per RBM.
 //   - Trained RBMs (BAS 4×4 with 16 hidden units; MNIST with 10 hidden units when the MNIST directory is given),
 //     trained as in the autocorr experiment (20-PT10 with Gibbs sweeps; same trial seeds, so the same models):
-//     the energy's integrated autocorrelation time under G, T, T^α and unit-modified:γ by the three estimators of
+//     the energy's integrated autocorrelation time under G, T, T^α and unit-modified:γ by the estimators of
 //     docs/algorithms.md §6. One job per (setting, trial).
 #include <cstdint>
 #include <filesystem>
@@ -67,7 +67,7 @@ struct ModifiedSweepRbm {
 struct ModifiedSweepTrainedTrial {
   std::size_t setting = 0;
   int trial = 0;
-  std::vector<std::vector<analysis::IntegratedTimeEstimate>> estimates;  // per trained operator, three estimators
+  std::vector<std::vector<analysis::IntegratedTimeEstimate>> estimates;  // per trained operator, every estimator
 };
 
 struct ModifiedSweepResult {

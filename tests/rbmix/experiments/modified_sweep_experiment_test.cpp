@@ -82,14 +82,14 @@ TEST(ModifiedSweep, SmokeScaleSamplesTheTrainedRbmAndRoundTripsThroughTheGrid) {
   ASSERT_EQ(result.trained.size(), 1u);
   const ModifiedSweepTrainedTrial& trial = result.trained.front();
   ASSERT_EQ(trial.estimates.size(), modified_sweep_trained_operators(options).size());
-  for (const auto& estimates : trial.estimates) EXPECT_EQ(estimates.size(), 3u);
+  for (const auto& estimates : trial.estimates) EXPECT_EQ(estimates.size(), 7u);  // every estimator
   ModifiedSweepTrainedTrial restored;
   from_grid_json(to_grid_json(trial), restored);
   EXPECT_EQ(to_grid_json(restored), to_grid_json(trial));
   ModifiedSweepRbm rbm;
   from_grid_json(to_grid_json(result.rbms.front()), rbm);
   EXPECT_EQ(to_grid_json(rbm), to_grid_json(result.rbms.front()));
-  EXPECT_EQ(modified_sweep_trained_table(options, result).rows(), 3u * trial.estimates.size());
+  EXPECT_EQ(modified_sweep_trained_table(options, result).rows(), 7u * trial.estimates.size());
 }
 
 TEST(ModifiedSweep, OptionsNameWhatIsOutOfRange) {

@@ -1,0 +1,158 @@
+#include "rbmix/analysis/convergence_diagnostics.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/core/error.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+bool all_equal(const MatrixD& traces) { return (traces.array() == traces(0, 0)).all(); }
+
+// The empirical q-quantile of every draw, linearly interpolated between order statistics (numpy's and R's
+// default, type 7), as ArviZ's and posterior's tail ESS use.
+double quantile(const MatrixD& traces, double probability) {
+  std::vector<double> values(traces.data(), traces.data() + traces.size());
+  std::sort(values.begin(), values.end());
+  const double position = probability * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+}
+
+MatrixD indicator_at_most(const MatrixD& traces, double threshold) {
+  return (traces.array() <= threshold).cast<double>().matrix();
+}
+
+}  // namespace
+
+MatrixD split_chains(const MatrixD& traces) {
+  validate_traces(traces, "split_chains");
+  require(traces.rows() >= 4, "split_chains: each chain needs at least 4 steps to be split, got " +
+                                  std::to_string(traces.rows()));
+  const Eigen::Index half = traces.rows() / 2;
+  MatrixD out(half, 2 * traces.cols());
+  out.leftCols(traces.cols()) = traces.topRows(half);
+  out.rightCols(traces.cols()) = traces.bottomRows(half);
+  return out;
+}
+
+MatrixD rank_normalise(const MatrixD& traces) {
+  validate_traces(traces, "rank_normalise");
+  const Eigen::Index total = traces.size();
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(total));
+  std::iota(order.begin(), order.end(), Eigen::Index{0});
+  const double* values = traces.data();
+  std::stable_sort(order.begin(), order.end(), [values](Eigen::Index a, Eigen::Index b) { return values[a] < values[b]; });
+  MatrixD out(traces.rows(), traces.cols());
+  const boost::math::normal standard_normal;
+  const double count = static_cast<double>(total);
+  for (std::size_t first = 0; first < order.size();) {
+    std::size_t last = first;
+    while (last + 1 < order.size() && values[order[last + 1]] == values[order[first]]) ++last;
+    // Ranks are 1-based; tied draws share the average of their ranks.
+    const double rank = 0.5 * static_cast<double>(first + last) + 1.0;
+    const double score = boost::math::quantile(standard_normal, (rank - 0.375) / (count + 0.25));
+    for (std::size_t k = first; k <= last; ++k) out.data()[order[k]] = score;
+    first = last + 1;
+  }
+  return out;
+}
+
+double potential_scale_reduction(const MatrixD& traces) {
+  validate_traces(traces, "potential_scale_reduction");
+  require(traces.cols() >= 2, "potential_scale_reduction: needs at least 2 chains");
+  if (all_equal(traces)) return 1.0;
+  const double steps = static_cast<double>(traces.rows());
+  const VectorD means = traces.colwise().mean().transpose();
+  const double within =
+      (traces.rowwise() - means.transpose()).array().square().colwise().sum().mean() / (steps - 1.0);
+  const double between_over_steps = (means.array() - means.mean()).square().sum() / static_cast<double>(means.size() - 1);
+  if (!(within > 0.0)) return std::numeric_limits<double>::infinity();  // constant chains at different values
+  return std::sqrt(((steps - 1.0) / steps * within + between_over_steps) / within);
+}
+
+double rank_normalised_split_potential_scale_reduction(const MatrixD& traces) {
+  const MatrixD split = split_chains(traces);
+  std::vector<double> values(traces.data(), traces.data() + traces.size());
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  double median = *middle;
+  if (values.size() % 2 == 0) median = 0.5 * (median + *std::max_element(values.begin(), middle));
+  const MatrixD folded = (split.array() - median).abs().matrix();
+  return std::max(potential_scale_reduction(rank_normalise(split)), potential_scale_reduction(rank_normalise(folded)));
+}
+
+SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone) {
+  validate_traces(traces, "effective_sample_size");
+  require(traces.rows() >= 4, "effective_sample_size: each chain needs at least 4 steps");
+  const Eigen::Index steps = traces.rows();
+  const double total = static_cast<double>(traces.size());
+  SequenceEstimate out;
+  out.monotone = monotone;
+  if (all_equal(traces)) {
+    out.effective_sample_size = total;
+    out.time = 1.0;
+    return out;
+  }
+  const TraceAutocovariance covariance = trace_autocovariance(traces);
+  const VectorD& mean_covariance = covariance.mean_autocovariance;
+  const double n = static_cast<double>(steps);
+  const double mean_variance = mean_covariance[0] * n / (n - 1.0);
+  double pooled = mean_variance * (n - 1.0) / n;
+  if (traces.cols() > 1) {
+    const VectorD& means = covariance.chain_means;
+    pooled += (means.array() - means.mean()).square().sum() / static_cast<double>(means.size() - 1);
+  }
+  const auto correlation = [&](Eigen::Index lag) { return 1.0 - (mean_variance - mean_covariance[lag]) / pooled; };
+
+  // Geyer's initial positive sequence over pairs (ρ̂_t, ρ̂_{t+1}), t even, as Stan writes it.
+  VectorD rho = VectorD::Zero(steps);
+  Eigen::Index t = 0;
+  double even = 1.0;
+  double odd = correlation(1);
+  rho[0] = even;
+  rho[1] = odd;
+  while (t < steps - 5 && even + odd > 0.0) {
+    t += 2;
+    even = correlation(t);
+    odd = correlation(t + 1);
+    if (even + odd >= 0.0) {
+      rho[t] = even;
+      rho[t + 1] = odd;
+    }
+  }
+  out.terminated = !(even + odd > 0.0);
+  const Eigen::Index last = t;
+  if (even > 0.0) rho[last] = even;
+  // Geyer's initial monotone sequence: no pair larger than the one before.
+  if (monotone)
+    for (Eigen::Index k = 2; k <= last - 2; k += 2)
+      if (rho[k] + rho[k + 1] > rho[k - 2] + rho[k - 1]) {
+        rho[k] = 0.5 * (rho[k - 2] + rho[k - 1]);
+        rho[k + 1] = rho[k];
+      }
+  const double time = -1.0 + 2.0 * rho.head(last).sum() + rho[last];
+  out.time = std::max(time, 1.0 / std::log10(total));
+  out.effective_sample_size = total / out.time;
+  out.cutoff = last;
+  return out;
+}
+
+SequenceEstimate bulk_effective_sample_size(const MatrixD& traces) {
+  return effective_sample_size(rank_normalise(split_chains(traces)));
+}
+
+double tail_effective_sample_size(const MatrixD& traces) {
+  const MatrixD split = split_chains(traces);
+  return std::min(effective_sample_size(indicator_at_most(split, quantile(traces, 0.05))).effective_sample_size,
+                  effective_sample_size(indicator_at_most(split, quantile(traces, 0.95))).effective_sample_size);
+}
+
+}  // namespace rbmix::analysis
