@@ -61,8 +61,9 @@ std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& r
       });
       for (std::size_t index = 0; index < count; ++index) try {
           from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
-        } catch (const nlohmann::json::exception& error) {
-          throw InputError("the journaled result of job " + std::to_string(index) +
+        } catch (const std::exception& error) {
+          throw InputError("journal file '" + runner.grid()->journal_file(index).string() + "': the result of job " +
+                           std::to_string(index) +
                            " cannot be read (written by another rbmix version?): " + error.what());
         }
       return results;
