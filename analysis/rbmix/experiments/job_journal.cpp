@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -10,6 +9,7 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_shard.hpp"
+#include "rbmix/io/crc32.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/report/run_record.hpp"
 
@@ -53,10 +53,8 @@ std::string differing_keys(const nlohmann::json& ours, const nlohmann::json& the
 std::filesystem::path journal_directory(const std::filesystem::path& directory) { return directory / "journal"; }
 
 std::string journal_checksum(const std::string& text) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const unsigned char byte : text) hash = (hash ^ byte) * 1099511628211ull;
-  char digits[17];
-  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
+  char digits[9];
+  std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>(crc32_of(text)));
   return digits;
 }
 

@@ -43,7 +43,7 @@ class JobJournal {
 
 // The directory of every phase's journal and of grid.json.
 std::filesystem::path journal_directory(const std::filesystem::path& directory);
-// FNV-1a (64 bits) of `text` as 16 hexadecimal digits: detects damage, not tampering.
+// The CRC-32 of `text` (io/crc32.hpp, rbmix's one checksum) as 8 hexadecimal digits: detects damage, not tampering.
 std::string journal_checksum(const std::string& text);
 // The keys whose values differ between two grid identities, e.g. "seed" or "arguments"; empty if none.
 std::string differing_keys(const nlohmann::json& ours, const nlohmann::json& theirs);

@@ -138,10 +138,11 @@ TEST(JobJournal, RefusesAGridRecordWithAFieldOfTheWrongType) {
   EXPECT_NE(grid_refusal(directory.path()).find(named), std::string::npos);
 }
 
-TEST(JobJournal, ChecksumIsFnv1a) {
-  // The published FNV-1a 64-bit test vectors.
-  EXPECT_EQ(journal_checksum(""), "cbf29ce484222325");
-  EXPECT_EQ(journal_checksum("a"), "af63dc4c8601ec8c");
+// One checksum for every rbmix file: the journal's is the CRC-32 of zip members and checkpoints (io/crc32.hpp).
+TEST(JobJournal, ChecksumIsCrc32) {
+  // The CRC-32 check value of ISO 3309 and the empty string.
+  EXPECT_EQ(journal_checksum("123456789"), "cbf43926");
+  EXPECT_EQ(journal_checksum(""), "00000000");
 }
 
 }  // namespace
