@@ -94,6 +94,22 @@ TEST(ClassificationRbm, ErrorCountsTheMissedLabels) {
   EXPECT_DOUBLE_EQ(classification_error(model, inputs, labels), 2.0 / 16.0);
 }
 
+// A label the model has no class for is refused by the error as by the one-hot encoding, naming the row.
+TEST(ClassificationRbm, ErrorRefusesALabelOutsideTheClasses) {
+  const ClassificationRbm model = tiny_classifier(7);
+  const MatrixD inputs = all_inputs(model.n_inputs());
+  std::vector<int> labels = predict_labels(model, inputs);
+  labels[4] = 200;
+  try {
+    classification_error(model, inputs, labels);
+    FAIL() << "no exception";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("label 200 in row 4"), std::string::npos) << error.what();
+  }
+  labels[4] = -1;
+  EXPECT_THROW(classification_error(model, inputs, labels), InputError);
+}
+
 TEST(ClassificationRbm, OneHotLabelsRoundTrip) {
   const MatrixD inputs = all_inputs(2);
   const std::vector<int> labels = {2, 0, 1, 2};
