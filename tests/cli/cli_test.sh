@@ -141,21 +141,44 @@ make_zero_model() {
   succeeds model random --visible "$visible" --hidden "$hidden" --weight-range 0 --seed 1 --out "$file"
 }
 
-# set_weights_nan MODEL: rewrites the archive with the first weight replaced by a NaN. The payload of W.npy is
-# edited with struct and the archive rebuilt with zipfile, so that its CRCs stay valid and only the NaN is wrong.
-set_weights_nan() {
-  python - "$1" <<'PY'
+# set_first_parameter MODEL MEMBER VALUE: rewrites the archive with the first value of MEMBER (W.npy, b.npy, c.npy)
+# replaced by VALUE (a Python float literal). The payload is edited with struct and the archive rebuilt with
+# zipfile, so that its CRCs stay valid and only that value is new.
+set_first_parameter() {
+  python - "$@" <<'PY'
 import struct, sys, zipfile
-path = sys.argv[1]
+path, member, value = sys.argv[1], sys.argv[2], float(sys.argv[3])
 with zipfile.ZipFile(path) as archive:
     members = [(info, archive.read(info.filename)) for info in archive.infolist()]
 with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
     for info, payload in members:
-        if info.filename == "W.npy":
+        if info.filename == member:
             header_length = struct.unpack("<H", payload[8:10])[0]
             start = 10 + header_length
-            payload = payload[:start] + struct.pack("<d", float("nan")) + payload[start + 8:]
+            payload = payload[:start] + struct.pack("<d", value) + payload[start + 8:]
         archive.writestr(info.filename, payload)
+PY
+}
+
+# set_weights_nan MODEL: the first weight becomes a NaN.
+set_weights_nan() { set_first_parameter "$1" W.npy nan; }
+
+# relabel IN OUT ROW LABEL | IN OUT from=to: copies the |u1 labels IN to OUT with the label of row ROW set to
+# LABEL, or with every label `from` made `to`.
+relabel() {
+  python - "$@" <<'PY'
+import struct, sys
+source, target, change = sys.argv[1], sys.argv[2], sys.argv[3:]
+data = bytearray(open(source, "rb").read())
+start = 10 + struct.unpack("<H", data[8:10])[0]
+if "=" in change[0]:
+    old, new = map(int, change[0].split("="))
+    for k in range(start, len(data)):
+        if data[k] == old:
+            data[k] = new
+else:
+    data[start + int(change[0])] = int(change[1])
+open(target, "wb").write(bytes(data))
 PY
 }
 
@@ -839,6 +862,37 @@ case_classify() {
   succeeds train --data train.npy --resample-binarisation --hidden 4 --updates 20 --out grey
 }
 
+# Labels outside a model's classes are refused by name: classify's --labels as train's --test-labels. train counts
+# the classes from --classes, or from labels that use every class 0 … max: a label of 200 among 0 … 3 (or a class
+# never used) is refused rather than silently making a 201-class (or emptier) model.
+case_bad_labels() {
+  succeeds data make modes --p-mut 0.05 --size 40 --seed 1 --out data.npy --labels labels.npy
+  succeeds train --data data.npy --labels labels.npy --hidden 2 --updates 10 --out run
+  relabel labels.npy far.npy 3 200
+  rejects "label 200 in row 3" classify --model run/model.npz --data data.npy --labels far.npy --out predicted.npy
+  [[ ! -e predicted.npy ]] || fail "a refused classify wrote its predictions"
+  rejects "--labels far.npy" train --data data.npy --labels far.npy --hidden 2 --updates 10 --out big
+  expect_output_contains "--classes"
+  relabel labels.npy gap.npy 2=3
+  rejects "class 2" train --data data.npy --labels gap.npy --hidden 2 --updates 10 --out gap
+  [[ ! -e big && ! -e gap ]] || fail "a refused train made its output directory"
+  succeeds train --data data.npy --labels gap.npy --classes 4 --hidden 2 --updates 10 --out stated
+  rejects "label 200 in row 3" train --data data.npy --labels far.npy --classes 4 --hidden 2 --updates 10 --out o
+}
+
+# A model whose rows each have a finite log-likelihood averages to a finite one even where their sum overflows
+# (a visible bias of 1e308: log p is 0 for the rows with that unit on, about −1e308 for the others).
+case_loglik_average_overflow() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model edge.npz 9 4
+  set_first_parameter edge.npz b.npy 1e308
+  succeeds loglik --model edge.npz --data bas.npy --exact --json
+  local average
+  average=$(json_value average_log_likelihood)
+  # Half the Bars & Stripes patterns have the first unit off: the average is about −5e307.
+  awk -v a="$average" 'BEGIN { exit !(a < -1e307 && a > -1e308) }' || fail "average log-likelihood $average"
+}
+
 # The pcd-study experiment at smoke scale (synthetic data) writes its tables, one SVG per part and run.json.
 case_experiment_pcd_study() {
   succeeds experiment pcd-study --scale smoke --updates 100 --mrf-updates 100 --trials 1 --threads 1 --seed 2 --out p
@@ -862,6 +916,12 @@ case_bad_mrf() {
   rejects "--operator" mrf train --data bas.npy --algo pcd --operator hot --out o
   rejects "--validation wide.npy has 16 columns" mrf train --data bas.npy --validation wide.npy --out o
   rejects "missing.npy" mrf train --data missing.npy --out o
+  # Options the chosen --algo would ignore, refused as train refuses them.
+  rejects "--operator applies to pcd" mrf train --data bas.npy --algo pl --operator flip --out o
+  rejects "--operator applies to pcd" mrf train --data bas.npy --algo exact --operator gibbs --out o
+  rejects "--chains applies to pcd" mrf train --data bas.npy --algo exact --chains 5 --out o
+  rejects "--sweeps applies to pcd" mrf train --data bas.npy --algo pl --sweeps 2 --out o
+  rejects "--batch applies to pl" mrf train --data bas.npy --algo pcd --batch 4 --out o
   [[ ! -e o ]] || fail "a rejected mrf run made its output directory"
 }
 
@@ -1132,12 +1192,20 @@ case_isl_closed_form() {
   succeeds isl --samples sample.npy --valid row.npy --test row.npy --json
   expect_equal "N" "$(json_value curve.0.samples)" 1
   expect_near "beta" "$(json_value curve.0.beta)" 0.75 1e-6
+  expect_equal "beta inside its range" "$(json_value curve.0.beta_bound)" none
   expect_near "ISL" "$(json_value curve.0.isl)" "$(awk 'BEGIN { printf "%.12f", 6 * log(0.75) + 2 * log(0.25) }')" 1e-9
   # The training set as its own sample set: every test row is a sample, so more samples cannot hide it.
   succeeds data make bas --size 3 --out bas.npy
   succeeds isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16 --out isl
   expect_output_contains "samples"
   [[ -s isl/isl.csv && -s isl/run.json ]] || fail "isl --out did not write isl.csv and run.json"
+  # With all 16 rows as samples every validation row is one: β goes to the upper end of its range, and says so.
+  expect_output_contains "warning: β sits on an end of its search range"
+  expect_output_contains "N = 16 (upper)"
+  OUTPUT=$(cat isl/run.json)
+  flatten_json
+  expect_equal "beta on its upper bound" "$(json_value curve.1.beta_bound)" upper
+  expect_output_contains "N = 16 (upper)"
 }
 
 case_bad_isl_input() {

@@ -151,6 +151,55 @@ case_grid_resume() {
   refused "DCP-cut/journal/phase-0/job-000002.json' is damaged" experiment "${DCP[@]}" --resume --out DCP-cut
 }
 
+# grid_field FILE KEY JSON: sets KEY of the JSON object in FILE to the JSON value given.
+grid_field() {
+  python3 -c 'import json, sys
+record = json.load(open(sys.argv[1]))
+record[sys.argv[2]] = json.loads(sys.argv[3])
+json.dump(record, open(sys.argv[1], "w"))' "$@"
+}
+
+# Every journal entry is bound to its grid (experiment, arguments, seed, version), phase and job inside its
+# checksum: an entry copied from a run of the same grid with another seed, or two entries swapped (renamed, or
+# renamed with their job field edited), are refused naming the file, by --resume and by merge alike. So are a
+# grid.json with a field of the wrong type and a job file whose name is no job index.
+case_grid_foreign_entries() {
+  local one=(dcp-small --scale smoke --shard 1/2 --seed 1) phase=one/journal/phase-0 value
+  succeeds experiment "${one[@]}" --out one-intact
+  succeeds experiment dcp-small --scale smoke --shard 1/2 --seed 7 --out seven
+  succeeds experiment dcp-small --scale smoke --shard 2/2 --seed 1 --out two
+  cp -r one-intact one
+  cp seven/journal/phase-0/job-000000.json $phase/
+  refused "$phase/job-000000.json' is damaged: it belongs to another grid (seed differ)" \
+    experiment "${one[@]}" --resume --out one
+  refused "$phase/job-000000.json' is damaged: it belongs to another grid (seed differ)" \
+    experiment merge --out merged one two
+
+  rm -r one && cp -r one-intact one
+  mv $phase/job-000000.json $phase/swap && mv $phase/job-000002.json $phase/job-000000.json
+  mv $phase/swap $phase/job-000002.json
+  refused "$phase/job-000000.json' is damaged: it holds job 2" experiment "${one[@]}" --resume --out one
+  refused "' is damaged: it holds job" experiment merge --out merged one two
+  sed -i 's/"job":0,/"job":2,/' $phase/job-000002.json
+  sed -i 's/"job":2,/"job":0,/' $phase/job-000000.json
+  refused "' is damaged: checksum mismatch" experiment "${one[@]}" --resume --out one
+  refused "' is damaged: checksum mismatch" experiment merge --out merged one two
+
+  rm -r one && cp -r one-intact one
+  cp $phase/job-000000.json $phase/job-99999999999999999999999.json
+  refused "$phase/job-99999999999999999999999.json' is damaged" experiment "${one[@]}" --resume --out one
+  refused "$phase/job-99999999999999999999999.json' is damaged" experiment merge --out merged one two
+
+  for value in shard=null 'shard=[1]' 'shard="0/2"' 'jobs="60"' 'jobs=["60"]' 'jobs={}' 'identity=7' 'identity={}'; do
+    rm -r one && cp -r one-intact one
+    grid_field one/journal/grid.json "${value%%=*}" "${value#*=}"
+    refused "one/journal/grid.json' is damaged" experiment "${one[@]}" --resume --out one
+    refused "one/journal/grid.json' is damaged" experiment merge --out merged one two
+  done
+  rm -r one && cp -r one-intact one
+  succeeds experiment merge --out merged one two
+}
+
 # mpirun -np 3 (rank 0 hands out the jobs, two worker ranks of two threads run them) gives the single run's outputs;
 # so does a shard run over MPI, merged.
 case_grid_mpi() {

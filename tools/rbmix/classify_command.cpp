@@ -31,6 +31,16 @@ void run_classify(const ClassifyArguments& arguments) {
                                                  std::to_string(inputs.cols()) + " values but the model takes " +
                                                  std::to_string(model.n_inputs()) + " inputs");
   require(inputs.rows() > 0, "--data " + arguments.data + ": holds no rows");
+  // The true labels are checked before anything is written: a label the model has no class for is refused, as
+  // train refuses it in --test-labels.
+  std::vector<int> labels;
+  if (!arguments.labels.empty()) {
+    labels = load_labels(arguments.labels);
+    require(static_cast<Eigen::Index>(labels.size()) == inputs.rows(),
+            "--labels " + arguments.labels + ": " + std::to_string(labels.size()) + " labels for " +
+                std::to_string(inputs.rows()) + " rows");
+    require_labels_in_classes(labels, model.classes, "--labels " + arguments.labels);
+  }
   const std::vector<int> predicted = predict_labels(model, inputs);
   if (!arguments.out.empty()) {
     require(model.classes <= 256, "--out: " + std::to_string(model.classes) + " classes do not fit in |u1 labels");
@@ -41,9 +51,6 @@ void run_classify(const ClassifyArguments& arguments) {
     std::cout << "wrote " << arguments.out << " (" << predicted.size() << " labels)\n";
   }
   if (!arguments.labels.empty()) {
-    const std::vector<int> labels = load_labels(arguments.labels);
-    require(labels.size() == predicted.size(), "--labels " + arguments.labels + ": " + std::to_string(labels.size()) +
-                                                   " labels for " + std::to_string(predicted.size()) + " rows");
     std::size_t wrong = 0;
     for (std::size_t row = 0; row < labels.size(); ++row) wrong += labels[row] != predicted[row] ? 1 : 0;
     std::cout << "classification error: " << static_cast<double>(wrong) / static_cast<double>(labels.size()) << " ("

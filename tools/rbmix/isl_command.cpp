@@ -56,11 +56,24 @@ void run_isl(const IslArguments& arguments) {
   const std::vector<IslPoint> curve = isl_curve(samples, validation, test, counts);
   Table table({"samples", "beta", "validation", "isl"});
   nlohmann::json points = nlohmann::json::array();
+  std::string on_bound;  // "N = 1000 (upper)", ...: where β sits on an end of its search range
   for (const IslPoint& point : curve) {
     table.add_row({static_cast<long long>(point.samples), point.beta, point.validation, point.test});
-    points.push_back(
-        {{"samples", point.samples}, {"beta", point.beta}, {"validation", point.validation}, {"isl", point.test}});
+    const BandwidthBound bound = bandwidth_bound(point.beta);
+    points.push_back({{"samples", point.samples},
+                      {"beta", point.beta},
+                      {"beta_bound", to_string(bound)},
+                      {"validation", point.validation},
+                      {"isl", point.test}});
+    if (bound != BandwidthBound::none)
+      on_bound +=
+          (on_bound.empty() ? "" : ", ") + ("N = " + std::to_string(point.samples) + " (" + to_string(bound) + ")");
   }
+  // β clamped at an end of its range is reported, not silently used: the optimum may lie beyond it.
+  const std::string bound_note =
+      on_bound.empty() ? ""
+                       : "β sits on an end of its search range (½ + 2.5·10⁻⁵ … 1 − 10⁻¹³) at " + on_bound +
+                             ": the optimum may lie beyond it (upper: do the validation rows repeat the samples?)";
   const nlohmann::json configuration = {{"samples", arguments.samples},
                                         {"valid", arguments.validation},
                                         {"test", arguments.test},
@@ -68,6 +81,7 @@ void run_isl(const IslArguments& arguments) {
                                         {"beta", "chosen per N on the validation rows (logit grid + golden section)"}};
   nlohmann::json record = make_run_record("isl", configuration, 0);
   record["curve"] = points;
+  if (!bound_note.empty()) record["warnings"] = {bound_note};
   if (!arguments.out.empty()) {
     table.write_csv(out / "isl.csv");
     write_run_record(out, record, {"isl.csv"});
@@ -78,6 +92,7 @@ void run_isl(const IslArguments& arguments) {
     std::cout << "ISL of " << arguments.samples << " on " << test.rows() << " test rows (β chosen on "
               << validation.rows() << " validation rows)\n";
     table.print(std::cout);
+    if (!bound_note.empty()) std::cout << "warning: " << bound_note << '\n';
     if (!arguments.out.empty()) std::cout << "wrote " << arguments.out << "/isl.csv, run.json\n";
   }
 }

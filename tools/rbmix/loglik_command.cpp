@@ -144,9 +144,11 @@ void run_loglik(const LoglikArguments& arguments) {
   const auto start = std::chrono::steady_clock::now();
   nlohmann::json report = estimate(arguments, loaded.rbm, data);
   // JSON has no Inf or NaN (they print as null): a log Z that overflows double is an error, not a number.
-  require(report["log_partition"].is_number() && std::isfinite(report["log_partition"].get<double>()) &&
-              report["average_log_likelihood"].is_number(),
+  require(report["log_partition"].is_number() && std::isfinite(report["log_partition"].get<double>()),
           arguments.model + ": log Z is not finite in double precision (parameters too large?)");
+  require(report["average_log_likelihood"].is_number() && std::isfinite(report["average_log_likelihood"].get<double>()),
+          arguments.model + ": the average log-likelihood of " + arguments.data +
+              " is not finite in double precision (parameters too large?)");
   report["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report["model"] = arguments.model;
   report["data"] = arguments.data;

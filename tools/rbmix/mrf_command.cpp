@@ -10,6 +10,7 @@
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
@@ -61,9 +62,15 @@ BinaryMatrix load_checked(const std::string& path, const std::string& role, Eige
   return data;
 }
 
-void run_mrf_train(MrfTrainArguments arguments) {
+void run_mrf_train(const CLI::App& command, MrfTrainArguments arguments) {
   BoltzmannMachineTrainingOptions& options = arguments.options;
   options.algorithm = parse_boltzmann_machine_algorithm(arguments.algorithm);
+  const bool pcd = options.algorithm == BoltzmannMachineAlgorithm::persistent_chains;
+  const bool pl = options.algorithm == BoltzmannMachineAlgorithm::pseudo_likelihood;
+  refuse_ignored_option(command, arguments.algorithm, pcd, "--operator", "pcd (exact and pl sample nothing)");
+  refuse_ignored_option(command, arguments.algorithm, pcd, "--chains", "pcd");
+  refuse_ignored_option(command, arguments.algorithm, pcd, "--sweeps", "pcd");
+  refuse_ignored_option(command, arguments.algorithm, pl, "--batch", "pl (exact and pcd use every training row)");
   try {
     options.rule = parse_unit_rule(arguments.rule);
   } catch (const InputError& error) {
@@ -165,7 +172,7 @@ void attach_mrf(CLI::App& app) {
   command->add_option("--seed", arguments->options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_flag("--json", arguments->json, "print the result as JSON");
-  command->callback([arguments] { run_mrf_train(*arguments); });
+  command->callback([arguments, command] { run_mrf_train(*command, *arguments); });
 }
 
 }  // namespace

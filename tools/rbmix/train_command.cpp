@@ -24,6 +24,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data_option.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/classification_rbm.hpp"
@@ -137,10 +138,20 @@ nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
 // The uniform model's average log-likelihood, −n log 2 over the n visible units (not the label group).
 double uniform_log_likelihood(Eigen::Index n_visible) { return -static_cast<double>(n_visible) * std::numbers::ln2; }
 
-// The number of classes: --classes, or one more than the largest training label (at least 2).
+// The number of classes: --classes, or one more than the largest training label (at least 2) when the labels use
+// every class up to it. A class no label uses needs --classes: a label of 200 among 0 … 3 is far likelier a bad
+// label than a 201-class task, and a model with silently empty classes says nothing of them.
 int class_count(const TrainArguments& arguments, const std::vector<int>& labels) {
   if (arguments.classes > 0) return arguments.classes;
   const int largest = labels.empty() ? 0 : *std::max_element(labels.begin(), labels.end());
+  const int smallest = labels.empty() ? 0 : *std::min_element(labels.begin(), labels.end());
+  require(smallest >= 0, "--labels " + arguments.labels + ": label " + std::to_string(smallest) + " is negative");
+  std::vector<bool> used(static_cast<std::size_t>(largest) + 1, false);
+  for (const int label : labels) used[static_cast<std::size_t>(label)] = true;
+  const auto unused = std::find(used.begin(), used.end(), false);
+  require(unused == used.end(), "--labels " + arguments.labels + ": no label is class " +
+                                    std::to_string(unused - used.begin()) + " though labels go up to " +
+                                    std::to_string(largest) + "; state the number of classes with --classes");
   return std::max(largest + 1, 2);
 }
 
@@ -356,7 +367,9 @@ void attach(CLI::App& parent) {
   command->add_option("--labels", arguments->labels,
                       "training labels (.npy, |u1): train a classification RBM (000 §4.2) on (row, label)");
   command->add_option("--test-labels", arguments->test_labels, "test labels (.npy, |u1; with --labels and --test)");
-  command->add_option("--classes", arguments->classes, "label classes K (default: 1 + the largest training label)")
+  command
+      ->add_option("--classes", arguments->classes,
+                   "label classes K (default: 1 + the largest training label, when every class up to it occurs)")
       ->check(CLI::Range(2, 1 << 16));
   command->add_flag("--resample-binarisation", options.resample_binarisation,
                     "--data holds grey levels (|u1 intensities or floats in [0, 1]); every use of a row draws its "

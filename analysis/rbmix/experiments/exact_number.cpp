@@ -1,5 +1,6 @@
 #include "rbmix/experiments/exact_number.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -20,6 +21,12 @@ double read_exact_number(const nlohmann::json& text) {
   char* end = nullptr;
   const double value = std::strtod(digits.c_str(), &end);
   require(!digits.empty() && end == digits.c_str() + digits.size(), "'" + digits + "' is not a number");
+  // strtod reads a finite-looking text beyond a double's range (1e999, 0x1p+99999) as ±infinity.
+  const bool written_finite = digits.find_first_of("0123456789") == (digits[0] == '-' ? 1u : 0u);
+  require(std::isfinite(value) || !written_finite, "'" + digits + "' is out of the range of a double");
+  // Only exact_number's own text is read: then the journal's bytes say exactly which double it holds.
+  require(exact_number(value) == text, "'" + digits + "' is not written as exact_number writes (hexadecimal, e.g. " +
+                                           exact_number(value).get<std::string>() + ")");
   return value;
 }
 

@@ -9,7 +9,9 @@
 namespace rbmix::experiments {
 
 nlohmann::json exact_number(double value);
-// Throws InputError if `text` is not a string written by exact_number.
+// Throws InputError if `text` is not a string exact_number writes: out of a double's range, a decimal, any other
+// spelling. Infinity and NaN are read back as exact_number writes them ("inf", "-inf", "nan"): results hold them by
+// design (a diverged model's log-likelihood, an undefined estimate).
 double read_exact_number(const nlohmann::json& text);
 
 // A list of doubles, each an exact number; read_exact_numbers throws InputError unless `json` is such a list.

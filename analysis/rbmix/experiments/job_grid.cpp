@@ -73,19 +73,13 @@ void run_on_threads(const std::vector<std::size_t>& todo, int threads,
   if (journal_failure) std::rethrow_exception(journal_failure);
 }
 
-// The keys whose values differ between two identities, e.g. "seed" or "arguments".
-std::string differing_keys(const nlohmann::json& ours, const nlohmann::json& theirs) {
-  std::string keys;
-  for (const auto& [key, value] : ours.items())
-    if (!theirs.contains(key) || theirs.at(key) != value) keys += (keys.empty() ? "" : ", ") + key;
-  for (const auto& [key, value] : theirs.items())
-    if (!ours.contains(key)) keys += (keys.empty() ? "" : ", ") + key;
-  return keys;
-}
-
 }  // namespace
 
 JobGrid::JobGrid(JobGridSettings settings) : settings_(std::move(settings)) {}
+
+std::filesystem::path JobGrid::journal_file(std::size_t job) const {
+  return JobJournal(settings_.directory, next_phase_ == 0 ? 0 : next_phase_ - 1, settings_.identity).job_file(job);
+}
 
 void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
   nlohmann::json record = read_grid_record(settings_.directory);
@@ -99,14 +93,12 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
     record = {
         {"identity", settings_.identity}, {"shard", settings_.shard.to_string()}, {"jobs", nlohmann::json::array()}};
   } else {
-    require(record.contains("identity") && record.contains("jobs"),
-            "journal file '" + journal + "/grid.json' is damaged");
     const std::string differ = differing_keys(settings_.identity, record.at("identity"));
     require(differ.empty(), "--resume: the journal in '" + journal + "' is of another grid (" + differ +
                                 " differ); resume with the same arguments, or choose another --out");
     // A merged journal (shard 1/1) may be resumed as any shard: that is how the shards of a grid whose later phase
     // needs the whole of an earlier one go on to that phase (`experiment merge --journal-only`).
-    const std::string shard = record.value("shard", "?");
+    const std::string shard = record.at("shard").get<std::string>();
     require(shard == settings_.shard.to_string() || shard == JobShard{}.to_string(),
             "--resume: the journal in '" + journal + "' is of shard " + shard + ", not " + settings_.shard.to_string());
     record["shard"] = settings_.shard.to_string();
@@ -132,7 +124,7 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
   std::exception_ptr refusal;  // raised on rank 0 after the workers were released, so that none waits forever
   if (coordinator) try {
       check_or_write_identity(phase, count);
-      journal.emplace(settings_.directory, phase);
+      journal.emplace(settings_.directory, phase, settings_.identity);
       if (settings_.resume) {
         outcomes = journal->read();
         std::erase_if(outcomes, [&](const auto& entry) { return entry.first >= count || !entry.second.succeeded; });

@@ -54,6 +54,8 @@ class JobGrid {
   // phase's journal is not whole (and on worker ranks when rank 0 cannot go on), and InputError naming the failed
   // jobs when jobs threw (after every other job ran and was journaled).
   std::vector<std::string> run(std::size_t count, int threads, const std::function<std::string(std::size_t)>& job);
+  // The journal file of job `job` of the phase run last: where a result that cannot be read back came from.
+  std::filesystem::path journal_file(std::size_t job) const;
 
  private:
   void check_or_write_identity(std::size_t phase, std::size_t count);

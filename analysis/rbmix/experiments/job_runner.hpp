@@ -50,9 +50,11 @@ concept GridSerializable = requires(const Result& result, Result& restored, cons
 
 // job(index) for every index in [0, count) on `runner`; the results in index order. Through the runner's grid, if
 // any: journaled, resumed, sharded or on MPI ranks, with the same results.
+// clang-format off (clang-format 14 runs the requires-clause into the declaration)
 template <typename Job>
-requires GridSerializable<std::invoke_result_t<Job&, std::size_t>> std::vector<std::invoke_result_t<Job&, std::size_t>>
-run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
+  requires GridSerializable<std::invoke_result_t<Job&, std::size_t>>
+std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
+  // clang-format on
   using Result = std::invoke_result_t<Job&, std::size_t>;
   std::vector<Result> results(count);
   if (runner.grid() == nullptr) {
@@ -63,9 +65,9 @@ run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
       count, runner.threads(), [&job](std::size_t index) { return nlohmann::json(to_grid_json(job(index))).dump(); });
   for (std::size_t index = 0; index < count; ++index) try {
       from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
-    } catch (const nlohmann::json::exception& error) {
-      throw InputError("the journaled result of job " + std::to_string(index) +
-                       " cannot be read (written by another rbmix version?): " + error.what());
+    } catch (const std::exception& error) {
+      throw InputError("journal file '" + runner.grid()->journal_file(index).string() + "': the result of job " +
+                       std::to_string(index) + " cannot be read (written by another rbmix version?): " + error.what());
     }
   return results;
 }

@@ -12,10 +12,17 @@ namespace {
 constexpr int kGridPoints = 64;
 constexpr double kSmallestLogOdds = 1e-4;
 constexpr double kLargestLogOdds = 30.0;
+// A chosen t within this fraction of the grid's relative step of an end is on that end: far coarser than the
+// golden section's resolution (10⁻¹² of a step), far finer than the grid, and above t's rounding from β near 1.
+constexpr double kBoundFraction = 0.01;
 // Golden-section steps: the bracket shrinks by 0.618 per step, 60 steps take it below 10⁻¹² of its width.
 constexpr int kGoldenSectionSteps = 60;
 
 double beta_of_log_odds(double log_odds) { return 1.0 / (1.0 + std::exp(-log_odds)); }
+
+// The grid's points are t_k = t_min · ρ^k, ρ = (t_max / t_min)^{1/(points − 1)}, so that t_0 = t_min and
+// t_{points−1} = t_max: the search range's ends are grid points.
+double grid_log_ratio() { return std::log(kLargestLogOdds / kSmallestLogOdds) / (kGridPoints - 1); }
 
 // e^{k·ℓ} for k = 0 … m, ℓ = log((1−β)/β) < 0: the kernel's decay per unit of distance beyond the nearest.
 std::vector<double> kernel_powers(Eigen::Index units, double beta) {
@@ -73,7 +80,7 @@ BandwidthChoice choose_bandwidth(const DistanceHistograms& validation) {
     return mean_log_parzen_density(validation, beta_of_log_odds(log_odds));
   };
   std::vector<double> grid(kGridPoints);
-  const double ratio = std::log(kLargestLogOdds / kSmallestLogOdds) / (kGridPoints - 1);
+  const double ratio = grid_log_ratio();
   for (int k = 0; k < kGridPoints; ++k) grid[static_cast<std::size_t>(k)] = kSmallestLogOdds * std::exp(ratio * k);
   int best = 0;
   double best_value = objective(grid[0]);
@@ -109,6 +116,26 @@ BandwidthChoice choose_bandwidth(const DistanceHistograms& validation) {
   const double refined_value = std::max(left_value, right_value);
   if (refined_value > best_value) return {beta_of_log_odds(refined), refined_value};
   return {beta_of_log_odds(grid[static_cast<std::size_t>(best)]), best_value};
+}
+
+BandwidthBound bandwidth_bound(double beta) {
+  const double log_odds = std::log(beta) - std::log1p(-beta);
+  const double step = std::expm1(grid_log_ratio());  // the grid's relative step
+  if (log_odds <= kSmallestLogOdds * (1.0 + kBoundFraction * step)) return BandwidthBound::lower;
+  if (log_odds >= kLargestLogOdds * (1.0 - kBoundFraction * step)) return BandwidthBound::upper;
+  return BandwidthBound::none;
+}
+
+std::string to_string(BandwidthBound bound) {
+  switch (bound) {
+    case BandwidthBound::lower:
+      return "lower";
+    case BandwidthBound::upper:
+      return "upper";
+    case BandwidthBound::none:
+      break;
+  }
+  return "none";
 }
 
 std::vector<Eigen::Index> log_spaced_counts(Eigen::Index total) {

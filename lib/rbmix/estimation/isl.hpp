@@ -10,6 +10,7 @@
 // 10⁻⁴ to 30 (β from ½ + 2.5·10⁻⁵ to 1 − 10⁻¹³; the optimum moves from near ½ for few samples towards 1 for
 // many), then refined by golden-section search between the best grid point's neighbours. The objective need not
 // be unimodal in β; the grid keeps the search in the best basin at its resolution.
+#include <string>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
@@ -27,6 +28,14 @@ struct BandwidthChoice {
   double mean_log_density = 0.0;  // on the histograms it was chosen on
 };
 BandwidthChoice choose_bandwidth(const DistanceHistograms& validation);
+
+// Whether a chosen β sits on an end of its search range (t = 10⁻⁴ or t = 30, to within a hundredth of the grid's
+// step there): then the optimum may lie beyond it and the ISL is that of the end, not of the optimum. The upper end
+// is reached when the validation rows repeat the samples (p̂ of a repeated row grows as β → 1), the lower one when
+// they are far from every sample.
+enum class BandwidthBound { none, lower, upper };
+BandwidthBound bandwidth_bound(double beta);
+std::string to_string(BandwidthBound bound);  // "none", "lower" or "upper"
 
 struct IslPoint {
   Eigen::Index samples = 0;  // N: the first N rows of the sample set

@@ -56,11 +56,19 @@ std::vector<int> predict_labels(const ClassificationRbm& model, const MatrixD& i
   return labels;
 }
 
+void require_labels_in_classes(const std::vector<int>& labels, Eigen::Index classes, const std::string& what) {
+  for (std::size_t row = 0; row < labels.size(); ++row)
+    require(labels[row] >= 0 && labels[row] < classes, what + ": label " + std::to_string(labels[row]) + " in row " +
+                                                           std::to_string(row) + " lies outside 0 … " +
+                                                           std::to_string(classes - 1));
+}
+
 double classification_error(const ClassificationRbm& model, const MatrixD& inputs, const std::vector<int>& labels) {
   require(static_cast<Eigen::Index>(labels.size()) == inputs.rows(),
           "classification_error: " + std::to_string(labels.size()) + " labels for " + std::to_string(inputs.rows()) +
               " inputs");
   require(inputs.rows() > 0, "classification_error: no inputs");
+  require_labels_in_classes(labels, model.classes, "classification_error");
   const std::vector<int> predicted = predict_labels(model, inputs);
   std::size_t wrong = 0;
   for (std::size_t row = 0; row < labels.size(); ++row) wrong += predicted[row] != labels[row] ? 1 : 0;
@@ -73,13 +81,9 @@ MatrixD append_one_hot_labels(const MatrixD& inputs, const std::vector<int>& lab
           what + ": " + std::to_string(labels.size()) + " labels for " + std::to_string(inputs.rows()) + " rows");
   MatrixD rows = MatrixD::Zero(inputs.rows(), inputs.cols() + classes);
   rows.leftCols(inputs.cols()) = inputs;
-  for (Eigen::Index row = 0; row < inputs.rows(); ++row) {
-    const int label = labels[static_cast<std::size_t>(row)];
-    require(label >= 0 && label < classes, what + ": label " + std::to_string(label) + " in row " +
-                                               std::to_string(row) + " lies outside 0 … " +
-                                               std::to_string(classes - 1));
-    rows(row, inputs.cols() + label) = 1.0;
-  }
+  require_labels_in_classes(labels, classes, what);
+  for (Eigen::Index row = 0; row < inputs.rows(); ++row)
+    rows(row, inputs.cols() + labels[static_cast<std::size_t>(row)]) = 1.0;
   return rows;
 }
 

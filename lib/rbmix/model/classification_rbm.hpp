@@ -31,7 +31,9 @@ MatrixD class_free_energies(const ClassificationRbm& model, const MatrixD& input
 MatrixD class_probabilities(const ClassificationRbm& model, const MatrixD& inputs);
 // argmax_y p(y | x) = argmin_y F(x, y) per row (the smallest y on ties).
 std::vector<int> predict_labels(const ClassificationRbm& model, const MatrixD& inputs);
-// The fraction of rows whose predicted label differs from `labels`.
+// Throws InputError naming `what` unless every label lies in 0 … classes − 1 (a label the model has no class for).
+void require_labels_in_classes(const std::vector<int>& labels, Eigen::Index classes, const std::string& what);
+// The fraction of rows whose predicted label differs from `labels` (each in 0 … classes − 1).
 double classification_error(const ClassificationRbm& model, const MatrixD& inputs, const std::vector<int>& labels);
 
 // Rows [x, e_y]: the inputs with the one-hot label block appended (what the classification RBM is trained on).

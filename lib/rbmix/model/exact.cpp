@@ -145,7 +145,12 @@ VectorD exact_log_probability(const Rbm& rbm, const MatrixD& data, double log_pa
 
 double exact_average_log_likelihood(const Rbm& rbm, const MatrixD& data, double log_partition) {
   require(data.rows() > 0, "average log-likelihood of an empty data set");
-  return exact_log_probability(rbm, data, log_partition).mean();
+  const VectorD log_probabilities = exact_log_probability(rbm, data, log_partition);
+  const double mean = log_probabilities.mean();
+  if (std::isfinite(mean) || !log_probabilities.allFinite()) return mean;
+  // Every row's value is finite but their sum overflows (values near −1e308): the sum of the values each divided by
+  // the count stays within the largest |value|. Only then, so that ordinary averages keep their bits.
+  return (log_probabilities.array() / static_cast<double>(log_probabilities.size())).sum();
 }
 
 Statistics exact_model_statistics(const Rbm& rbm) {

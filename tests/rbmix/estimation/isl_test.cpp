@@ -68,6 +68,26 @@ TEST(Isl, OneSampleGivesTheClosedForm) {
   EXPECT_NEAR(choose_bandwidth(histograms).beta, 1.0 - 3.0 / 50.0, kBetaTolerance);
 }
 
+// The search range's ends are t = log(β/(1−β)) = 10⁻⁴ and 30 (isl.hpp). Validation rows that repeat every sample
+// push β to the upper end (p̂ of a repeated row grows as β → 1); rows at distance m from every sample push it to the
+// lower end (log p̂ = m log(1 − β) − … falls as β grows). Both are reported as on their bound; an interior optimum
+// (the one-sample closed form, β = 0.94) is not.
+TEST(Isl, BandwidthReachesAndReportsTheEndsOfItsRange) {
+  const auto log_odds = [](double beta) { return std::log(beta) - std::log1p(-beta); };
+  const BinaryMatrix samples = random_data(40, 30, 11);
+  const BandwidthChoice repeated = choose_bandwidth(histograms_of(samples, samples, samples.rows()));
+  EXPECT_NEAR(log_odds(repeated.beta), 30.0, 0.01);
+  EXPECT_EQ(bandwidth_bound(repeated.beta), BandwidthBound::upper);
+
+  const BinaryMatrix zeros = BinaryMatrix::Zero(3, 30), ones = BinaryMatrix::Ones(2, 30);
+  const BandwidthChoice far = choose_bandwidth(histograms_of(ones, zeros, zeros.rows()));
+  EXPECT_NEAR(log_odds(far.beta), 1e-4, 1e-8);
+  EXPECT_EQ(bandwidth_bound(far.beta), BandwidthBound::lower);
+
+  EXPECT_EQ(bandwidth_bound(1.0 - 3.0 / 50.0), BandwidthBound::none);
+  EXPECT_EQ(to_string(BandwidthBound::upper), "upper");
+}
+
 TEST(Isl, ChosenBandwidthIsAtLeastAsGoodAsAFineGrid) {
   const BinaryMatrix samples = random_data(200, 64, 4);
   const BinaryMatrix validation = random_data(30, 64, 5);

@@ -34,6 +34,9 @@ TEST(ExactNumber, RefusesWhatItDidNotWrite) {
   EXPECT_THROW(read_exact_number(nlohmann::json(0.5)), InputError);
   EXPECT_THROW(read_exact_number(nlohmann::json("0x1p-1 and more")), InputError);
   EXPECT_THROW(read_exact_number(nlohmann::json("")), InputError);
+  // Text exact_number never writes: a decimal, one out of a double's range (strtod's ±infinity), a prefix alone.
+  for (const char* text : {"1.5", "1e999", "0x1p+99999", "-0x1p+99999", "0x", "0x1.80p+1", " 0x1p+0", "infinity"})
+    EXPECT_THROW(read_exact_number(nlohmann::json(text)), InputError) << text;
 }
 
 // A model travels between phases of a grid (trained in one, measured in the next) as exact matrices and vectors.

@@ -49,6 +49,7 @@ void expect_roots(const std::vector<Root>& roots, std::size_t count) {
 
 TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   rbmix::testing::TemporaryDirectory directory;
+<<<<<<< HEAD
   const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);  // no grid: threads only
   JobGrid grid(settings_in(directory.path()));
   expect_roots(run_jobs(JobRunner(3, &grid), 30, root_job), 30);
@@ -56,6 +57,15 @@ TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   // A second run_jobs of the same experiment is its next phase, journaled apart.
   expect_roots(run_jobs(JobRunner(1, &grid), 4, root_job), 4);
   EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 4u);
+=======
+  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);
+  ActiveGrid grid(settings_in(directory.path()));
+  expect_roots(run_jobs(JobRunner(3), 30, root_job), 30);
+  EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 30u);
+  // A second run_jobs of the same experiment is its next phase, journaled apart.
+  expect_roots(run_jobs(JobRunner(1), 4, root_job), 4);
+  EXPECT_EQ(JobJournal(directory.path(), 1, settings_in(directory.path()).identity).read().size(), 4u);
+>>>>>>> reliab
   expect_roots(in_memory, 30);
 }
 
@@ -65,7 +75,7 @@ TEST(JobGrid, ResumeRunsOnlyTheJobsNotJournaled) {
     JobGrid grid(settings_in(directory.path()));
     run_jobs(JobRunner(2, &grid), 20, root_job);
   }
-  const JobJournal journal(directory.path(), 0);
+  const JobJournal journal(directory.path(), 0, settings_in(directory.path()).identity);
   for (const std::size_t lost : {0, 7, 19}) std::filesystem::remove(journal.job_file(lost));
   JobGridSettings settings = settings_in(directory.path());
   settings.resume = true;
@@ -94,7 +104,7 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
                         }),
                GridPartDone);
   for (std::size_t index = 0; index < 10; ++index) EXPECT_EQ(calls[index].load(), index % 3 == 1 ? 1 : 0);
-  EXPECT_EQ(JobJournal(directory.path(), 0).read().size(), 3u);
+  EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 3u);
   EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "2/3");
 }
 
@@ -126,7 +136,7 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
                         }),
                GridPartDone);
   for (std::size_t index = 0; index < 5; ++index) EXPECT_EQ(calls[index].load(), index % 2 == 0 ? 1 : 0);
-  EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 3u);
+  EXPECT_EQ(JobJournal(directory.path(), 1, settings_in(directory.path()).identity).read().size(), 3u);
   EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "1/2");
 }
 
@@ -146,7 +156,7 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
           << error.what();
     }
   }
-  const auto journaled = JobJournal(directory.path(), 0).read();
+  const auto journaled = JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read();
   ASSERT_EQ(journaled.size(), 12u);
   EXPECT_FALSE(journaled.at(4).succeeded);
   EXPECT_EQ(journaled.at(4).text, "--learning-rate diverged");
@@ -182,6 +192,7 @@ TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
   }
 }
 
+<<<<<<< HEAD
 // A grid journals results as text: run_jobs takes only results that say how (checked when compiled).
 template <typename Job>
 concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
@@ -189,6 +200,46 @@ concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
 };
 static_assert(RunnableOnAGrid<Root (*)(std::size_t)>);
 static_assert(!RunnableOnAGrid<std::size_t (*)(std::size_t)>);
+=======
+// A journaled result that cannot be read back (a value out of a double's range, or no number at all, under an
+// intact checksum) is refused naming the job and its file, not only the value.
+TEST(JobGrid, AnUnreadableJournaledResultNamesItsJobAndFile) {
+  for (const char* value : {"0x1p+99999", "1e999", "0x"}) {
+    rbmix::testing::TemporaryDirectory directory;
+    {
+      ActiveGrid grid(settings_in(directory.path()));
+      run_jobs(JobRunner(1), 5, root_job);
+    }
+    const JobJournal journal(directory.path(), 0, settings_in(directory.path()).identity);
+    journal.record(3, {true, nlohmann::json{{"index", 3}, {"value", value}}.dump()});
+    JobGridSettings settings = settings_in(directory.path());
+    settings.resume = true;
+    ActiveGrid grid(settings);
+    try {
+      run_jobs(JobRunner(1), 5, root_job);
+      ADD_FAILURE() << value << ": no exception";
+    } catch (const InputError& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("job 3"), std::string::npos) << message;
+      EXPECT_NE(message.find(journal.job_file(3).string()), std::string::npos) << message;
+      EXPECT_NE(message.find(value), std::string::npos) << message;
+    }
+  }
+}
+
+// Results a grid cannot journal run in memory, unless the grid asks for what needs the journal.
+TEST(JobGrid, UnserializableResultsRefuseShards) {
+  rbmix::testing::TemporaryDirectory directory;
+  {
+    ActiveGrid grid(settings_in(directory.path()));
+    EXPECT_EQ(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }).size(), 5u);
+  }
+  JobGridSettings settings = settings_in(directory.path());
+  settings.shard = {1, 2};
+  ActiveGrid grid(settings);
+  EXPECT_THROW(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }), InputError);
+}
+>>>>>>> reliab
 
 }  // namespace
 }  // namespace rbmix::experiments

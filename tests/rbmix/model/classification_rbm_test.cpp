@@ -94,6 +94,40 @@ TEST(ClassificationRbm, ErrorCountsTheMissedLabels) {
   EXPECT_DOUBLE_EQ(classification_error(model, inputs, labels), 2.0 / 16.0);
 }
 
+// A label the model has no class for is refused by the error as by the one-hot encoding, naming the row.
+TEST(ClassificationRbm, ErrorRefusesALabelOutsideTheClasses) {
+  const ClassificationRbm model = tiny_classifier(7);
+  const MatrixD inputs = all_inputs(model.n_inputs());
+  std::vector<int> labels = predict_labels(model, inputs);
+  labels[4] = 200;
+  try {
+    classification_error(model, inputs, labels);
+    FAIL() << "no exception";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("label 200 in row 4"), std::string::npos) << error.what();
+  }
+  labels[4] = -1;
+  EXPECT_THROW(classification_error(model, inputs, labels), InputError);
+}
+
+// Free energies near ±1000: e^{∓F} over- or underflows double, so the softmax must subtract each row's largest −F
+// (docs/algorithms.md §9.1). With −F = (1000, 1001, 999) or (−1000, −999, −1001) alike, p = softmax(0, 1, −1).
+TEST(ClassificationRbm, ClassProbabilitiesStayFiniteForFreeEnergiesNearAThousand) {
+  const double e = std::exp(1.0), total = 1.0 + e + 1.0 / e;
+  const Eigen::RowVector3d expected(1.0 / total, e / total, 1.0 / e / total);
+  for (const double level : {1000.0, -1000.0}) {
+    // Zero weights and hidden biases: F(x, y) = −b·x − b_y − n_hidden·log 2, so −F differs between classes by b_y.
+    ClassificationRbm model{Rbm(2 + 3, 2), 3};
+    model.rbm.visible_bias.tail(3) << level, level + 1.0, level - 1.0;
+    const MatrixD probabilities = class_probabilities(model, all_inputs(2));
+    ASSERT_TRUE(probabilities.allFinite()) << level << ":\n" << probabilities;
+    for (Eigen::Index row = 0; row < probabilities.rows(); ++row) {
+      EXPECT_NEAR(probabilities.row(row).sum(), 1.0, 1e-15) << level;
+      EXPECT_NEAR((probabilities.row(row) - expected).cwiseAbs().maxCoeff(), 0.0, 1e-15) << level;
+    }
+  }
+}
+
 TEST(ClassificationRbm, OneHotLabelsRoundTrip) {
   const MatrixD inputs = all_inputs(2);
   const std::vector<int> labels = {2, 0, 1, 2};

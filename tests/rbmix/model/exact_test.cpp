@@ -74,6 +74,26 @@ TEST(ExactLogPartition, RejectsNonFiniteParameters) {
   EXPECT_THROW(exact_log_partition(rbm), InputError);
 }
 
+// One visible bias of 1e308: log Z ≈ 1e308 is finite, and so is each row's log p (0 with that unit on, ≈ −1e308
+// with it off), but the sum of four rows of −1e308 overflows: the average is −1e308 · (rows off) / (rows), finite.
+TEST(ExactAverageLogLikelihood, StaysFiniteWhereTheSumOfRowsOverflows) {
+  Rbm rbm(2, 1);
+  rbm.visible_bias[0] = 1e308;
+  MatrixD data = MatrixD::Zero(8, 2);
+  data.topRows(4).col(0).setOnes();
+  const double log_partition = exact_log_partition(rbm);
+  ASSERT_TRUE(std::isfinite(log_partition));
+  const VectorD log_p = exact_log_probability(rbm, data, log_partition);
+  ASSERT_TRUE(log_p.allFinite());
+  const double average = exact_average_log_likelihood(rbm, data, log_partition);
+  ASSERT_TRUE(std::isfinite(average)) << average;
+  EXPECT_NEAR(average, 0.5 * log_p[7], 1e-12 * std::abs(log_p[7]));
+  // Where the sum does not overflow, the average is the plain mean, bit for bit.
+  const MatrixD ordinary = data.bottomRows(4);
+  EXPECT_EQ(exact_average_log_likelihood(Rbm(2, 1), ordinary, exact_log_partition(Rbm(2, 1))),
+            exact_log_probability(Rbm(2, 1), ordinary, exact_log_partition(Rbm(2, 1))).mean());
+}
+
 RC_GTEST_PROP(ExactGradient, MatchesFiniteDifferencesOfTheAverageLogLikelihood, ()) {
   const Rbm rbm = *verify::arbitrary_tiny_rbm(5, 1.5);
   const auto rows = *rc::gen::inRange(1, 6);

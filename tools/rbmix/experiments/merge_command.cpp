@@ -2,8 +2,8 @@
 // runs, job_shard.hpp) into DIR, phase by phase, and runs the experiment there on the journaled results, which
 // writes the same outputs as one run of the whole grid (a phase that no shard reached runs there in full). With
 // --journal-only it stops after the journal: the shards resume copies of DIR to run their shares of the next phase.
-// Refuses shards of different grids (arguments, seed, version), a missing or repeated shard, and names the jobs that
-// are missing or failed.
+// Refuses shards of different grids (arguments, seed, version), a missing or repeated shard, a journal entry that is
+// not of its shard's grid, phase and job (job_journal.hpp), and names the jobs that are missing or failed.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,16 +37,12 @@ struct Shard {
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 Shard read_shard(const std::filesystem::path& directory) {
+  // read_grid_record refuses a damaged grid.json by name, so its fields hold what they should.
   Shard shard{directory, experiments::read_grid_record(directory), {}};
   require(!shard.record.is_null(),
           "merge: " + quoted(directory) + " holds no grid journal (journal/grid.json): not a --shard run's --out");
-  try {
-    shard.share = experiments::parse_shard(shard.record.at("shard").get<std::string>());
-    require(shard.record.at("jobs").size() >= 1 && shard.record.at("identity").contains("arguments"), "");
-  } catch (const std::exception&) {
-    throw InputError("merge: journal file " + quoted(experiments::journal_directory(directory) / "grid.json") +
-                     " is damaged");
-  }
+  shard.share = experiments::parse_shard(shard.record.at("shard").get<std::string>());
+  require(!shard.record.at("jobs").empty(), "merge: " + quoted(directory) + " has not journaled a phase");
   return shard;
 }
 
@@ -125,7 +121,7 @@ void merge(const MergeArguments& arguments) {
     const auto jobs = jobs_per_phase.at(phase).get<std::size_t>();
     std::string missing, failed;
     for (const Shard& shard : shards) {
-      const auto journaled = experiments::JobJournal(shard.directory, phase).read();
+      const auto journaled = experiments::JobJournal(shard.directory, phase, shard.record.at("identity")).read();
       for (std::size_t job = 0; job < jobs; ++job) {
         if (!shard.share.holds(job)) continue;
         const auto entry = journaled.find(job);
@@ -150,7 +146,7 @@ void merge(const MergeArguments& arguments) {
   record["jobs"] = nlohmann::json::array();
   for (std::size_t phase = 0; phase < phases; ++phase) {
     record["jobs"].push_back(jobs_per_phase.at(phase));
-    const experiments::JobJournal journal(out, phase);
+    const experiments::JobJournal journal(out, phase, record.at("identity"));
     for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
   }
   experiments::write_grid_record(out, record);
