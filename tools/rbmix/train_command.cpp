@@ -1,9 +1,10 @@
 // rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms.md §3) and
-// writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed and the
-// summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C (SIGINT) or SIGTERM (what a
-// batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a
-// checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the last
-// checkpoint.
+// writes, into --out: model.npz (the plain RBM), learning_curve.csv and its plot learning_curve.svg, filters.png
+// (each hidden unit's weights as a tile; when the rows are pictures: square, or --image-shape), run.json (full
+// configuration, seed and the summary) and checkpoint.ckpt (resume with --resume and the same options). Ctrl-C
+// (SIGINT) or SIGTERM (what a batch scheduler sends at its time limit) stops after the current update, writes all
+// of these, leaves a checkpoint and exits with 128 + the signal number; a diverging run keeps its last good
+// parameters and the last checkpoint.
 // With --labels it trains a classification RBM (000 §4.2): the one-hot labels are appended to the rows as one
 // softmax group, the learning curve holds the classification errors, and model.npz is a classification-rbm model
 // (rbmix classify predicts with it). --resample-binarisation reads --data as grey levels and draws every use of a
@@ -24,7 +25,9 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/picture_output.hpp"
 #include "rbmix/report/run_record.hpp"
+#include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
@@ -54,6 +57,7 @@ struct TrainArguments {
   bool resume = false;
   bool zero_visible_bias = false;
   std::string initialisation = "base-rate";
+  std::string image_shape;
 };
 
 std::string format_duration(double seconds) {
@@ -77,6 +81,27 @@ Table learning_curve_table(const std::vector<EvaluationPoint>& curve, bool class
     table.add_row({static_cast<long long>(point.update), point.epoch, point.train_log_likelihood.value_or(missing),
                    point.test_log_likelihood.value_or(missing)});
   return table;
+}
+
+// The learning curve's columns as lines against the update: log-likelihoods, or classification errors.
+void write_learning_curve_plot(const std::filesystem::path& file, const std::vector<EvaluationPoint>& curve,
+                               bool classification) {
+  PlotSeries train{classification ? "train error" : "train", {}, {}, {}, {}, false};
+  PlotSeries test{classification ? "test error" : "test", {}, {}, {}, {}, true};
+  for (const auto& point : curve) {
+    const auto train_value = classification ? point.train_error : point.train_log_likelihood;
+    const auto test_value = classification ? point.test_error : point.test_log_likelihood;
+    if (train_value) train.x.push_back(static_cast<double>(point.update)), train.y.push_back(*train_value);
+    if (test_value) test.x.push_back(static_cast<double>(point.update)), test.y.push_back(*test_value);
+  }
+  std::vector<PlotSeries> series;
+  for (auto* line : {&train, &test})
+    if (!line->x.empty()) series.push_back(*line);
+  PlotOptions plot;
+  plot.title = "Learning curve";
+  plot.x_label = "update";
+  plot.y_label = classification ? "classification error" : "average log-likelihood";
+  write_svg_plot(file, series, plot);
 }
 
 nlohmann::json optional_json(const std::optional<double>& value) {
@@ -157,6 +182,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
       test = append_one_hot_labels(test, load_labels(arguments.test_labels), options.label_classes,
                                    "--test-labels " + arguments.test_labels);
   }
+  const auto picture_shape = image_shape(arguments.image_shape, train.cols() - options.label_classes);
   Trainer trainer(options, train, test, arguments.hidden);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
@@ -170,6 +196,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   configuration["data"] = arguments.data;
   configuration["test"] = arguments.test;
   configuration["n_visible"] = train.cols();
+  if (picture_shape) configuration["image_shape"] = {picture_shape->first, picture_shape->second};
   if (classification) {
     configuration["labels"] = arguments.labels;
     configuration["test_labels"] = arguments.test_labels;
@@ -213,6 +240,14 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
                        {"seconds", summary.seconds},
                        {"best", point_json(summary.best)},
                        {"final", point_json(summary.final)}};
+  std::string pictures = "learning_curve.svg";
+  if (picture_shape) {
+    const Matrix<double>& weights = trainer.model().weights;
+    record["filters_png"] = write_weight_filters(out / "filters.png", weights.leftCols(picture_shape->first * picture_shape->second),
+                                                 *picture_shape, FilterContrast::per_tile, 10);
+    pictures += ", filters.png";
+  }
+  write_learning_curve_plot(out / "learning_curve.svg", trainer.learning_curve(), classification);
   if (classification) {
     save_classification_rbm(out / "model.npz", {trainer.model(), options.label_classes}, record);
   } else {
@@ -231,7 +266,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
     std::cout << "final classification error: train " << *summary.final->train_error
               << (summary.final->test_error ? ", test " + std::to_string(*summary.final->test_error) : std::string())
               << '\n';
-  std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, run.json\n";
+  std::cout << "wrote " << (out / "model.npz").string() << ", learning_curve.csv, " << pictures << ", run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
   if (summary.termination == Termination::interrupted) std::exit(128 + interrupting_signal.load());
 }
@@ -274,6 +309,8 @@ void attach(CLI::App& parent) {
   command->add_option("--checkpoint-every", options.checkpoint_interval, "checkpoint every C updates (default E)");
   command->add_option("--seed", options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
+  command->add_option("--image-shape", arguments->image_shape,
+                      "HxW of the pictures in filters.png (default: square when the data's width is)");
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
   command->add_flag("--float", options.sample_in_float, "run the update in float (the parameters stay double)");
   command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
