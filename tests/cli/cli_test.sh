@@ -129,6 +129,24 @@ expect_equal() {
   if [[ "$2" != "$3" ]]; then fail "$1 = '$2', expected '$3'"; fi
 }
 
+# png_summary FILE: "WIDTH HEIGHT" of a PNG, then one "KEYWORD: TEXT" line per tEXt chunk (fails on a non-PNG).
+png_summary() {
+  python -c '
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+if data[:8] != b"\x89PNG\r\n\x1a\n":
+    sys.exit("not a PNG")
+print(*struct.unpack(">II", data[16:24]))
+at = 8
+while at < len(data):
+    length, kind = struct.unpack(">I4s", data[at:at + 8])
+    if kind == b"tEXt":
+        keyword, text = data[at + 8:at + 8 + length].split(b"\0", 1)
+        print(keyword.decode("latin-1") + ": " + text.decode("latin-1"))
+    at += 12 + length
+' "$1"
+}
+
 # Closed forms used below.
 readonly LN2=0.69314718055994531
 ln() { awk -v x="$1" 'BEGIN { printf "%.12f", log(x) }'; }
@@ -1115,9 +1133,12 @@ case_sample_gibbs() {
   succeeds sample --model zero.npz --sampler gibbs --samples 50 --chains 2 --k 2 --seed 3 --out s
   expect_equal "samples.npy" "$(npy_summary s/samples.npy)" "|u1 100 16 0 1"
   expect_equal "grey.npy" "$(npy_summary s/grey.npy)" "<f4 100 16 0.5 0.5"
-  # 100 tiles of 4×4 in rows of 10, a one-pixel border around each: 51 × 51 pixels.
-  python -c 'import struct,sys; d = open("s/samples.png","rb").read(); sys.exit(d[:8] != b"\x89PNG\r\n\x1a\n" or struct.unpack(">II", d[16:24]) != (51, 51))' ||
-    fail "s/samples.png is not a 51×51 PNG"
+  # 100 tiles of 4×4 in rows of 10, each value an 8×8 block (tiles of 32 pixels), 2-pixel gaps: 342 × 342 pixels.
+  expect_equal "samples.png" "$(png_summary s/samples.png | head -1)" "342 342"
+  png_summary s/samples.png | grep -qF "Description: the first 100 samples in emission order, one per tile: p(v = 1 | h)" ||
+    fail "samples.png does not say that its tiles are p(v | h): $(png_summary s/samples.png)"
+  python -c 'import json,sys; r = json.load(open("s/run.json")); sys.exit("p(v = 1 | h)" not in r["samples_png"])' ||
+    fail "s/run.json does not say what samples.png shows"
   python -c 'import json,sys; r = json.load(open("s/run.json")); sys.exit(r["seed"] != 3 or r["configuration"]["sampler"] != "gibbs")' ||
     fail "s/run.json does not record seed 3 and sampler gibbs"
   succeeds sample --model zero.npz --sampler gibbs --samples 50 --chains 2 --k 2 --seed 3 --out again
@@ -1128,6 +1149,35 @@ case_sample_gibbs() {
   [[ ! -e f/samples.png ]] || fail "a 15-unit model was pictured without --image-shape"
   succeeds sample --model fifteen.npz --sampler gibbs --samples 5 --image-shape 3x5 --out g
   [[ -s g/samples.png ]] || fail "--image-shape 3x5 drew no picture"
+}
+
+# The weight filters of a model as a picture: one tile per hidden unit, square or --image-shape, the contrast named
+# in the caption; rbmix train writes the same picture and its learning curve as a plot.
+case_model_show_filters() {
+  succeeds model random --visible 9 --hidden 4 --weight-range 1 --seed 1 --out m.npz
+  succeeds model show m.npz --filters --out f.png
+  # Four 3×3 tiles, each value an 11×11 block (tiles of 33 pixels), 2-pixel gaps: 4·35 + 2 = 142 by 37.
+  expect_equal "f.png" "$(png_summary f.png | head -1)" "142 37"
+  png_summary f.png | grep -qF "contrast per tile" || fail "f.png does not name its contrast: $(png_summary f.png)"
+  succeeds model show m.npz --filters --contrast global --columns 2 --out g.png
+  expect_equal "g.png" "$(png_summary g.png | head -1)" "72 72"
+  png_summary g.png | grep -qF "contrast global" || fail "g.png does not name its contrast: $(png_summary g.png)"
+  succeeds model random --visible 6 --hidden 2 --weight-range 1 --seed 1 --out six.npz
+  rejects "--image-shape" model show six.npz --filters --out six.png
+  rejects "--image-shape 2x2" model show six.npz --filters --image-shape 2x2 --out six.png
+  rejects "--contrast" model show m.npz --filters --contrast loud --out x.png
+  succeeds model show six.npz --filters --image-shape 2x3 --out six.png
+  [[ -s six.png && ! -e x.png ]] || fail "--image-shape 2x3 drew no picture, or a refused command wrote one"
+
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --algo cd --updates 20 --eval-every 10 --seed 1 --out run
+  for file in model.npz learning_curve.csv learning_curve.svg filters.png run.json; do
+    [[ -s run/$file ]] || fail "train did not write run/$file"
+  done
+  expect_equal "run/filters.png" "$(png_summary run/filters.png | head -1)" "142 37"
+  grep -qF "average log-likelihood" run/learning_curve.svg || fail "learning_curve.svg lacks its y label"
+  python -c 'import json,sys; r = json.load(open("run/run.json")); sys.exit(r["configuration"]["image_shape"] != [3, 3] or "contrast per tile" not in r["filters_png"])' ||
+    fail "run/run.json does not record the picture's shape and contrast"
 }
 
 # Every sampler of 001 runs on Bars & Stripes 3×3; the herding samplers report their fixed-point searches.

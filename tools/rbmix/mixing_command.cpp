@@ -43,7 +43,7 @@ Table integrated_time_table(const std::vector<analysis::IntegratedTimeEstimate>&
   Table table({"estimator", "tau", "lower", "upper", "cutoff", "trusted", "warning"});
   for (const auto& estimate : estimates)
     table.add_row({estimate.method, estimate.time, estimate.lower, estimate.upper,
-                   static_cast<long long>(estimate.cutoff), std::string(estimate.trusted ? "yes" : "no"),
+                   static_cast<long long>(estimate.cutoff), estimate.trusted,
                    estimate.warning});
   return table;
 }

@@ -1,4 +1,5 @@
-// rbmix model ...: make a random model (003 §4.1: weights uniform in [−C, C]) and describe a model file.
+// rbmix model ...: make a random model (003 §4.1: weights uniform in [−C, C]), describe a model file, and draw its
+// weight filters.
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -9,6 +10,8 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/random_rbm.hpp"
+#include "rbmix/picture_output.hpp"
+#include "rbmix/random/random_stream.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -104,11 +107,45 @@ void attach_info(CLI::App& model) {
   });
 }
 
+// Each hidden unit's weights as one tile of a PNG grid (weight_filters.hpp says how weights become grey levels).
+void attach_show(CLI::App& model) {
+  struct Show {
+    std::string file;
+    bool filters = false;
+    std::string out;
+    std::string image_shape;
+    std::string contrast = "per-tile";
+    Eigen::Index columns = 10;
+  };
+  auto show = std::make_shared<Show>();
+  CLI::App* command = model.add_subcommand("show", "Draw a model as a picture: --filters, its weight filters");
+  command->add_option("file", show->file, "model file (.npz)")->required();
+  command->add_flag("--filters", show->filters, "each hidden unit's weights as a tile of a grid")->required();
+  command->add_option("--out", show->out, "output picture (.png)")->required();
+  command->add_option("--image-shape", show->image_shape, "HxW of a tile (default: square when m is)");
+  command->add_option("--contrast", show->contrast,
+                      "per-tile: each tile scaled to its own max|w|; global: all to max|W|")
+      ->check(CLI::IsMember({"per-tile", "global"}))
+      ->capture_default_str();
+  command->add_option("--columns", show->columns, "tiles per row")->check(positive_count)->capture_default_str();
+  command->callback([show] {
+    const LoadedRbm loaded = load_rbm(show->file);
+    const auto shape = image_shape(show->image_shape, loaded.rbm.n_visible());
+    require(shape.has_value(), show->file + ": " + std::to_string(loaded.rbm.n_visible()) +
+                                   " visible units are not a square picture; give --image-shape HxW");
+    const std::string caption = write_weight_filters(show->out, loaded.rbm.weights, *shape,
+                                                     parse_filter_contrast(show->contrast), show->columns);
+    std::cout << "wrote " << show->out << ": " << loaded.rbm.n_hidden() << " filters of " << shape->first << "x"
+              << shape->second << "; " << caption << '\n';
+  });
+}
+
 void attach_model_commands(CLI::App& app) {
   CLI::App* model = app.add_subcommand("model", "Make and inspect model files");
   model->require_subcommand(1);
   attach_random(*model);
   attach_info(*model);
+  attach_show(*model);
 }
 
 }  // namespace

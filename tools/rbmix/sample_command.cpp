@@ -1,7 +1,8 @@
 // rbmix sample: draws a sequence of samples from a trained model with one of 001's sampling processes (gibbs,
 // rates-fpcd, rates-herding, herding, sp; docs/algorithms.md §4). Writes to --out DIR: samples.npy (binary, uint8),
 // grey.npy (grey levels, float32), both in emission order (row t·C + c is chain c's t-th sample), for image data
-// samples.png (the first --picture-samples grey samples in a grid), and run.json.
+// samples.png (the first --picture-samples grey samples in a grid; its Description text chunk and run.json's
+// "samples_png" say what a tile shows), and run.json.
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/picture_output.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/png_image.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -103,30 +105,6 @@ SamplerSettings settings_from(const SampleArguments& arguments, const GivenOptio
   return settings;
 }
 
-// "HxW", or the square root of m when m is a perfect square; nullopt when the samples are not pictures.
-std::optional<std::pair<Eigen::Index, Eigen::Index>> image_shape(const std::string& text, Eigen::Index units) {
-  if (text.empty()) {
-    const auto side = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(units))));
-    if (side * side == units) return std::make_pair(side, side);
-    return std::nullopt;
-  }
-  const std::size_t cross = text.find('x');
-  std::size_t used_height = 0, used_width = 0;
-  long long height = 0, width = 0;
-  try {
-    require(cross != std::string::npos, "");
-    height = std::stoll(text.substr(0, cross), &used_height);
-    width = std::stoll(text.substr(cross + 1), &used_width);
-  } catch (const std::exception&) {
-    throw InputError("--image-shape '" + text + "': expected HxW, e.g. 28x28");
-  }
-  require(used_height == cross && used_width == text.size() - cross - 1 && height >= 1 && width >= 1,
-          "--image-shape '" + text + "': expected HxW with positive integers, e.g. 28x28");
-  require(height * width == units, "--image-shape " + text + " has " + std::to_string(height * width) +
-                                       " pixels but the model has " + std::to_string(units) + " visible units");
-  return std::make_pair(static_cast<Eigen::Index>(height), static_cast<Eigen::Index>(width));
-}
-
 void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   const SamplerSettings settings = settings_from(arguments, given);
   require(arguments.samples >= 1, "--samples must be at least 1");
@@ -160,9 +138,13 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   save_binary_matrix(out / "samples.npy", samples.binary);
   write_npy(out / "grey.npy", matrix_to_npy(samples.grey));
   const Eigen::Index pictured = std::min(arguments.picture_samples, samples.grey.rows());
+  const std::string picture_caption = "the first " + std::to_string(pictured) +
+                                      " samples in emission order, one per tile: " +
+                                      grey_sample_meaning(settings.kind);
   if (shape && pictured > 0)
     write_png(out / "samples.png",
-              tile_images(samples.grey.topRows(pictured), shape->first, shape->second, arguments.picture_columns));
+              tile_images(samples.grey.topRows(pictured), shape->first, shape->second, {arguments.picture_columns}),
+              {{"Description", picture_caption}, {"Source", arguments.model}});
 
   nlohmann::json configuration = {{"model", arguments.model},
                                   {"sampler", to_string(settings.kind)},
@@ -184,6 +166,7 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   if (needs_rates(settings.kind)) configuration["rates_data"] = arguments.rates_data;
   if (shape) configuration["image_shape"] = {shape->first, shape->second};
   nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
+  if (shape && pictured > 0) record["samples_png"] = picture_caption;
   record["seconds"] = seconds;
   record["samples_per_second"] = static_cast<double>(samples.binary.rows()) / seconds;
   record["mean_of_samples"] = samples.binary.cast<double>().mean();

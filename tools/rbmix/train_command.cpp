@@ -1,12 +1,13 @@
 // rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms.md §3) and
-// writes, into --out: model.npz (the plain RBM), learning_curve.csv, run.json (full configuration, seed, the
-// summary and the list of files) and checkpoint.ckpt (resume with --resume and the same options); with --keep best
-// also best-model.npz, the model of the best evaluation. Every evaluation runs the monitor (training_monitor.hpp),
-// chosen by --monitor and named in the output and run.json, so a run at any size shows whether it learns; a final
-// score far below the uniform model's is warned about and recorded. Ctrl-C (SIGINT) or SIGTERM (what a
-// batch scheduler sends at its time limit) stops after the current update, writes all of these, leaves a
-// checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the last
-// checkpoint.
+// writes, into --out: model.npz (the plain RBM), learning_curve.csv and its plot learning_curve.svg, filters.png
+// (each hidden unit's weights as a tile, when the rows are pictures: square, or --image-shape), run.json (full
+// configuration, seed, the summary and the list of files) and checkpoint.ckpt (resume with --resume and the same
+// options); with --keep best also best-model.npz, the model of the best evaluation. Every evaluation runs the monitor
+// (training_monitor.hpp), chosen by --monitor and named in the output and run.json, so a run at any size shows
+// whether it learns; a final score far below the uniform model's is warned about and recorded. Ctrl-C (SIGINT) or
+// SIGTERM (what a batch scheduler sends at its time limit) stops after the current update, writes all of these,
+// leaves a checkpoint and exits with 128 + the signal number; a diverging run keeps its last good parameters and the
+// last checkpoint.
 // With --labels it trains a classification RBM (000 §4.2): the one-hot labels are appended to the rows as one
 // softmax group, the learning curve holds the classification errors, and model.npz is a classification-rbm model
 // (rbmix classify predicts with it). --resample-binarisation reads --data as grey levels and draws every use of a
@@ -30,8 +31,10 @@
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/option_checks.hpp"
+#include "rbmix/picture_output.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/progress.hpp"
+#include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
@@ -65,6 +68,7 @@ struct TrainArguments {
   std::string monitor = "auto";
   std::string keep = "final";
   std::string rows;
+  std::string image_shape;
   ProgressFlags progress;
 };
 
@@ -187,6 +191,36 @@ std::string progress_note(const EvaluationPoint& point) {
   return text;
 }
 
+// The learning curve as lines against the update: the monitored score of training and test rows (log-likelihood,
+// else the pseudo-log-likelihood proxy), or the classification errors.
+void write_learning_curve_plot(const std::filesystem::path& file, const std::vector<EvaluationPoint>& curve,
+                               bool classification) {
+  const bool likelihood = std::any_of(curve.begin(), curve.end(), [](const EvaluationPoint& point) {
+    return point.train_log_likelihood.has_value();
+  });
+  const std::string score = classification ? "error" : likelihood ? "log-likelihood" : "pseudo-log-likelihood";
+  PlotSeries train{"train " + score, {}, {}, {}, {}, false};
+  PlotSeries test{"test " + score, {}, {}, {}, {}, true};
+  for (const auto& point : curve) {
+    const auto train_value = classification ? point.train_error
+                             : likelihood   ? point.train_log_likelihood
+                                            : point.train_pseudo_log_likelihood;
+    const auto test_value = classification ? point.test_error
+                            : likelihood   ? point.test_log_likelihood
+                                           : point.test_pseudo_log_likelihood;
+    if (train_value) train.x.push_back(static_cast<double>(point.update)), train.y.push_back(*train_value);
+    if (test_value) test.x.push_back(static_cast<double>(point.update)), test.y.push_back(*test_value);
+  }
+  std::vector<PlotSeries> series;
+  for (auto* line : {&train, &test})
+    if (!line->x.empty()) series.push_back(*line);
+  PlotOptions plot;
+  plot.title = "Learning curve";
+  plot.x_label = "update";
+  plot.y_label = classification ? "classification error" : "average " + score + " per row";
+  write_svg_plot(file, series, plot);
+}
+
 void run_train(const CLI::App& command, const TrainArguments& arguments) {
   const Algorithm algorithm = parse_algorithm(arguments.algorithm);
   refuse_ignored_options(algorithm, algorithm_specific_options_given(command));
@@ -233,6 +267,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
                                    "--test-labels " + arguments.test_labels);
   }
   const Eigen::Index n_visible = train.cols() - options.label_classes;
+  const auto picture_shape = image_shape(arguments.image_shape, n_visible);
   Trainer trainer(options, train, test, arguments.hidden);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
@@ -251,6 +286,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   configuration["test"] = arguments.test;
   configuration["rows"] = {rows.first, rows.second};
   configuration["n_visible"] = train.cols();
+  if (picture_shape) configuration["image_shape"] = {picture_shape->first, picture_shape->second};
   if (classification) {
     configuration["labels"] = arguments.labels;
     configuration["test_labels"] = arguments.test_labels;
@@ -329,6 +365,15 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   if (keep_best && std::filesystem::exists(best_file)) files.emplace_back("best-model.npz");
   learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
   files.emplace_back("learning_curve.csv");
+  write_learning_curve_plot(out / "learning_curve.svg", trainer.learning_curve(), classification);
+  files.emplace_back("learning_curve.svg");
+  if (picture_shape) {
+    record["filters_png"] = write_weight_filters(out / "filters.png",
+                                                 trainer.model().weights.leftCols(picture_shape->first *
+                                                                                  picture_shape->second),
+                                                 *picture_shape, FilterContrast::per_tile, 10);
+    files.emplace_back("filters.png");
+  }
   if (std::filesystem::exists(options.checkpoint_path)) files.emplace_back("checkpoint.ckpt");
   write_run_record(out, record, files);
 
@@ -423,6 +468,8 @@ void attach(CLI::App& parent) {
   command->add_option("--checkpoint-every", options.checkpoint_interval, "checkpoint every C updates (default E)");
   command->add_option("--seed", options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
+  command->add_option("--image-shape", arguments->image_shape,
+                      "HxW of the pictures in filters.png (default: square when the data's width is)");
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
   command->add_flag("--float", options.sample_in_float, "run the update in float (the parameters stay double)");
   command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");

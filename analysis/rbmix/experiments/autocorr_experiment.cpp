@@ -208,7 +208,7 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
       for (const auto& estimate : operator_result->estimates)
         trials.add_row({options.settings[trial.setting].name, static_cast<long long>(trial.trial),
                         std::string(operator_result == &trial.gibbs ? "G" : "T"), estimate.method, estimate.time,
-                        estimate.lower, estimate.upper, static_cast<long long>(estimate.trusted ? 1 : 0),
+                        estimate.lower, estimate.upper, estimate.trusted,
                         trial.train_seconds});
   out.write_csv("autocorr_trials.csv", trials);
 

@@ -164,7 +164,7 @@ void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& resul
         series.push_back(line);
       }
       PlotOptions plot;
-      plot.title = options.data_sets[set].name + ", eta " + std::to_string(rate);
+      plot.title = options.data_sets[set].name + ", η " + format_plot_number(rate);
       plot.x_label = "epoch";
       plot.y_label = "mean ATLL";
       plot.reference_lines.push_back({"best possible", options.data_sets[set].best_log_likelihood});

@@ -271,7 +271,7 @@ void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingR
     }
   }
   PlotOptions plot;
-  plot.title = "Median learning curves, " + options.data_name + ", eta " + std::to_string(plotted_rate);
+  plot.title = "Median learning curves, " + options.data_name + ", η " + format_plot_number(plotted_rate);
   plot.x_label = "update";
   plot.y_label = "average log-likelihood";
   out.write_svg(prefix + "learning_curves.svg", series, plot);

@@ -364,7 +364,7 @@ void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<Se
   for (const SettingValues& values : settings) {
     if (values.size != largest) continue;
     const std::vector<double> slem = mean_slems(values), tau = median_taus(values);
-    PlotSeries slem_line{"c = " + std::to_string(values.weight_bound), {}, {}, {}, {}, false};
+    PlotSeries slem_line{"c = " + format_plot_number(values.weight_bound), {}, {}, {}, {}, false};
     PlotSeries tau_line = slem_line;
     for (std::size_t k = 0; k < options.shifts.size(); ++k) {
       slem_line.x.push_back(options.shifts[k]);
@@ -416,7 +416,7 @@ void write_trained_tables(const ModifiedSweepOptions& options, const ModifiedSwe
       for (const auto& estimate : trial.estimates[op])
         trials.add_row({options.trained[trial.setting].name, static_cast<long long>(trial.trial),
                         to_string(trained_operators[op]), estimate.method, estimate.time, estimate.lower,
-                        estimate.upper, static_cast<long long>(estimate.trusted ? 1 : 0)});
+                        estimate.upper, estimate.trusted});
   out.write_csv("modified_sweep_trained_trials.csv", trials);
   out.write_csv("modified_sweep_trained.csv", modified_sweep_trained_table(options, result));
 }

@@ -12,7 +12,7 @@ Table pcd_study_summary_table(const PcdStudyResult& result) {
   Table table({"part", "algorithm", "operator", "learning_rate", "trials", "final_test_mean", "final_test_sd",
                "best_test_mean", "seconds"});
   for (const auto& curve : result.curves)
-    table.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule, curve.learning_rate,
+    table.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule), curve.learning_rate,
                    static_cast<long long>(curve.trials), curve.final_test_mean, curve.final_test_standard_deviation,
                    curve.best_test_mean, curve.mean.back().seconds});
   return table;
@@ -22,7 +22,7 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
   Table curves({"part", "algorithm", "operator", "learning_rate", "update", "seconds", "validation", "test"});
   for (const auto& curve : result.curves)
     for (const auto& point : curve.mean)
-      curves.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? "-" : curve.rule,
+      curves.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule),
                       curve.learning_rate, static_cast<long long>(point.update), point.seconds, point.validation,
                       point.test});
   out.write_csv("pcd_study.csv", pcd_study_summary_table(result));
@@ -34,6 +34,7 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
       PlotSeries line;
       line.label = curve.algorithm + (curve.rule.empty() ? "" : " (" + curve.rule + ")");
       for (const auto& point : curve.mean) {
+        if (!(point.seconds > 0)) continue;  // the start (no time spent) has no place on the log time axis
         line.x.push_back(point.seconds);
         line.y.push_back(part == PcdStudyPart::mrf ? point.validation : point.test);
       }
@@ -41,7 +42,9 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
     }
     PlotOptions plot;
     plot.title = "pcd-study: " + to_string(part);
+    // Log time: the algorithms' costs differ by orders of magnitude, so a linear axis crowds the cheap ones at 0.
     plot.x_label = "update time (s)";
+    plot.log_x = true;
     plot.y_label = part == PcdStudyPart::classification ? "test error"
                    : part == PcdStudyPart::mrf          ? "validation log-likelihood"
                                                         : "test log-likelihood";

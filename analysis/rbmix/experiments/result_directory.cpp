@@ -18,8 +18,8 @@ void ResultDirectory::write_svg(const std::string& name, const std::vector<PlotS
   files_.push_back(name);
 }
 
-void ResultDirectory::write_png(const std::string& name, const GreyImage& image) {
-  if (mpi_rank() == 0) rbmix::write_png(directory_ / name, image);
+void ResultDirectory::write_png(const std::string& name, const GreyImage& image, const PngText& text) {
+  if (mpi_rank() == 0) rbmix::write_png(directory_ / name, image, text);
   files_.push_back(name);
 }
 

@@ -24,7 +24,7 @@ class ResultDirectory {
 
   void write_csv(const std::string& name, const Table& table);
   void write_svg(const std::string& name, const std::vector<PlotSeries>& series, const PlotOptions& options);
-  void write_png(const std::string& name, const GreyImage& image);
+  void write_png(const std::string& name, const GreyImage& image, const PngText& text = {});
   // Writes run.json: `record` with "files" listing every file written before it and run.json itself.
   void write_run_record(nlohmann::json record);
 

@@ -53,7 +53,7 @@ Table samplers_table(const SamplersOptions& options, const SamplersResult& resul
           zero_temperature ? std::string("fixed point") : to_string(candidates.rule),
           point.fast_learning_rate,
           point.fast_decay,
-          zero_temperature ? Table::Cell(std::string("-")) : Table::Cell(static_cast<long long>(point.sweeps))};
+          zero_temperature ? Table::missing() : Table::Cell(static_cast<long long>(point.sweeps))};
       for (Eigen::Index count : counts) row.emplace_back(isl_at(run.curve, count));
       row.emplace_back(run.curve.back().test);
       row.emplace_back(static_cast<long long>(run.curve.back().samples));
@@ -62,10 +62,10 @@ Table samplers_table(const SamplersOptions& options, const SamplersResult& resul
     }
     std::vector<Table::Cell> row{options.data_sets[set].name,
                                  std::string("training set"),
-                                 std::string("-"),
-                                 std::nan(""),
-                                 std::nan(""),
-                                 std::string("-")};
+                                 Table::missing(),
+                                 Table::missing(),
+                                 Table::missing(),
+                                 Table::missing()};
     for (Eigen::Index count : counts) row.emplace_back(isl_at(data.reference, count));
     row.emplace_back(data.reference.back().test);
     row.emplace_back(static_cast<long long>(data.reference.back().samples));
@@ -93,7 +93,7 @@ Table samplers_claims_table(const SamplersOptions& options, const SamplersResult
     };
     const auto final_isl = [&](std::size_t sampler) { return chosen(sampler).curve.back().test; };
     const auto add = [&](const std::string& claim, const std::string& measured, bool holds) {
-      table.add_row({name, claim, measured, std::string(holds ? "yes" : "no")});
+      table.add_row({name, claim, measured, holds});
     };
     if (gibbs && fpcd && herding) {
       add("rates-FPCD and rates-herding far ahead of Gibbs at equal N",
@@ -160,8 +160,8 @@ void write_samplers(const SamplersOptions& options, const SamplersResult& result
   for (std::size_t index = 0; index < result.models.size(); ++index) {
     const SamplersModel& model = result.models[index];
     models.add_row({options.data_sets[model.data_set].name, static_cast<long long>(model.hidden), model.learning_rate,
-                    std::string(model.diverged ? "yes" : "no"), model.selection_isl,
-                    std::string(result.data_sets[model.data_set].chosen_model == index ? "yes" : "no")});
+                    model.diverged, model.selection_isl,
+                    result.data_sets[model.data_set].chosen_model == index});
   }
   out.write_csv("samplers_models.csv", models);
 
@@ -176,7 +176,7 @@ void write_samplers(const SamplersOptions& options, const SamplersResult& result
                     run.curve.back().test, static_cast<long long>(run.curve.back().samples),
                     static_cast<long long>(run.fixed_points.searches),
                     static_cast<long long>(run.fixed_points.cap_hits), run.mean_activity,
-                    std::string(std::find(chosen.begin(), chosen.end(), index) != chosen.end() ? "yes" : "no")});
+                    std::find(chosen.begin(), chosen.end(), index) != chosen.end()});
   }
   out.write_csv("samplers_tuning.csv", tuning);
 
@@ -215,12 +215,16 @@ void write_samplers(const SamplersOptions& options, const SamplersResult& result
     const Eigen::Index training_rows = std::min(options.picture_samples, data.train.rows());
     out.write_png("training_" + data.name + ".png",
                   tile_images(data.train.topRows(training_rows).cast<float>(), data.image_height, data.image_width,
-                              options.picture_columns));
+                              {options.picture_columns}),
+                  {{"Description", "the first " + std::to_string(training_rows) + " training rows of " + data.name +
+                                       " (binary), one per tile"}});
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
       const MatrixF grey =
           replay_grey_samples(options, result, result.data_sets[set].chosen_runs[sampler], options.picture_samples);
       out.write_png("samples_" + data.name + "_" + options.samplers[sampler].label + ".png",
-                    tile_images(grey, data.image_height, data.image_width, options.picture_columns));
+                    tile_images(grey, data.image_height, data.image_width, {options.picture_columns}),
+                    {{"Description", options.samplers[sampler].label + " samples in emission order, one per tile: " +
+                                         grey_sample_meaning(options.samplers[sampler].kind)}});
     }
   }
 }

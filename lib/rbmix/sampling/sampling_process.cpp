@@ -48,6 +48,11 @@ bool has_fast_parameters(SamplerKind kind) { return kind != SamplerKind::gibbs; 
 bool needs_rates(SamplerKind kind) {
   return kind == SamplerKind::rates_fpcd || kind == SamplerKind::rates_herding || kind == SamplerKind::herding;
 }
+std::string grey_sample_meaning(SamplerKind kind) {
+  return is_zero_temperature(kind) ? "binary samples x (zero-temperature fixed points)"
+                                   : "p(v = 1 | h) at h = E[h | x] of each binary sample x (white = 1)";
+}
+
 bool is_zero_temperature(SamplerKind kind) {
   return kind == SamplerKind::rates_herding || kind == SamplerKind::herding;
 }

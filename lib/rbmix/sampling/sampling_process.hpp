@@ -59,11 +59,15 @@ inline constexpr double kHerdingDecay = 1.0;
 // herding has ε_F = 1 and α = 1. SP with α = 1 is allowed (its collapse is a documented property, not an error).
 void validate(const SamplerSettings& settings);
 
-// Samples in emission order: row t·C + c is chain c's t-th sample.
+// Samples in emission order: row t·C + c is chain c's t-th sample. `grey` is p(v = 1 | h) at h = E[h | x⁻] for
+// the stochastic samplers, and the binary sample itself for the zero-temperature ones (grey_sample_meaning).
 struct EmittedSamples {
   BinaryMatrix binary;
   MatrixF grey;
 };
+
+// What a sampler's grey samples are, in words for a picture's caption.
+std::string grey_sample_meaning(SamplerKind kind);
 
 // How the herding samplers' fixed-point searches went, summed over chains.
 struct FixedPointStatistics {

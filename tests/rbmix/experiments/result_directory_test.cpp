@@ -18,7 +18,7 @@ TEST(ResultDirectory, RunRecordListsTheFilesWritten) {
   table.add_row({1.0});
   out.write_csv("values.csv", table);
   out.write_svg("plot.svg", {{"line", {1.0, 2.0}, {3.0, 4.0}, {}, {}, false}}, {});
-  out.write_png("picture.png", tile_images(MatrixF::Ones(2, 4), 2, 2, 2));
+  out.write_png("picture.png", tile_images(MatrixF::Ones(2, 4), 2, 2, {2}));
   out.write_run_record({{"command", "test"}});
   const std::vector<std::string> expected{"values.csv", "plot.svg", "picture.png", "run.json"};
   EXPECT_EQ(out.files(), expected);

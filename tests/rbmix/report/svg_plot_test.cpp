@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +35,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kPixelTolerance = 0.01;
 
 // Just enough of XML to hold the plot to the rules a browser enforces: one root, properly nested tags, quoted and
-// unique attributes, and '&' only as an entity. Elements come out in document order with their text unescaped.
+// unique attributes, and '&' only as an entity. Elements come out in document order with their text unescaped; an
+// element's text includes that of the elements inside it (a wrapped legend label's <tspan> lines).
 struct Element {
   std::string name;
   std::map<std::string, std::string> attributes;
@@ -110,7 +112,7 @@ ParsedSvg parse_svg(const std::string& svg) {
       }
       std::string text;
       if (!unescape(raw, text)) return fail("bare '&' in text");
-      parsed.elements[open.back()].text += text;
+      for (std::size_t index : open) parsed.elements[index].text += text;
       continue;
     }
     ++k;
@@ -358,12 +360,167 @@ RC_GTEST_PROP(SvgPlot, ArbitrarySeriesGiveWellFormedPlotsWithEveryLabel, ()) {
   const auto lines = parsed.named("polyline");
   RC_ASSERT(lines.size() == series.size());
   const auto texts = parsed.texts();
+  RC_ASSERT(std::find(texts.begin(), texts.end(), std::string()) == texts.end());  // no unlabelled legend entry
   for (std::size_t s = 0; s < series.size(); ++s) {
-    RC_ASSERT(std::find(texts.begin(), texts.end(), series[s].label) != texts.end());
+    RC_ASSERT(series[s].label.empty() || std::find(texts.begin(), texts.end(), series[s].label) != texts.end());
     std::size_t finite = 0;
     for (std::size_t k = 0; k < series[s].x.size(); ++k)
       finite += std::isfinite(series[s].x[k]) && std::isfinite(series[s].y[k]);
     RC_ASSERT(points_of(*lines[s]).size() == finite);
+  }
+}
+
+// The frame of the plot: the <rect> with a stroke (the first <rect> is the white background).
+const Element& frame_of(const ParsedSvg& parsed) {
+  for (const auto* rect : parsed.named("rect"))
+    if (rect->attributes.count("stroke")) return *rect;
+  throw std::runtime_error("no plot frame");
+}
+
+TEST(SvgPlotNumbers, AreShortAndFreeOfBinaryNoise) {
+  EXPECT_EQ(format_plot_number(0.1), "0.1");
+  EXPECT_EQ(format_plot_number(0.1 + 0.2), "0.3");  // 0.30000000000000004 in binary
+  EXPECT_EQ(format_plot_number(3 * 0.1), "0.3");
+  EXPECT_EQ(format_plot_number(0.05), "0.05");
+  EXPECT_EQ(format_plot_number(300), "300");
+  EXPECT_EQ(format_plot_number(-2.5), "-2.5");
+  EXPECT_EQ(format_plot_number(-0.0), "0");
+  EXPECT_EQ(format_plot_number(1e6), "1e+06");
+  EXPECT_EQ(format_plot_number(2.5e-5), "2.5e-05");
+  EXPECT_EQ(format_plot_number(-87.654321), "-87.654321");  // short, but never rounded below what it needs
+}
+
+TEST(SvgPlotTicks, LinearTicksAreRoundMultiplesCoveringTheRange) {
+  EXPECT_EQ(linear_ticks(0, 1), (std::vector<double>{0, 0.2, 0.4, 0.6000000000000001, 0.8, 1}));
+  EXPECT_EQ(linear_ticks(-7.3, 12.1), (std::vector<double>{-5, 0, 5, 10}));
+  EXPECT_EQ(linear_ticks(1000, 6000), (std::vector<double>{1000, 2000, 3000, 4000, 5000, 6000}));
+  std::vector<std::string> labels;
+  for (double tick : linear_ticks(0.1, 0.9)) labels.push_back(format_plot_number(tick));
+  EXPECT_EQ(labels, (std::vector<std::string>{"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}));
+  EXPECT_TRUE(linear_ticks(1, 1).empty());
+}
+
+TEST(SvgPlotTicks, LogTicksArePowersOfTen) {
+  EXPECT_EQ(log_ticks(1, 3162.3), (std::vector<double>{1, 10, 100, 1000}));
+  EXPECT_EQ(log_ticks(31.62, 31620), (std::vector<double>{100, 1000, 10000}));
+  // Many decades: thinned to at most eight, still powers of ten.
+  const std::vector<double> wide = log_ticks(1e-3, 1e12);
+  EXPECT_LE(wide.size(), 8U);
+  EXPECT_GE(wide.size(), 5U);
+  for (double tick : wide) EXPECT_NEAR(std::log10(tick), std::round(std::log10(tick)), 1e-12) << tick;
+  // Under two powers inside: the 1-2-5 multiples, never 31.62 or 316.2.
+  EXPECT_EQ(log_ticks(31.62, 316.2), (std::vector<double>{50, 100, 200}));
+  EXPECT_EQ(log_ticks(1.1, 1.9).size(), linear_ticks(1.1, 1.9).size());
+  EXPECT_EQ(log_tick_label(1000), "1000");
+  EXPECT_EQ(log_tick_label(0.001), "0.001");
+  EXPECT_EQ(log_tick_label(1e6), "10⁶");
+  EXPECT_EQ(log_tick_label(1e-12), "10⁻¹²");
+  EXPECT_EQ(log_tick_label(200), "200");
+}
+
+TEST(SvgPlotTicks, LogAxisIsLabelledAtPowersOfTen) {
+  PlotOptions options;
+  options.log_x = true;
+  const ParsedSvg parsed =
+      render_and_parse({{"ais", {31.622776601683793, 100, 316.22776601683796, 1000, 3162.2776601683795},
+                         {1, 2, 3, 4, 5}, {}, {}, false}},
+                       options);
+  const auto texts = parsed.texts();
+  EXPECT_THAT(texts, Contains("100"));
+  EXPECT_THAT(texts, Contains("1000"));
+  EXPECT_THAT(texts, ::testing::Not(Contains(HasSubstr("31.62"))));
+  EXPECT_THAT(texts, ::testing::Not(Contains(HasSubstr("316.2"))));
+}
+
+TEST(SvgPlot, LogYAxisSpacesDecadesEquallyAndRefusesNonPositiveValues) {
+  PlotOptions options;
+  options.log_y = true;
+  const ParsedSvg parsed = render_and_parse({{"seconds", {0, 1, 2}, {1, 10, 100}, {}, {}, false}}, options);
+  const auto points = points_of(*parsed.named("polyline").at(0));
+  ASSERT_EQ(points.size(), 3U);
+  EXPECT_LT(points[1].second, points[0].second);
+  EXPECT_NEAR(points[0].second - points[1].second, points[1].second - points[2].second, kPixelTolerance);
+  EXPECT_THAT(parsed.texts(), Contains("10"));
+  EXPECT_THAT(input_error_message([&] { render_svg_plot({{"zero", {0, 1}, {0, 1}, {}, {}, false}}, options); }),
+              AllOf(HasSubstr("'zero'"), HasSubstr("log axis")));
+}
+
+TEST(SvgPlotLegend, WrapsLongLabelsAtSpacesKeepingEveryCharacter) {
+  const std::string label = "bas4x4_16h_cd5 forward float with a long explanation of the setting";
+  const std::vector<std::string> lines = wrap_label(label, 20);
+  EXPECT_GT(lines.size(), 1U);
+  std::string joined;
+  for (const auto& line : lines) {
+    EXPECT_LE(line.size(), 21U) << line;  // 20 and the trailing space
+    joined += line;
+  }
+  EXPECT_EQ(joined, label);
+  EXPECT_EQ(wrap_label("short", 20), std::vector<std::string>{"short"});
+  EXPECT_EQ(wrap_label("averyveryverylongwordthatcannotbreak x", 10),
+            (std::vector<std::string>{"averyveryverylongwordthatcannotbreak ", "x"}));
+  EXPECT_EQ(wrap_label("", 10), std::vector<std::string>{""});
+}
+
+// The legend is sized from its text: the canvas reaches past the end of the widest legend line, however long.
+TEST(SvgPlotLegend, CanvasHoldsEveryLegendLine) {
+  for (const std::string& label : {std::string("CD-1"), std::string("bas4x4_16h_cd5 forward float"),
+                                   std::string("-entropy of the training data"),
+                                   std::string(90, 'w') + " and then some more words to wrap"}) {
+    PlotOptions options;
+    options.reference_lines = {{label, 0.5}};
+    const ParsedSvg parsed = render_and_parse({{label, {0, 1}, {0, 1}, {}, {}, false}}, options);
+    const double width = std::stod(parsed.elements.front().attributes.at("width"));
+    const double height = std::stod(parsed.elements.front().attributes.at("height"));
+    int legend_texts = 0;
+    for (const auto& element : parsed.elements) {
+      if ((element.name != "text" || element.text != label) && element.name != "tspan") continue;
+      if (element.name == "text") ++legend_texts;
+      if (element.attributes.count("x") == 0 || element.attributes.count("text-anchor")) continue;
+      const double start = std::stod(element.attributes.at("x"));
+      const double longest = element.name == "tspan" ? estimated_text_width(element.text, 12)
+                                                     : estimated_text_width(label.substr(0, 40), 12);
+      EXPECT_LE(start + longest, width) << label;
+    }
+    EXPECT_EQ(legend_texts, 2) << label;  // the reference line's and the series'
+    for (const auto* text : parsed.named("text"))
+      if (text->attributes.count("y")) EXPECT_LE(std::stod(text->attributes.at("y")), height);
+  }
+  // The estimate grows with the text and is at least the width of a digit per character.
+  EXPECT_GE(estimated_text_width("0123456789", 12), 10 * 0.56 * 12);
+  EXPECT_DOUBLE_EQ(estimated_text_width("ηη", 12), estimated_text_width("ab", 12));  // characters, not bytes
+}
+
+TEST(SvgPlotLegend, UnlabelledSeriesAndLinesGetNoLegendEntry) {
+  PlotOptions options = autocorrelation_plot_options("R");  // its zero line has no label
+  const ParsedSvg parsed = render_and_parse(
+      {{"", {0, 1, 2}, {1, 0.5, 0.2}, {}, {}, false}, {"T", {0, 1, 2}, {1, 0.3, 0.1}, {}, {}, true}}, options);
+  const Element& frame = frame_of(parsed);
+  const double right = std::stod(frame.attributes.at("x")) + std::stod(frame.attributes.at("width"));
+  int legend_lines = 0;
+  for (const auto* line : parsed.named("line")) legend_lines += std::stod(line->attributes.at("x1")) > right;
+  EXPECT_EQ(legend_lines, 1);  // T's
+  for (const auto& text : parsed.texts()) EXPECT_NE(text, "");
+}
+
+// Two series along the same path stay distinguishable: different colours, marker shapes and marked points.
+TEST(SvgPlot, OverlappingSeriesCarryDifferentMarkersAtDifferentPoints) {
+  std::vector<double> x(200), y(200);
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<double>(k), y[k] = std::sin(0.05 * k);
+  const ParsedSvg parsed =
+      render_and_parse({{"first", x, y, {}, {}, false}, {"second", x, y, {}, {}, false}}, PlotOptions{});
+  const auto first = parsed.named("circle"), second = parsed.named("rect");
+  // Markers on the data (the legend adds one each); about ten per series on a long one.
+  ASSERT_GE(first.size(), 5U);
+  ASSERT_LE(first.size(), 12U);
+  ASSERT_GE(second.size(), 5U + 2U);  // + the background and the frame
+  std::vector<std::pair<double, double>> first_centres;
+  for (const auto* circle : first)
+    first_centres.emplace_back(std::stod(circle->attributes.at("cx")), std::stod(circle->attributes.at("cy")));
+  for (const auto* rect : second) {
+    if (!rect->attributes.count("x") || rect->attributes.count("stroke")) continue;  // background, frame
+    const double cx = std::stod(rect->attributes.at("x")) + std::stod(rect->attributes.at("width")) / 2;
+    const double cy = std::stod(rect->attributes.at("y")) + std::stod(rect->attributes.at("height")) / 2;
+    for (const auto& [x0, y0] : first_centres) EXPECT_GT(std::hypot(cx - x0, cy - y0), 1.0);
   }
 }
 

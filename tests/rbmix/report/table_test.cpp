@@ -1,6 +1,9 @@
 #include "rbmix/report/table.hpp"
 
+#include <cmath>
+#include <limits>
 #include <sstream>
+#include <variant>
 
 #include <gtest/gtest.h>
 
@@ -18,9 +21,40 @@ TEST(Table, WritesCsvThatReadsBackExactly) {
   EXPECT_EQ(csv,
             "operator,slem,count\n"
             "gibbs,0.30000000000000004,7\n"
-            "\"mix:0.5, tempered\",-0.33333333333333331,0\n");
+            "\"mix:0.5, tempered\",-0.3333333333333333,0\n");
   EXPECT_EQ(std::stod("0.30000000000000004"), 0.1 + 0.2);
+  EXPECT_EQ(std::stod("-0.3333333333333333"), -1.0 / 3.0);
   EXPECT_THROW(table.add_row({1.0}), InputError);
+}
+
+// Tidy CSV: numbers as short as exactness allows, missing values as empty fields (never "-" or "nan" in a numeric
+// column), booleans as true/false.
+TEST(Table, WritesTidyCsv) {
+  Table table({"name", "eta", "sweeps", "trusted", "tau"});
+  table.add_row({std::string("gibbs"), 0.1, 10LL, true, 2.0});
+  table.add_row({std::string("herding"), 1e-7, Table::missing(), false, std::nan("")});
+  table.add_row({Table::missing(), 1e21, -3LL, true, -std::numeric_limits<double>::infinity()});
+  EXPECT_EQ(table.to_csv(),
+            "name,eta,sweeps,trusted,tau\n"
+            "gibbs,0.1,10,true,2\n"
+            "herding,1e-07,,false,\n"
+            ",1e+21,-3,true,-inf\n");
+  // A string literal is text, not a bool (the C++20 variant rules pick the non-narrowing alternative).
+  EXPECT_TRUE(std::holds_alternative<std::string>(Table::Cell(std::string("yes"))));
+  EXPECT_TRUE(std::holds_alternative<bool>(Table::Cell(true)));
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Table::Cell()));
+}
+
+TEST(Table, PrintsAlignedColumnsWithADashForMissingValues) {
+  Table table({"name", "tau"});
+  table.add_row({std::string("gibbs"), 1.0 / 3.0});
+  table.add_row({std::string("flip"), Table::missing()});
+  std::ostringstream out;
+  table.print(out, 3);
+  EXPECT_EQ(out.str(),
+            " name    tau\n"
+            "gibbs  0.333\n"
+            " flip      -\n");
 }
 
 TEST(SvgPlot, RendersEverySeriesAndRejectsMismatchedLengths) {
