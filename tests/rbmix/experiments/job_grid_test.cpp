@@ -49,23 +49,13 @@ void expect_roots(const std::vector<Root>& roots, std::size_t count) {
 
 TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   rbmix::testing::TemporaryDirectory directory;
-<<<<<<< HEAD
   const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);  // no grid: threads only
   JobGrid grid(settings_in(directory.path()));
   expect_roots(run_jobs(JobRunner(3, &grid), 30, root_job), 30);
-  EXPECT_EQ(JobJournal(directory.path(), 0).read().size(), 30u);
-  // A second run_jobs of the same experiment is its next phase, journaled apart.
-  expect_roots(run_jobs(JobRunner(1, &grid), 4, root_job), 4);
-  EXPECT_EQ(JobJournal(directory.path(), 1).read().size(), 4u);
-=======
-  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);
-  ActiveGrid grid(settings_in(directory.path()));
-  expect_roots(run_jobs(JobRunner(3), 30, root_job), 30);
   EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 30u);
   // A second run_jobs of the same experiment is its next phase, journaled apart.
-  expect_roots(run_jobs(JobRunner(1), 4, root_job), 4);
+  expect_roots(run_jobs(JobRunner(1, &grid), 4, root_job), 4);
   EXPECT_EQ(JobJournal(directory.path(), 1, settings_in(directory.path()).identity).read().size(), 4u);
->>>>>>> reliab
   expect_roots(in_memory, 30);
 }
 
@@ -192,7 +182,6 @@ TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
   }
 }
 
-<<<<<<< HEAD
 // A grid journals results as text: run_jobs takes only results that say how (checked when compiled).
 template <typename Job>
 concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
@@ -200,23 +189,23 @@ concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
 };
 static_assert(RunnableOnAGrid<Root (*)(std::size_t)>);
 static_assert(!RunnableOnAGrid<std::size_t (*)(std::size_t)>);
-=======
+
 // A journaled result that cannot be read back (a value out of a double's range, or no number at all, under an
 // intact checksum) is refused naming the job and its file, not only the value.
 TEST(JobGrid, AnUnreadableJournaledResultNamesItsJobAndFile) {
   for (const char* value : {"0x1p+99999", "1e999", "0x"}) {
     rbmix::testing::TemporaryDirectory directory;
     {
-      ActiveGrid grid(settings_in(directory.path()));
-      run_jobs(JobRunner(1), 5, root_job);
+      JobGrid grid(settings_in(directory.path()));
+      run_jobs(JobRunner(1, &grid), 5, root_job);
     }
     const JobJournal journal(directory.path(), 0, settings_in(directory.path()).identity);
     journal.record(3, {true, nlohmann::json{{"index", 3}, {"value", value}}.dump()});
     JobGridSettings settings = settings_in(directory.path());
     settings.resume = true;
-    ActiveGrid grid(settings);
+    JobGrid grid(settings);
     try {
-      run_jobs(JobRunner(1), 5, root_job);
+      run_jobs(JobRunner(1, &grid), 5, root_job);
       ADD_FAILURE() << value << ": no exception";
     } catch (const InputError& error) {
       const std::string message = error.what();
@@ -226,20 +215,6 @@ TEST(JobGrid, AnUnreadableJournaledResultNamesItsJobAndFile) {
     }
   }
 }
-
-// Results a grid cannot journal run in memory, unless the grid asks for what needs the journal.
-TEST(JobGrid, UnserializableResultsRefuseShards) {
-  rbmix::testing::TemporaryDirectory directory;
-  {
-    ActiveGrid grid(settings_in(directory.path()));
-    EXPECT_EQ(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }).size(), 5u);
-  }
-  JobGridSettings settings = settings_in(directory.path());
-  settings.shard = {1, 2};
-  ActiveGrid grid(settings);
-  EXPECT_THROW(run_jobs(JobRunner(2), 5, [](std::size_t index) { return index; }), InputError);
-}
->>>>>>> reliab
 
 }  // namespace
 }  // namespace rbmix::experiments
