@@ -11,8 +11,8 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
-#include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/training/trainer.hpp"
 
@@ -101,9 +101,9 @@ std::vector<CalibrationModel> calibration_models(const EstimatorCalibrationOptio
   for (const int size : options.sizes)
     for (const int bound : options.weight_bounds)
       for (int index = 0; index < options.random_rbms_per_setting; ++index)
-        models.push_back({"random m=n=" + std::to_string(size) + " c=" + std::to_string(bound) + " #" +
-                              std::to_string(index),
-                          size, bound, index, false});
+        models.push_back(
+            {"random m=n=" + std::to_string(size) + " c=" + std::to_string(bound) + " #" + std::to_string(index), size,
+             bound, index, false});
   for (int index = 0; index < options.trained_rbms; ++index)
     models.push_back({"bas3x3 trained #" + std::to_string(index), 0, 0, index, true});
   return models;
@@ -136,8 +136,8 @@ bool is_finite_estimate(const analysis::IntegratedTimeEstimate& estimate) {
 
 // Adds one estimate to a score. An estimate without a finite positive τ̂ counts as far off (and is always flagged:
 // its method warns).
-void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate& estimate, double exact,
-                  bool flagged, double& sum, double& sum_of_squares) {
+void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate& estimate, double exact, bool flagged,
+                  double& sum, double& sum_of_squares) {
   const bool finite = is_finite_estimate(estimate);
   const double error = finite ? estimate.time / exact - 1.0 : std::numeric_limits<double>::infinity();
   if (finite) {
@@ -170,18 +170,19 @@ void finish_score(EstimatorScore& score, double sum, double sum_of_squares) {
 
 }  // namespace
 
-EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options) {
+EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
+                                                     const JobRunner& runner) {
   options.validate();
   const auto start = std::chrono::steady_clock::now();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
-  const std::vector<OperatorJob> results = run_jobs(JobRunner(options.threads), jobs, [&](std::size_t job) {
+  const std::vector<OperatorJob> results = run_jobs(runner, jobs, [&](std::size_t job) {
     const CalibrationModel& model = models[job / options.operators.size()];
     const std::string& name = options.operators[job % options.operators.size()];
     // The model's seed depends on the model alone, so that every operator sees the same RBM.
     const std::uint64_t model_seed = trial_seed(options.seed, 1000000 + job / options.operators.size());
     const Rbm rbm = model.trained ? trained_rbm(options, model.index, model_seed)
-                                  : slem_sweep_rbm(options.seed, model.size, model.bound, model.index);
+                                  : fig3_random_rbm(options.seed, model.size, model.bound, model.index);
     const analysis::OperatorSpecification specification = analysis::parse_operator_specification(name);
     OperatorJob out;
     const std::optional<double> exact = analysis::analyse_operator(rbm, specification).energy_autocorrelation_time;
@@ -264,8 +265,7 @@ std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates) {
     const EstimatorScore& candidate = candidates[k].pooled;
     const EstimatorScore& current = candidates[best].pooled;
     if (shortfall(candidate) < shortfall(current) ||
-        (shortfall(candidate) == shortfall(current) &&
-         candidate.flagged_close_share() < current.flagged_close_share()))
+        (shortfall(candidate) == shortfall(current) && candidate.flagged_close_share() < current.flagged_close_share()))
       best = k;
   }
   return best;
@@ -287,8 +287,8 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
   out.write_csv("estimator_calibration.csv", estimator_score_table(score_estimators(result, options.rule)));
 
   Table runs({"model", "operator", "chains", "steps", "replicate", "exact_tau", "rhat", "ess_bulk", "ess_tail",
-              "estimator", "tau", "lower", "upper", "cutoff", "length_in_times", "relative_half_width",
-              "disagreement", "trusted", "warning"});
+              "estimator", "tau", "lower", "upper", "cutoff", "length_in_times", "relative_half_width", "disagreement",
+              "trusted", "warning"});
   for (const CalibrationRun& run : result.runs)
     for (std::size_t k = 0; k < run.diagnostics.estimates.size(); ++k) {
       const analysis::IntegratedTimeEstimate& estimate = run.diagnostics.estimates[k];
@@ -327,8 +327,8 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
       for (const CalibrationRun& run : result.runs)
         if (run.configuration.chains == configuration.chains && run.configuration.steps == configuration.steps)
           groups[{run.exact_time, run.model + run.operator_name}].push_back(run.diagnostics.estimates[k].time);
-      PlotSeries line{std::to_string(configuration.chains) + " x " + std::to_string(configuration.steps), {}, {},
-                      {}, {}, false};
+      PlotSeries line{
+          std::to_string(configuration.chains) + " x " + std::to_string(configuration.steps), {}, {}, {}, {}, false};
       for (auto& [key, values] : groups) {
         std::sort(values.begin(), values.end());
         line.x.push_back(key.first);
@@ -342,9 +342,55 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
     }
     series.push_back({"exact", {smallest, largest}, {smallest, largest}, {}, {}, true});
     out.write_svg("estimator_calibration_" + method + ".svg", series,
-                  {method + ": median estimate (range over replicates) against exact tau", "exact tau (sweeps)",
-                   "estimated tau (sweeps)", true, 0.0, std::nullopt, {}});
+                  {method + ": median estimate (range over replicates) against exact tau",
+                   "exact tau (sweeps)",
+                   "estimated tau (sweeps)",
+                   true,
+                   0.0,
+                   std::nullopt,
+                   {}});
   }
+}
+
+std::vector<ExperimentOption> EstimatorCalibration::own_options() {
+  return {{"--replicates", "independent trace sets per (model, operator, chains x steps) (default: paper 4, smoke 2)"}};
+}
+
+EstimatorCalibrationOptions EstimatorCalibration::make_options(const ExperimentInputs& inputs) {
+  EstimatorCalibrationOptions options = estimator_calibration_options(inputs.scale, inputs.seed);
+  if (const auto replicates = inputs.integer("--replicates", 1)) options.replicates = static_cast<int>(*replicates);
+  options.validate();
+  return options;
+}
+
+nlohmann::json EstimatorCalibration::configuration(const EstimatorCalibrationOptions& options) {
+  return to_json(options);
+}
+
+EstimatorCalibrationResult EstimatorCalibration::run(const EstimatorCalibrationOptions& options,
+                                                     const JobRunner& runner, std::ostream& log) {
+  log << "estimator-calibration: every τ estimator against the exact τ of tiny RBMs\n";
+  return run_estimator_calibration(options, runner);
+}
+
+ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions& options,
+                                              const EstimatorCalibrationResult& result, ResultDirectory& out,
+                                              std::ostream& log) {
+  write_estimator_calibration(options, result, out);
+  ExperimentReport report;
+  log << result.runs.size() << " trace sets; estimates against the exact tau, trust rule of the options:\n";
+  report.tables.push_back({"scores", estimator_score_table(score_estimators(result, options.rule))});
+  report.tables.back().table.print(log, 3);
+  const auto candidates = rule_candidates(result, options.rule);
+  if (!result.runs.empty()) {
+    const auto& chosen = candidates[chosen_rule(candidates)];
+    log << "chosen rule: relative half width <= " << chosen.rule.max_relative_half_width
+        << ", disagreement <= " << chosen.rule.max_disagreement << " standard errors: flags "
+        << chosen.pooled.flagged_far_share() << " of the " << chosen.pooled.far_off << " estimates > 20 % off and "
+        << chosen.pooled.flagged_close_share() << " of the " << chosen.pooled.close << " within 10 %\n";
+  }
+  report.record_fields["skipped_operators"] = result.skipped_operators;
+  return report;
 }
 
 }  // namespace rbmix::experiments

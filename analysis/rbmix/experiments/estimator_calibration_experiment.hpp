@@ -11,11 +11,15 @@
 // the thread count.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
+#include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/report/table.hpp"
 
@@ -38,7 +42,6 @@ struct EstimatorCalibrationOptions {
   int replicates = 4;
   Eigen::Index burn_in = 1000;
   std::uint64_t seed = 1;
-  int threads = 0;  // ≤ 0: all cores
   analysis::TrustRule rule;
   // Throws InputError naming the option that is out of range.
   void validate() const;
@@ -65,7 +68,8 @@ struct EstimatorCalibrationResult {
   double seconds = 0.0;
 };
 
-EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options);
+EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
+                                                     const JobRunner& runner = JobRunner());
 
 // Per estimator, under `rule`: runs, mean and sd of τ̂/τ − 1, interval coverage, the estimates > 20 % off and the
 // share of them the rule flags, the estimates within 10 % and the share it flags needlessly.
@@ -105,5 +109,21 @@ Table estimator_score_table(const std::vector<EstimatorScore>& scores);
 // estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against exact τ).
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out);
+
+// `rbmix experiment estimator-calibration` (experiment.hpp).
+struct EstimatorCalibration {
+  static constexpr std::string_view name = "estimator-calibration";
+  static constexpr std::string_view description =
+      "Autocorrelation-time estimators and their trust rule against exact tau on tiny RBMs";
+  static constexpr std::string_view mnist_help = "";
+  static constexpr Scale default_scale = Scale::smoke;
+  using Options = EstimatorCalibrationOptions;
+  using Result = EstimatorCalibrationResult;
+  static std::vector<ExperimentOption> own_options();
+  static Options make_options(const ExperimentInputs& inputs);
+  static nlohmann::json configuration(const Options& options);
+  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
+};
 
 }  // namespace rbmix::experiments

@@ -10,17 +10,16 @@ namespace rbmix::experiments {
 namespace {
 
 // A population small enough for a second: one random 3+3 RBM, G and T, one configuration, two replicates.
-EstimatorCalibrationOptions tiny_options(int threads) {
+EstimatorCalibrationOptions tiny_options() {
   EstimatorCalibrationOptions options = estimator_calibration_options(Scale::smoke, 7);
   options.weight_bounds = {2};
   options.trained_rbms = 0;
   options.configurations = {{4, 2000}};
-  options.threads = threads;
   return options;
 }
 
 TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
-  const EstimatorCalibrationOptions options = tiny_options(1);
+  const EstimatorCalibrationOptions options = tiny_options();
   const EstimatorCalibrationResult result = run_estimator_calibration(options);
   ASSERT_EQ(result.runs.size(), 2u * 2u);  // 2 operators × 2 replicates
   for (const CalibrationRun& run : result.runs) {
@@ -46,8 +45,8 @@ TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
 }
 
 TEST(EstimatorCalibration, ResultsDoNotDependOnTheThreadCount) {
-  const EstimatorCalibrationResult one = run_estimator_calibration(tiny_options(1));
-  const EstimatorCalibrationResult two = run_estimator_calibration(tiny_options(2));
+  const EstimatorCalibrationResult one = run_estimator_calibration(tiny_options(), JobRunner(1));
+  const EstimatorCalibrationResult two = run_estimator_calibration(tiny_options(), JobRunner(2));
   ASSERT_EQ(one.runs.size(), two.runs.size());
   for (std::size_t r = 0; r < one.runs.size(); ++r)
     for (std::size_t k = 0; k < one.runs[r].diagnostics.estimates.size(); ++k)
@@ -70,16 +69,16 @@ TEST(EstimatorCalibration, ChoosesTheRuleThatMeetsBothGoalsWithTheFewestNeedless
 }
 
 TEST(EstimatorCalibration, OptionsNameWhatIsOutOfRange) {
-  EstimatorCalibrationOptions options = tiny_options(1);
+  EstimatorCalibrationOptions options = tiny_options();
   options.replicates = 0;
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.operators = {"no-such-rule"};
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.sizes = {6};  // 12 units: beyond the dense exact analysis
   EXPECT_THROW(options.validate(), InputError);
-  options = tiny_options(1);
+  options = tiny_options();
   options.configurations = {{0, 1000}};
   EXPECT_THROW(options.validate(), InputError);
 }
