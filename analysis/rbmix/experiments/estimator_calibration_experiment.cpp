@@ -176,7 +176,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
   const auto start = std::chrono::steady_clock::now();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
-  const std::vector<OperatorJob> results = run_jobs(runner, jobs, [&](std::size_t job) {
+  // Traces with every estimator are not journaled: the experiment runs in one process.
+  const std::vector<OperatorJob> results = run_jobs_in_process(runner, jobs, [&](std::size_t job) {
     const CalibrationModel& model = models[job / options.operators.size()];
     const std::string& name = options.operators[job % options.operators.size()];
     // The model's seed depends on the model alone, so that every operator sees the same RBM.
