@@ -39,12 +39,15 @@ verify::BatchStep python_step(const py::object& step, std::uint64_t seed) {
 
 // A unit rule written in Python: probability_of_one(x, s, decay) on numpy arrays (vectorised), called here one unit
 // at a time with arrays of one entry, and cached per (x, s, decay): the checks evaluate few distinct points many
-// times. The claim of per-unit detailed balance is the rule's type, as for a C++ rule.
+// times. The claim of per-unit detailed balance is the rule's type, as for a C++ rule; its claim of ergodicity is the
+// caller's (check_rule's `ergodic`).
 template <bool Balanced>
 struct PythonRule {
   static constexpr std::string_view name = "python";
   static constexpr std::string_view description = "a unit rule written in Python";
   static constexpr bool per_unit_detailed_balance = Balanced;
+  bool ergodic = true;
+  bool claims_ergodicity() const { return ergodic; }
   struct Shared {
     py::object function;
     std::map<std::tuple<double, double, double>, double> cache;
@@ -86,14 +89,13 @@ std::vector<Rbm> rule_check_models(std::uint64_t seed) {
 template <bool Balanced>
 VerificationResult check_python_rule(const py::object& function, bool ergodic, std::uint64_t seed,
                                      const std::vector<Rbm>& models) {
-  PythonRule<Balanced> rule{std::make_shared<typename PythonRule<Balanced>::Shared>()};
+  PythonRule<Balanced> rule{ergodic, std::make_shared<typename PythonRule<Balanced>::Shared>()};
   rule.shared->function = function;
   VerificationResult contract = verify::check_rule_contract_on_grid(rule);
   if (!contract) return contract;
   const std::vector<Rbm> checked = models.empty() ? rule_check_models(seed) : models;
   for (const Rbm& rbm : checked) {
-    VerificationResult invariants = verify::check_operator_invariants(
-        rbm, rule, 1.0, ergodic ? std::optional<bool>(true) : std::optional<bool>());
+    VerificationResult invariants = verify::check_operator_invariants(rbm, rule, 1.0);
     if (!invariants) return invariants;
   }
   std::ostringstream message;
