@@ -17,9 +17,11 @@ from ._rbmix import (
     ais,
     analyze,
     autocorrelation_time,
+    experiments,
     load_model,
     log_partition,
     random_model,
+    run_experiment,
     train,
 )
 from . import verify
@@ -34,9 +36,11 @@ __all__ = [
     "ais",
     "analyze",
     "autocorrelation_time",
+    "experiments",
     "load_model",
     "log_partition",
     "random_model",
+    "run_experiment",
     "train",
     "verify",
 ]

@@ -123,3 +123,15 @@ def train(
     resume: bool = False,
     callback: Optional[Callable[[dict[str, npt.NDArray[np.float64]]], Any]] = None,
 ) -> TrainingResult: ...
+
+def experiments() -> dict[str, dict[str, Any]]: ...
+def run_experiment(
+    name: str,
+    out: _Path,
+    scale: str = "smoke",
+    seed: int = 1,
+    threads: int = 0,
+    mnist: str = "",
+    verbose: bool = False,
+    **options: Any,
+) -> dict[str, dict[str, list[Any]]]: ...
