@@ -69,8 +69,10 @@ bool MonitorOptions::is_valid(std::string* why) const {
 
 MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
                             int label_classes, int max_enumerated_units) {
+  // Validity first: the order in which require's arguments are evaluated is unspecified.
   std::string why;
-  require(options.is_valid(&why), "monitor: " + why);
+  const bool valid = options.is_valid(&why);
+  require(valid, "monitor: " + why);
   const Eigen::Index smaller = std::min(n_visible, n_hidden);
   const bool enumerable = smaller <= max_enumerated_units;
   if (label_classes > 0) {
