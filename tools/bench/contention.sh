@@ -84,15 +84,17 @@ summary() { sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (
 echo "pcd_epoch_bench: $updates PCD-1 updates (784 × 500, batch 100, float, 13 % ones); $cores cores;" \
   "$repeats repeats; busy processes $( $pin && echo pinned || echo unpinned ); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 IFS=, read -r -a load_list <<<"$loads"
+declare -A sums=()
 for load in "${load_list[@]}"; do
   start_spinners "$load"
   declare -A seconds=() tuned_to=()
   for ((r = 0; r < repeats; ++r)); do
     for ((s = 0; s < ${#settings[@]}; ++s)); do
       setting=${settings[$(((s + r) % ${#settings[@]}))]}
-      read -r _ time _ _ _ _ _ chosen < <(run_setting "$setting")
+      read -r _ time _ _ _ _ _ chosen _ sum < <(run_setting "$setting")
       seconds[$setting]+="$time "
       [[ $setting == tuned ]] && tuned_to[$setting]+="$chosen "
+      sums[$sum]=1
     done
   done
   stop_spinners
@@ -111,4 +113,11 @@ for load in "${load_list[@]}"; do
   done
   unset seconds tuned_to
 done
+# Every run trains the same model (the same seed and updates), whatever the thread setting and the load.
+if ((${#sums[@]} == 1)); then
+  echo "weights: the same sum in every run (${!sums[*]})"
+else
+  echo "weights: DIFFERENT sums across runs: ${!sums[*]}"
+  exit 1
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

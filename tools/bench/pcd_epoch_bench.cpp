@@ -3,8 +3,8 @@
 // processes, with the default thread setting and with one thread (docs/performance.md "Under contention").
 //   pcd_epoch_bench [--updates U] [--untuned]
 // --untuned switches the thread-count tuner off (thread_count_tuner.hpp): the full team at every update, as before
-// the tuner. Prints one line: seconds, updates, the OpenMP team and the team the tuner ended on
-// ("untuned" where it did not tune).
+// the tuner. Prints one line: seconds, updates, the OpenMP team, the team the tuner ended on ("untuned" where it did
+// not tune) and the sum of the trained weights.
 #include <omp.h>
 
 #include <chrono>
@@ -65,7 +65,9 @@ int main(int argc, char** argv) {
   for (long update = 0; update < updates; ++update) trainer.step();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const rbmix::ThreadCountTuner& tuner = trainer.thread_tuner();
-  std::printf("seconds %.4f updates %ld team %d tuned_to %s\n", seconds, updates, omp_get_max_threads(),
-              tuner.team() > 1 ? std::to_string(tuner.chosen_team()).c_str() : "untuned");
+  // The sum of W's entries, to the last bit: the same for every thread setting and load (the tuner changes only the
+  // team's size).
+  std::printf("seconds %.4f updates %ld team %d tuned_to %s weight_sum %a\n", seconds, updates, omp_get_max_threads(),
+              tuner.team() > 1 ? std::to_string(tuner.chosen_team()).c_str() : "untuned", trainer.model().weights.sum());
   return 0;
 }

@@ -57,15 +57,23 @@ void ThreadCountTuner::record(int threads, double seconds) {
       const auto pair = static_cast<std::size_t>(pieces_ / 2);
       times[pair] = seconds;
       if (++pieces_ % 2 != 0) return;
-      const bool decisive = std::max(trial_full_[pair], trial_single_[pair]) >
-                            decisive_ratio * std::min(trial_full_[pair], trial_single_[pair]);
       const auto pairs = pair + 1;
+      const auto decides = [&](std::size_t k, bool for_one_thread) {
+        const double faster = for_one_thread ? trial_single_[k] : trial_full_[k];
+        const double slower = for_one_thread ? trial_full_[k] : trial_single_[k];
+        return slower > decisive_ratio * faster;
+      };
+      // Choosing the team wrongly costs up to its 10× loss until the next probe, choosing one thread wrongly its
+      // 1.7× gain: one pair suffices for one thread, the team needs two in a row.
+      bool decisive = decides(pair, true);
+      if (!decisive && pairs >= 2) decisive = decides(pair, false) && decides(pair - 1, false);
       if (!decisive && pairs < trial_pieces) return;
       const double full = decisive ? trial_full_[pair] : median(trial_full_, pairs);
       const double single = decisive ? trial_single_[pair] : median(trial_single_, pairs);
       phase_ = Phase::settled;
       const bool one_thread = single < full;
       choose(one_thread ? 1 : team_, one_thread ? full / single : single / full);
+      rival_seconds_ = one_thread ? full : single;
       if (decisive) {
         remember(one_thread ? single : full);
       } else {
@@ -81,15 +89,18 @@ void ThreadCountTuner::record(int threads, double seconds) {
     --until_probe_;
     if (chosen_ == team_ && chosen_median_ > 0.0 && recent_median() > slowdown_margin * chosen_median_)
       probe_now_ = true;
+    if (recent_written_ >= (recent_pieces + 1) / 2 && recent_median() > rival_seconds_) probe_now_ = true;
     return;
   }
   // A probe of the other team.
   const double level = recent_median();
   if (seconds < switch_margin * level) {
     choose(threads, level / seconds);
+    rival_seconds_ = level;
     remember(seconds);
     return;
   }
+  rival_seconds_ = seconds;
   // The choice holds; slowdowns are measured from the chosen team's present level.
   schedule_probe(seconds / level);
   if (recent_written_ >= recent_pieces) chosen_median_ = level;

@@ -11,15 +11,18 @@
 //
 // The policy, between the full team and one thread: the first warm_up_pieces pieces run on one thread untimed
 // (first touch of the workspaces; one thread is never far slower than the team, while a busy machine can make the
-// team 10× slower). Then the trial alternates the team and one thread, a pair at a time: a pair whose times differ
-// by decisive_ratio decides at once, otherwise the lower median of trial_pieces pairs wins. From then on one piece
-// with the other team is timed now and then (a probe), and it takes over if it is faster than switch_margin × the
+// team 10× slower). Then the trial alternates the team and one thread, a pair at a time: a pair in which one thread
+// is decisive_ratio times faster decides for it at once, two such pairs in a row for the team (a wrong choice of the
+// team costs far more than one of one thread), otherwise the lower median of trial_pieces pairs wins. From then on one
+// piece with the other team is timed now and then (a probe), and it takes over if it is faster than switch_margin × the
 // median of the chosen team's last recent_pieces pieces. The probes are spaced so that they cost at most
 // probe_budget of the run: a probe that came out r times the chosen median costs r − 1 pieces' time, so the next
 // one waits (r − 1) / probe_budget pieces, and at least twice the last wait (from first_probe_interval, never more
-// than last_probe_interval). While the full team runs, a median grown by slowdown_margin over its level at the last
-// choice or probe brings the probe at once (load has arrived); one thread's times grow too under load, but its
-// rival only gets worse.
+// than last_probe_interval). The probe comes at once when the chosen team's median (of three pieces or more) is
+// slower than the other team's last timed piece (a trial pair misled by noise is undone within a few pieces, not
+// after a probe interval on a team that may be 10× slower), and, while the full team runs, when its median has grown
+// by slowdown_margin over its level at the last choice or probe (load has arrived; one thread's times grow too under
+// load, but its rival only gets worse).
 //
 // Only the team's size changes; every threaded routine in rbmix gives the same bits whatever the thread count, so the
 // numbers never depend on the tuner's choices.
@@ -102,6 +105,7 @@ class ThreadCountTuner {
   std::array<double, trial_pieces> trial_single_{};  // and on one thread
   std::array<double, recent_pieces> recent_{};       // the chosen team's last times, a ring
   std::int64_t recent_written_ = 0;
+  double rival_seconds_ = 0.0;  // the other team's last timed piece
   double chosen_median_ = 0.0;  // the chosen team's level at the last choice or probe; 0 until its ring is full
   std::int64_t probe_interval_ = first_probe_interval;
   std::int64_t until_probe_ = first_probe_interval;

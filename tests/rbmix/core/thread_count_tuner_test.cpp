@@ -67,7 +67,7 @@ TEST(ThreadCountTuner, FallsBackToOneThreadOnABusyMachine) {
     const auto cost = [&](int threads, std::int64_t) { return team_loss_cost(threads, loss); };
     constexpr std::int64_t first_pair_end = Tuner::warm_up_pieces + 2;
     double total = feed(tuner, 0, first_pair_end, cost);
-    EXPECT_EQ(tuner.chosen_team(), 1) << loss;  // the first pair decides
+    EXPECT_EQ(tuner.chosen_team(), 1) << loss;  // the first pair decides for one thread
     total += feed(tuner, first_pair_end, 1000 - first_pair_end, cost);
     EXPECT_EQ(tuner.chosen_team(), 1) << loss;
     // The trial's piece on the team and the probes cost a few per cent over one thread alone (the goal: 10 %).
@@ -93,6 +93,28 @@ TEST(ThreadCountTuner, FollowsTheLoadAsItComesAndGoes) {
   const double idle_total = feed(tuner, 4000, 2000, load);
   EXPECT_EQ(tuner.chosen_team(), kTeam);
   EXPECT_LT(idle_total, 1.2 * 2000 * idle_cost(kTeam, 0));
+}
+
+TEST(ThreadCountTuner, OnePairMisledByNoiseDoesNotChooseTheTeam) {
+  Tuner tuner(kTeam);
+  // The trial's first one-thread piece is hit by something else, so the first pair favours the team, 10× slower
+  // in truth; the second pair decides.
+  const auto cost = [](int threads, std::int64_t piece) {
+    if (piece == Tuner::warm_up_pieces + 1) return 20.0;
+    return team_loss_cost(threads, 10.0);
+  };
+  double total = feed(tuner, 0, Tuner::warm_up_pieces + 4, cost);
+  EXPECT_EQ(tuner.chosen_team(), 1);
+  total += feed(tuner, Tuner::warm_up_pieces + 4, 1000 - Tuner::warm_up_pieces - 4, cost);
+  EXPECT_EQ(tuner.chosen_team(), 1);
+  EXPECT_LT(total, 1.1 * 1000);
+}
+
+TEST(ThreadCountTuner, TwoDecisivePairsChooseTheTeam) {
+  Tuner tuner(kTeam);
+  feed(tuner, 0, Tuner::warm_up_pieces + 4, idle_cost);
+  EXPECT_EQ(tuner.chosen_team(), kTeam);
+  EXPECT_EQ(tuner.next_team(), kTeam);  // settled: no third pair
 }
 
 TEST(ThreadCountTuner, ASingleSlowProbeDoesNotSwitch) {
