@@ -8,6 +8,9 @@
 #include <string>
 
 #include "checkpoint_runs.hpp"
+#include "grid_journal_runs.hpp"
+#include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/model_file.hpp"
@@ -49,6 +52,29 @@ void write_checkpoints(const std::filesystem::path& directory) {
   }
 }
 
+// A journal of the fuzz target's grid in a scratch directory: a job that succeeded (a result of exact numbers), one
+// that failed, and grid.json; their files are the seeds.
+void write_grid_journal(const std::filesystem::path& directory) {
+  namespace experiments = rbmix::experiments;
+  const std::filesystem::path scratch = directory / "scratch";
+  const auto identity = rbmix::fuzz::grid_journal_identity();
+  const experiments::JobJournal journal(scratch, rbmix::fuzz::grid_journal_phase, identity);
+  const std::size_t job = rbmix::fuzz::grid_journal_job;
+  const nlohmann::json result = {{"slem", experiments::exact_number(0.75)},
+                                 {"times", {experiments::exact_number(-1.0 / 3.0), experiments::exact_number(1e300)}},
+                                 {"trial", 2}};
+  journal.record(job, {true, result.dump()});
+  std::filesystem::copy_file(journal.job_file(job), directory / "seed-job.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  journal.record(job, {false, "--lr must be positive"});
+  std::filesystem::copy_file(journal.job_file(job), directory / "seed-failed-job.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  experiments::write_grid_record(scratch, {{"identity", identity}, {"shard", "2/3"}, {"jobs", {40, 6}}});
+  std::filesystem::copy_file(experiments::journal_directory(scratch) / "grid.json", directory / "seed-grid.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::remove_all(scratch);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,7 +83,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path corpus = argv[1];
-  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx"})
+  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx", "grid_journal"})
     std::filesystem::create_directories(corpus / target);
 
   const rbmix::BinaryMatrix bars = rbmix::bars_and_stripes(2);
@@ -88,6 +114,7 @@ int main(int argc, char** argv) {
   rbmix::write_output_file(corpus / "idx/seed-labels.idx", labels);
   write_gzip(corpus / "idx/seed-images.idx.gz", images);
   write_gzip(corpus / "idx/seed-labels.idx.gz", labels);
+  write_grid_journal(corpus / "grid_journal");
   std::cout << "wrote the seed corpus under " << corpus.string() << '\n';
   return 0;
 }
