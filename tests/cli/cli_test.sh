@@ -1154,13 +1154,16 @@ case_sample_gibbs() {
 # in the caption; rbmix train writes the same picture and its learning curve as a plot.
 case_model_show_filters() {
   succeeds model random --visible 9 --hidden 4 --weight-range 1 --seed 1 --out m.npz
+  local summary
   succeeds model show m.npz --filters --out f.png
   # Four 3×3 tiles, each value an 11×11 block (tiles of 33 pixels), 2-pixel gaps: 4·35 + 2 = 142 by 37.
-  expect_equal "f.png" "$(png_summary f.png | head -1)" "142 37"
-  png_summary f.png | grep -qF "contrast per tile" || fail "f.png does not name its contrast: $(png_summary f.png)"
+  summary=$(png_summary f.png)
+  expect_equal "f.png" "$(head -1 <<<"$summary")" "142 37"
+  grep -qF "contrast per tile" <<<"$summary" || fail "f.png does not name its contrast: $summary"
   succeeds model show m.npz --filters --contrast global --columns 2 --out g.png
-  expect_equal "g.png" "$(png_summary g.png | head -1)" "72 72"
-  png_summary g.png | grep -qF "contrast global" || fail "g.png does not name its contrast: $(png_summary g.png)"
+  summary=$(png_summary g.png)
+  expect_equal "g.png" "$(head -1 <<<"$summary")" "72 72"
+  grep -qF "contrast global" <<<"$summary" || fail "g.png does not name its contrast: $summary"
   succeeds model random --visible 6 --hidden 2 --weight-range 1 --seed 1 --out six.npz
   rejects "--image-shape" model show six.npz --filters --out six.png
   rejects "--image-shape 2x2" model show six.npz --filters --image-shape 2x2 --out six.png

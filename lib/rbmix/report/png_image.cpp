@@ -28,8 +28,22 @@ void check_keyword(const std::filesystem::path& file, const std::string& keyword
           file.string() + ": PNG text keyword '" + keyword + "' must be 1 to 79 printable characters");
 }
 
+// libpng reports errors by longjmp back to the setjmp here, so this function creates no object with a destructor;
+// returns false after such an error.
+bool encode_with_libpng(png_structp png, png_infop info, const GreyImage& image, png_bytepp rows, png_textp chunks,
+                        int chunk_count, std::string* bytes) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_set_write_fn(png, bytes, append_to_string, nullptr);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 8,
+               PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (chunk_count > 0) png_set_text(png, info, chunks, chunk_count);
+  png_set_rows(png, info, rows);
+  png_write_png(png, info, PNG_TRANSFORM_IDENTITY, nullptr);
+  return true;
+}
+
 // The whole file in memory, so that the one output writer (which knows how to treat devices, links and full disks)
-// writes it. libpng reports errors by longjmp: nothing with a destructor lives between setjmp and the calls.
+// writes it.
 std::string encode_png(const std::filesystem::path& file, const GreyImage& image, const PngText& text) {
   std::string bytes;
   std::vector<png_text> chunks(text.size());
@@ -45,21 +59,10 @@ std::string encode_png(const std::filesystem::path& file, const GreyImage& image
         const_cast<png_bytep>(image.pixels.data() + static_cast<std::size_t>(y * image.width));
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!info) {
-    png_destroy_write_struct(&png, nullptr);
-    throw InputError(file.string() + ": cannot encode the PNG image (out of memory)");
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    throw InputError(file.string() + ": cannot encode the PNG image");
-  }
-  png_set_write_fn(png, &bytes, append_to_string, nullptr);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 8,
-               PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  if (!chunks.empty()) png_set_text(png, info, chunks.data(), static_cast<int>(chunks.size()));
-  png_set_rows(png, info, rows.data());
-  png_write_png(png, info, PNG_TRANSFORM_IDENTITY, nullptr);
-  png_destroy_write_struct(&png, &info);
+  const bool encoded = info && encode_with_libpng(png, info, image, rows.data(), chunks.data(),
+                                                  static_cast<int>(chunks.size()), &bytes);
+  png_destroy_write_struct(&png, info ? &info : nullptr);
+  if (!encoded) throw InputError(file.string() + ": cannot encode the PNG image");
   return bytes;
 }
 
