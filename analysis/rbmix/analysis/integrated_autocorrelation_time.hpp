@@ -55,13 +55,13 @@ IntegratedTimeEstimate rank_normalised_integrated_time(const MatrixD& traces);
 IntegratedTimeEstimate batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
 IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
 
-// The trust rule (docs/algorithms.md §6.3). An estimate is trusted when its method raised no warning and
+// The trust rule (docs/algorithms.md §6.6). An estimate is trusted when its method raised no warning and
 //   R̂ ≤ max_potential_scale_reduction              (the chains agree: Vehtari et al.'s 1.01),
 //   N ≥ min_length_in_times τ̂ per chain            (emcee's 50),
 //   (upper − lower)/(2τ̂) ≤ max_relative_half_width (its own interval is narrow),
 //   |τ̂ − τ̂_ref|/√(se² + se_ref²) ≤ max_disagreement for the batch-means cross-checks τ̂_ref (for a batch-means
 //                                                    estimate: the initial monotone sequence), se from the intervals.
-// The last two thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.4).
+// The last two thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.7).
 struct TrustRule {
   double max_potential_scale_reduction = 1.01;
   double min_length_in_times = 50.0;
@@ -92,7 +92,7 @@ struct MixingDiagnostics {
   double tail_effective_sample_size = 0.0;
   std::vector<IntegratedTimeEstimate> estimates;  // in the order of the header's list
   std::vector<TrustSignals> signals;              // one per estimate
-  // The estimate docs/algorithms.md §6.4's calibration supports as the headline.
+  // The estimate docs/algorithms.md §6.7's calibration supports as the headline.
   const IntegratedTimeEstimate& recommended() const;
 };
 
