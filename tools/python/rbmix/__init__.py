@@ -20,6 +20,7 @@ from ._rbmix import (
     load_model,
     log_partition,
     random_model,
+    sample,
     train,
 )
 from . import verify
@@ -37,6 +38,7 @@ __all__ = [
     "load_model",
     "log_partition",
     "random_model",
+    "sample",
     "train",
     "verify",
 ]
