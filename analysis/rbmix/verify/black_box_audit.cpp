@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "rbmix/analysis/slem.hpp"

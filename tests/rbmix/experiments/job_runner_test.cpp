@@ -12,11 +12,11 @@ namespace {
 TEST(JobRunner, ResultsComeBackInIndexOrderWhateverTheThreadCount) {
   for (const int threads : {1, 2, 3}) {
     const std::vector<std::size_t> squares =
-        run_jobs(JobRunner(threads), 50, [](std::size_t index) { return index * index; });
+        run_jobs_in_process(JobRunner(threads), 50, [](std::size_t index) { return index * index; });
     ASSERT_EQ(squares.size(), 50u);
     for (std::size_t index = 0; index < squares.size(); ++index) EXPECT_EQ(squares[index], index * index);
   }
-  EXPECT_TRUE(run_jobs(JobRunner(), 0, [](std::size_t index) { return index; }).empty());
+  EXPECT_TRUE(run_jobs_in_process(JobRunner(), 0, [](std::size_t index) { return index; }).empty());
 }
 
 TEST(JobRunner, EveryJobRunsOnce) {

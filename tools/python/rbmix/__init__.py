@@ -22,6 +22,7 @@ from ._rbmix import (
     log_partition,
     random_model,
     run_experiment,
+    sample,
     train,
 )
 from . import verify
@@ -41,6 +42,7 @@ __all__ = [
     "log_partition",
     "random_model",
     "run_experiment",
+    "sample",
     "train",
     "verify",
 ]

@@ -32,6 +32,16 @@ class Rbm:
 def load_model(path: _Path) -> Rbm: ...
 def random_model(visible: int, hidden: int, weight_range: float, *, bias_range: float = 0.0, seed: int) -> Rbm: ...
 def log_partition(model: Rbm) -> float: ...
+def sample(
+    model: Rbm,
+    visible: _Array,
+    hidden: Optional[_Array] = None,
+    *,
+    sweeps: int = 1,
+    operator: str = "gibbs",
+    seed: int = 1,
+    burn_in: int = 0,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
 
 class AisResult:
     log_partition: float
@@ -84,7 +94,7 @@ class AutocorrelationTime:
     reason: str
     def __float__(self) -> float: ...
 
-def autocorrelation_time(series: _Array, method: str = "adaptive_window") -> AutocorrelationTime: ...
+def autocorrelation_time(series: _Array, method: str = "initial_monotone_sequence") -> AutocorrelationTime: ...
 
 class TrainingResult:
     model: Rbm

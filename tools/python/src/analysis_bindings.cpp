@@ -33,7 +33,6 @@ std::vector<analysis::OperatorSpecification> parse_operators(const py::handle& o
   return out;
 }
 
-const char* const estimator_methods = "autoregressive, adaptive_window, initial_monotone_sequence";
 
 }  // namespace
 
@@ -111,19 +110,26 @@ void bind_analysis(py::module_& module) {
                                    ? MatrixD(real_vector(array, "series", false))
                                    : MatrixD(real_matrix(array, "series", false).transpose());
         analysis::validate_traces(traces, "series");
-        py::gil_scoped_release release;
-        const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
-        if (method == "autoregressive") return analysis::autoregressive_integrated_time(covariance);
-        if (method == "adaptive_window") return analysis::adaptive_window_integrated_time(covariance);
-        if (method == "initial_monotone_sequence")
-          return analysis::initial_monotone_sequence_integrated_time(covariance);
-        throw InputError("method: '" + method + "' is not one of " + estimator_methods);
+        analysis::MixingDiagnostics diagnostics;
+        {
+          py::gil_scoped_release release;
+          diagnostics = analysis::mixing_diagnostics(traces);
+        }
+        std::string methods;
+        for (const auto& estimate : diagnostics.estimates) {
+          if (estimate.method == method) return estimate;
+          methods += (methods.empty() ? "" : ", ") + estimate.method;
+        }
+        throw InputError("method: '" + method + "' is not one of " + methods);
       },
-      "series"_a, "method"_a = "adaptive_window",
+      "series"_a, "method"_a = analysis::recommended_integrated_time_method,
       "The integrated autocorrelation time of a trace (steps,) or of several chains (chains, steps), float64 or "
-      "float32: autoregressive (AR(p) by Yule-Walker, as 003), adaptive_window (Sokal's window, emcee's "
-      "integrated_time) or initial_monotone_sequence (Geyer, Stan's multi-chain ρ). The estimate says whether it "
-      "is trusted (at least 50 τ̂ per chain, and the method's own checks) and why not.");
+      "float32, with its 95 % interval (lower, upper): initial_monotone_sequence (Geyer over split chains, as Stan; "
+      "the estimate the calibration recommends, docs/algorithms.md §6.7), autoregressive (AR(p), as 003), "
+      "adaptive_window (Sokal's window, emcee's integrated_time), initial_positive_sequence, rank_normalised, "
+      "batch_means or overlapping_batch_means. `trusted` applies the trust rule (the method's own checks, R̂, at "
+      "least 50 τ̂ per chain, a narrow interval, agreement with the batch-means cross-check) and `reason` says why "
+      "not.");
 }
 
 }  // namespace rbmix::python

@@ -11,6 +11,7 @@ namespace py = pybind11;
 void bind_model(py::module_& module);      // Rbm, load_model, random_model, log_partition, ais
 void bind_analysis(py::module_& module);   // analyze, autocorrelation_time
 void bind_training(py::module_& module);   // train
+void bind_sampling(py::module_& module);   // sample
 void bind_verify(py::module_& verify);     // audit_sampler, check_rule
 void bind_experiments(py::module_& module);  // experiments, run_experiment
 

@@ -55,9 +55,11 @@ void bind_model(py::module_& module) {
             const MatrixD h = binary_matrix(hidden, "hidden", rbm.n_hidden());
             require(v.rows() == h.rows(), "visible and hidden: one row per sample in each, got " +
                                               std::to_string(v.rows()) + " and " + std::to_string(h.rows()));
-            py::gil_scoped_release release;
-            VectorD energy = rbm.energy(v, h);
-            py::gil_scoped_acquire acquire;
+            VectorD energy;
+            {
+              py::gil_scoped_release release;
+              energy = rbm.energy(v, h);
+            }
             return to_numpy(energy);
           },
           "visible"_a, "hidden"_a, "E(v, h) per row; visible (N, n_visible) and hidden (N, n_hidden) of 0/1.")
