@@ -1327,7 +1327,7 @@ case_train_monitor_ais() {
   if grep -qi nan run/learning_curve.csv; then fail "NaN in the learning curve: $(cat run/learning_curve.csv)"; fi
   expect_equal "monitor in run.json" "$(json_file_value run/run.json monitor.kind)" ais
   expect_equal "best chosen by" "$(json_file_value run/run.json summary.best_by)" train_log_likelihood
-  expect_files_listed run model.npz learning_curve.csv checkpoint.ckpt
+  expect_files_listed run model.npz learning_curve.csv learning_curve.svg checkpoint.ckpt
   succeeds train "${options[@]}" --out again
   cmp -s run/learning_curve.csv again/learning_curve.csv || fail "the same seed gave another learning curve"
   rejects "2^30 states" train "${options[@]}" --monitor exact --out exact
@@ -1361,7 +1361,7 @@ case_train_keep_best_and_failure_warning() {
   succeeds data make bas --size 3 --out bas.npy
   succeeds train --data bas.npy --hidden 6 --algo pcd --lr 0.1 --batch 8 --updates 200 --eval-every 50 --keep best \
     --seed 1 --out run
-  expect_files_listed run model.npz best-model.npz learning_curve.csv checkpoint.ckpt
+  expect_files_listed run model.npz best-model.npz learning_curve.csv learning_curve.svg filters.png checkpoint.ckpt
   local best
   best=$(json_file_value run/run.json summary.best.train_log_likelihood)
   succeeds loglik --model run/best-model.npz --data bas.npy --exact --json
@@ -1462,7 +1462,7 @@ case_run_json_lists_files() {
   succeeds data make bas --size 3 --out bas.npy
   make_zero_model zero.npz 9 4
   succeeds sample --model zero.npz --sampler gibbs --samples 5 --out sample
-  expect_files_listed sample samples.npy grey.npy
+  expect_files_listed sample samples.npy grey.npy samples.png
   succeeds isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16 --out isl
   expect_files_listed isl isl.csv
   succeeds mrf train --data bas.npy --algo pl --updates 20 --eval-every 10 --out mrf

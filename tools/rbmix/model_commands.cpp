@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rbmix/command_registry.hpp"
+#include "rbmix/option_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/random_rbm.hpp"
@@ -25,7 +26,6 @@ const CLI::Validator finite_non_negative(
     },
     "FINITE >= 0");
 
-const CLI::Range positive_count(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max());
 
 void attach_random(CLI::App& model) {
   struct Random {

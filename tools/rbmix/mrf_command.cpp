@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rbmix/command_registry.hpp"
+#include "rbmix/option_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
@@ -33,7 +34,6 @@ struct MrfTrainArguments {
   bool json = false;
 };
 
-const CLI::Range positive_count(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max());
 const CLI::Range positive_updates(std::int64_t{1}, std::numeric_limits<std::int64_t>::max());
 
 nlohmann::json model_json(const BoltzmannMachine& model) {

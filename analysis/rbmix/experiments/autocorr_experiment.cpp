@@ -179,7 +179,9 @@ Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResul
                  "untrusted_T"});
   for (std::size_t s = 0; s < options.settings.size(); ++s) {
     const Table2Setting& setting = options.settings[s];
-    for (std::size_t e = 0; e < 3; ++e) {
+    // Every trial has the same estimators, in the same order (integrated_autocorrelation_times).
+    const std::size_t estimators = result.trials.empty() ? 0 : result.trials.front().gibbs.estimates.size();
+    for (std::size_t e = 0; e < estimators; ++e) {
       double sum_gibbs = 0.0, sum_flip = 0.0;
       long long untrusted_gibbs = 0, untrusted_flip = 0, count = 0;
       std::string method;

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/option_checks.hpp"  // positive_count
 
 namespace rbmix::cli {
 
 // Explicit ranges: CLI11's PositiveNumber and NonNegativeNumber name the largest double in their messages
 // ("Value 0 not in range 0.000000 to 1797...").
 inline const CLI::Range positive_int(1, std::numeric_limits<int>::max());
-inline const CLI::Range positive_count(Eigen::Index{1}, std::numeric_limits<Eigen::Index>::max());
 inline const CLI::Range non_negative_count(Eigen::Index{0}, std::numeric_limits<Eigen::Index>::max());
 
 // Saves `data` as a 0/1 .npy file and says so.
