@@ -221,8 +221,8 @@ void write_learning_curve_plot(const std::filesystem::path& file, const std::vec
   write_svg_plot(file, series, plot);
 }
 
-void run_train(const CLI::App& command, const TrainArguments& arguments) {
-  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
+// The training options the command line asks for, validated: the algorithm's table refuses the options it ignores.
+TrainingOptions training_options(const CLI::App& command, const TrainArguments& arguments, Algorithm algorithm) {
   refuse_ignored_options(algorithm, algorithm_specific_options_given(command));
   TrainingOptions options = arguments.options;
   apply_algorithm(options, algorithm, options.inner_steps);
@@ -239,165 +239,224 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   if (options.checkpoint_interval <= 0) options.checkpoint_interval = options.evaluation_interval;
   options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
   options.validate();
-  warn_identical_algorithm(algorithm, options);
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  return options;
+}
 
+// The rows a run trains and tests on: --data (its --rows), --test, and with --labels their one-hot label groups.
+struct TrainingRows {
+  MatrixD train;
+  MatrixD test;
+  std::pair<Eigen::Index, Eigen::Index> selected;  // [first, last) of --data
+  bool classification = false;
+};
+
+// Reads every data file; with labels, sets options.label_classes. Nothing is written before this succeeds.
+TrainingRows load_training_rows(const TrainArguments& arguments, TrainingOptions& options) {
   require(arguments.test_labels.empty() || !arguments.labels.empty(), "--test-labels needs --labels");
   require(arguments.classes == 0 || !arguments.labels.empty(), "--classes needs --labels");
   require(arguments.test_labels.empty() == arguments.test.empty() || arguments.labels.empty(),
           "--labels: a classification run needs --test-labels exactly when it has --test");
-  MatrixD train = load_rows(arguments.data, options.resample_binarisation,
-                            "add --resample-binarisation to draw binary rows from them afresh at every use (000 §4.1)");
-  MatrixD test = arguments.test.empty() ? MatrixD() : to_real(load_binary_matrix(arguments.test));
-  const bool classification = !arguments.labels.empty();
-  std::vector<int> labels = classification ? load_labels(arguments.labels) : std::vector<int>{};
-  std::pair<Eigen::Index, Eigen::Index> rows{0, train.rows()};
+  TrainingRows rows;
+  rows.train = load_rows(arguments.data, options.resample_binarisation,
+                         "add --resample-binarisation to draw binary rows from them afresh at every use (000 §4.1)");
+  if (!arguments.test.empty()) rows.test = to_real(load_binary_matrix(arguments.test));
+  rows.classification = !arguments.labels.empty();
+  std::vector<int> labels = rows.classification ? load_labels(arguments.labels) : std::vector<int>{};
+  rows.selected = {0, rows.train.rows()};
   if (!arguments.rows.empty()) {
-    rows = row_range(arguments.rows, train.rows());
-    train = MatrixD(train.middleRows(rows.first, rows.second - rows.first));
-    if (classification && labels.size() >= static_cast<std::size_t>(rows.second))
-      labels = std::vector<int>(labels.begin() + rows.first, labels.begin() + rows.second);
+    rows.selected = row_range(arguments.rows, rows.train.rows());
+    const auto [first, last] = rows.selected;
+    rows.train = MatrixD(rows.train.middleRows(first, last - first));
+    if (rows.classification && labels.size() >= static_cast<std::size_t>(last))
+      labels = std::vector<int>(labels.begin() + first, labels.begin() + last);
   }
+  if (!rows.classification) return rows;
+  options.label_classes = class_count(arguments, labels);
+  options.validate();
+  rows.train = append_one_hot_labels(rows.train, labels, options.label_classes, "--labels " + arguments.labels);
+  if (rows.test.size() > 0)
+    rows.test = append_one_hot_labels(rows.test, load_labels(arguments.test_labels), options.label_classes,
+                                      "--test-labels " + arguments.test_labels);
+  return rows;
+}
+
+// run.json's configuration: every training option and every argument that shaped the run.
+nlohmann::json training_configuration(const TrainArguments& arguments, const TrainingOptions& options,
+                                      const TrainingRows& rows,
+                                      const std::optional<ImageShape>& picture_shape) {
+  nlohmann::json configuration = to_json(options);
+  configuration["algorithm"] = arguments.algorithm;
+  configuration["data"] = arguments.data;
+  configuration["test"] = arguments.test;
+  configuration["rows"] = {rows.selected.first, rows.selected.second};
+  configuration["n_visible"] = rows.train.cols();
+  if (picture_shape) configuration["image_shape"] = {picture_shape->first, picture_shape->second};
+  if (rows.classification) {
+    configuration["labels"] = arguments.labels;
+    configuration["test_labels"] = arguments.test_labels;
+  }
+  configuration["n_hidden"] = arguments.hidden;
+  configuration["training_samples"] = rows.train.rows();
+  configuration["keep"] = arguments.keep;
+  return configuration;
+}
+
+void save_model(const std::filesystem::path& file, const Trainer& trainer, bool classification,
+                const nlohmann::json& record) {
   if (classification) {
-    options.label_classes = class_count(arguments, labels);
-    options.validate();
-    train = append_one_hot_labels(train, labels, options.label_classes, "--labels " + arguments.labels);
-    if (test.size() > 0)
-      test = append_one_hot_labels(test, load_labels(arguments.test_labels), options.label_classes,
-                                   "--test-labels " + arguments.test_labels);
+    save_classification_rbm(file, {trainer.model(), trainer.options().label_classes}, record);
+  } else {
+    save_rbm(file, trainer.model(), record);
   }
-  const Eigen::Index n_visible = train.cols() - options.label_classes;
+}
+
+// --keep best: writes the model of the best evaluation so far as it is found (a resumed run continues from the best
+// of the curve in its checkpoint, whose model is already on disk).
+class BestModelKeeper {
+ public:
+  BestModelKeeper(std::filesystem::path file, const Trainer& trainer, bool classification)
+      : file_(std::move(file)), trainer_(trainer), classification_(classification) {
+    for (const auto& point : trainer.learning_curve())
+      if (const auto score = monitored_score(point); score && (!best_score_ || *score > *best_score_))
+        best_score_ = score;
+  }
+
+  void observe(const EvaluationPoint& point, const nlohmann::json& record) {
+    const auto score = monitored_score(point);
+    if (!score || (best_score_ && *score <= *best_score_)) return;
+    best_score_ = score;
+    nlohmann::json best_record = record;
+    best_record["best"] = point_json(point);
+    save_model(file_, trainer_, classification_, best_record);
+  }
+
+ private:
+  std::filesystem::path file_;
+  const Trainer& trainer_;
+  bool classification_;
+  std::optional<double> best_score_;
+};
+
+// A final likelihood far below the uniform model's: training failed (too large a learning rate, most often).
+std::optional<std::string> below_uniform_warning(const TrainingSummary& summary, double uniform) {
+  if (!summary.final || !summary.final->train_log_likelihood) return std::nullopt;
+  const double score = summary.final->train_log_likelihood_upper.value_or(*summary.final->train_log_likelihood);
+  if (score >= uniform - below_uniform_warning_nats) return std::nullopt;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "the final training log-likelihood %.6g lies far below the uniform model's %.6g (-n log 2): "
+                "training failed; try a smaller --lr",
+                score, uniform);
+  return text;
+}
+
+nlohmann::json summary_json(const TrainingSummary& summary, double uniform, const std::optional<std::string>& warning) {
+  return {{"termination", to_string(summary.termination)},
+          {"message", summary.message},
+          {"updates_done", summary.updates_done},
+          {"seconds", summary.seconds},
+          {"best_by", summary.best ? monitored_score_name(*summary.best) : "none"},
+          {"best", point_json(summary.best)},
+          {"final", point_json(summary.final)},
+          {"uniform_log_likelihood", uniform},
+          {"warnings", warning ? nlohmann::json::array({*warning}) : nlohmann::json::array()}};
+}
+
+// Writes model.npz, the learning curve (CSV and plot), filters.png for pictures and run.json; returns the files.
+std::vector<std::string> write_training_outputs(const std::filesystem::path& out, const Trainer& trainer,
+                                                bool classification, bool keep_best,
+                                                const std::optional<ImageShape>& picture_shape,
+                                                nlohmann::json record) {
+  std::vector<std::string> files{"model.npz"};
+  save_model(out / "model.npz", trainer, classification, record);
+  if (keep_best && std::filesystem::exists(out / "best-model.npz")) files.emplace_back("best-model.npz");
+  learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
+  files.emplace_back("learning_curve.csv");
+  write_learning_curve_plot(out / "learning_curve.svg", trainer.learning_curve(), classification);
+  files.emplace_back("learning_curve.svg");
+  if (picture_shape) {
+    const auto pixels = picture_shape->first * picture_shape->second;
+    record["filters_png"] = write_weight_filters(out / "filters.png", trainer.model().weights.leftCols(pixels),
+                                                 *picture_shape, FilterContrast::per_tile, 10);
+    files.emplace_back("filters.png");
+  }
+  if (std::filesystem::exists(trainer.options().checkpoint_path)) files.emplace_back("checkpoint.ckpt");
+  write_run_record(out, record, files);
+  return files;
+}
+
+// ", test <value>" when the test set was scored.
+std::string test_part(const std::optional<double>& test) {
+  return test ? ", test " + std::to_string(*test) : std::string();
+}
+
+void print_training_summary(const TrainingSummary& summary, const Trainer& trainer) {
+  std::cout << summary.message << '\n';
+  if (!summary.final) return;
+  const EvaluationPoint& last = *summary.final;
+  if (last.train_log_likelihood)
+    std::cout << "final average log-likelihood (" << to_string(trainer.monitor().kind()) << "): train "
+              << *last.train_log_likelihood << test_part(last.test_log_likelihood) << '\n';
+  if (last.train_pseudo_log_likelihood)
+    std::cout << "final pseudo-log-likelihood (a proxy): train " << *last.train_pseudo_log_likelihood
+              << test_part(last.test_pseudo_log_likelihood) << '\n';
+  if (last.train_error)
+    std::cout << "final classification error: train " << *last.train_error << test_part(last.test_error) << '\n';
+}
+
+void run_train(const CLI::App& command, const TrainArguments& arguments) {
+  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
+  TrainingOptions options = training_options(command, arguments, algorithm);
+  warn_identical_algorithm(algorithm, options);
+  const TrainingRows rows = load_training_rows(arguments, options);
+  const Eigen::Index n_visible = rows.train.cols() - options.label_classes;
   const auto picture_shape = image_shape(arguments.image_shape, n_visible);
-  Trainer trainer(options, train, test, arguments.hidden);
+  Trainer trainer(options, rows.train, rows.test, arguments.hidden);
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
             "--resume: no checkpoint " + options.checkpoint_path + " to resume from");
     trainer.load_checkpoint(options.checkpoint_path);
     std::cerr << "resuming at update " << trainer.updates_done() << '\n';
   }
-  const std::string monitor = options.evaluation_interval > 0
-                                  ? to_string(trainer.monitor().kind()) + ": " + trainer.monitor().description(trainer.model())
-                                  : std::string("none (--eval-every 0)");
+  const bool monitored = options.evaluation_interval > 0;
+  const std::string monitor = monitored ? to_string(trainer.monitor().kind()) + ": " +
+                                              trainer.monitor().description(trainer.model())
+                                        : std::string("none (--eval-every 0)");
   std::cout << "monitor: " << monitor << '\n';
+  nlohmann::json record =
+      make_run_record("train", training_configuration(arguments, options, rows, picture_shape), options.seed);
+  record["monitor"] = {{"kind", monitored ? to_string(trainer.monitor().kind()) : "none"}, {"description", monitor}};
 
-  nlohmann::json configuration = to_json(options);
-  configuration["algorithm"] = arguments.algorithm;
-  configuration["data"] = arguments.data;
-  configuration["test"] = arguments.test;
-  configuration["rows"] = {rows.first, rows.second};
-  configuration["n_visible"] = train.cols();
-  if (picture_shape) configuration["image_shape"] = {picture_shape->first, picture_shape->second};
-  if (classification) {
-    configuration["labels"] = arguments.labels;
-    configuration["test_labels"] = arguments.test_labels;
-  }
-  configuration["n_hidden"] = arguments.hidden;
-  configuration["training_samples"] = train.rows();
-  configuration["keep"] = arguments.keep;
-  nlohmann::json record = make_run_record("train", configuration, options.seed);
-  record["monitor"] = {{"kind", options.evaluation_interval > 0 ? to_string(trainer.monitor().kind()) : "none"},
-                       {"description", monitor}};
-
+  const bool keep_best = arguments.keep == "best";
+  BestModelKeeper best_model(out / "best-model.npz", trainer, rows.classification);
+  ProgressReporter progress("train", "update", options.updates, arguments.progress.mode(), stderr,
+                            trainer.updates_done());
   TrainingHooks hooks;
+  hooks.interrupt_requested = [] { return interrupting_signal.load() != 0; };
+  hooks.on_update = [&](std::int64_t update) { progress.update(update); };
+  hooks.on_evaluation = [&](const EvaluationPoint& point) {
+    progress.update(point.update, progress_note(point));
+    if (keep_best) best_model.observe(point, record);
+  };
   interrupting_signal = 0;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
-  hooks.interrupt_requested = [] { return interrupting_signal.load() != 0; };
-  ProgressReporter progress("train", "update", options.updates, arguments.progress.mode(), stderr,
-                            trainer.updates_done());
-  // --keep best: the model of the best evaluation so far is written as it is found (a resumed run continues from
-  // the best of the curve in its checkpoint, whose model is already on disk).
-  const bool keep_best = arguments.keep == "best";
-  std::optional<double> best_score;
-  for (const auto& point : trainer.learning_curve())
-    if (const auto score = monitored_score(point); score && (!best_score || *score > *best_score)) best_score = score;
-  const std::filesystem::path best_file = out / "best-model.npz";
-  hooks.on_evaluation = [&](const EvaluationPoint& point) {
-    progress.update(point.update, progress_note(point));
-    const auto score = monitored_score(point);
-    if (!keep_best || !score || (best_score && *score <= *best_score)) return;
-    best_score = score;
-    nlohmann::json best_record = record;
-    best_record["best"] = point_json(point);
-    if (classification) {
-      save_classification_rbm(best_file, {trainer.model(), options.label_classes}, best_record);
-    } else {
-      save_rbm(best_file, trainer.model(), best_record);
-    }
-  };
-  hooks.on_update = [&](std::int64_t update) { progress.update(update); };
-
   const TrainingSummary summary = trainer.run(hooks);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   progress.finish();
 
-  record["summary"] = {{"termination", to_string(summary.termination)},
-                       {"message", summary.message},
-                       {"updates_done", summary.updates_done},
-                       {"seconds", summary.seconds},
-                       {"best_by", summary.best ? monitored_score_name(*summary.best) : "none"},
-                       {"best", point_json(summary.best)},
-                       {"final", point_json(summary.final)}};
-  // A final likelihood far below the uniform model's: training failed (too large a learning rate, most often).
-  std::optional<std::string> warning;
   const double uniform = uniform_log_likelihood(n_visible);
-  if (summary.final && summary.final->train_log_likelihood && !classification) {
-    const double score = summary.final->train_log_likelihood_upper.value_or(*summary.final->train_log_likelihood);
-    if (score < uniform - below_uniform_warning_nats) {
-      char text[320];
-      std::snprintf(text, sizeof text,
-                    "the final training log-likelihood %.6g lies far below the uniform model's %.6g (-n log 2): "
-                    "training failed; try a smaller --lr",
-                    score, uniform);
-      warning = text;
-    }
-  }
-  record["summary"]["uniform_log_likelihood"] = uniform;
-  record["summary"]["warnings"] = warning ? nlohmann::json::array({*warning}) : nlohmann::json::array();
-
-  std::vector<std::string> files{"model.npz"};
-  if (classification) {
-    save_classification_rbm(out / "model.npz", {trainer.model(), options.label_classes}, record);
-  } else {
-    save_rbm(out / "model.npz", trainer.model(), record);
-  }
-  if (keep_best && std::filesystem::exists(best_file)) files.emplace_back("best-model.npz");
-  learning_curve_table(trainer.learning_curve()).write_csv(out / "learning_curve.csv");
-  files.emplace_back("learning_curve.csv");
-  write_learning_curve_plot(out / "learning_curve.svg", trainer.learning_curve(), classification);
-  files.emplace_back("learning_curve.svg");
-  if (picture_shape) {
-    record["filters_png"] = write_weight_filters(out / "filters.png",
-                                                 trainer.model().weights.leftCols(picture_shape->first *
-                                                                                  picture_shape->second),
-                                                 *picture_shape, FilterContrast::per_tile, 10);
-    files.emplace_back("filters.png");
-  }
-  if (std::filesystem::exists(options.checkpoint_path)) files.emplace_back("checkpoint.ckpt");
-  write_run_record(out, record, files);
-
-  std::cout << summary.message << '\n';
-  if (summary.final && summary.final->train_log_likelihood)
-    std::cout << "final average log-likelihood (" << to_string(trainer.monitor().kind())
-              << "): train " << *summary.final->train_log_likelihood
-              << (summary.final->test_log_likelihood ? ", test " + std::to_string(*summary.final->test_log_likelihood)
-                                                     : std::string())
-              << '\n';
-  if (summary.final && summary.final->train_pseudo_log_likelihood)
-    std::cout << "final pseudo-log-likelihood (a proxy): train " << *summary.final->train_pseudo_log_likelihood
-              << (summary.final->test_pseudo_log_likelihood
-                      ? ", test " + std::to_string(*summary.final->test_pseudo_log_likelihood)
-                      : std::string())
-              << '\n';
-  if (summary.final && summary.final->train_error)
-    std::cout << "final classification error: train " << *summary.final->train_error
-              << (summary.final->test_error ? ", test " + std::to_string(*summary.final->test_error) : std::string())
-              << '\n';
+  const std::optional<std::string> warning =
+      rows.classification ? std::nullopt : below_uniform_warning(summary, uniform);
+  record["summary"] = summary_json(summary, uniform, warning);
+  const auto files = write_training_outputs(out, trainer, rows.classification, keep_best, picture_shape, record);
+  print_training_summary(summary, trainer);
   if (warning) std::cerr << "rbmix: warning: " << *warning << '\n';
   std::cout << "wrote " << out.string() << "/";
-  for (std::size_t k = 0; k < files.size(); ++k) std::cout << (k == 0 ? "" : ", ") << files[k];
-  std::cout << ", run.json\n";
+  for (const auto& file : files) std::cout << file << ", ";
+  std::cout << "run.json\n";
   if (summary.termination == Termination::diverged) throw std::runtime_error(summary.message);
   if (summary.termination == Termination::interrupted) std::exit(128 + interrupting_signal.load());
 }
