@@ -1,4 +1,4 @@
-// rbmix demo: the main job README.md gives a new user. In about a minute it walks through what rbmix is for, with
+// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for, with
 // every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
@@ -55,37 +55,36 @@ Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) 
   return table;
 }
 
-void run_demo(const DemoArguments& arguments) {
-  experiments::ResultDirectory out(arguments.out);
-  // Made now, so that started_utc is the start; written last, with the list of files.
-  const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);
-
+void show_data(const BinaryMatrix& bars) {
   heading("1. Data: Bars & Stripes 3x3 (docs/algorithms.md §7)");
-  const BinaryMatrix bars = bars_and_stripes(3);
   std::cout << bars.rows() << " rows of " << bars.cols() << " pixels; best possible average log-likelihood "
             << best_average_log_likelihood(bars) << " (the negative entropy of the rows)\n";
+}
 
+void show_exact_analysis(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("2. Exact analysis of one 3+3 RBM, W ~ U[-3,3], biases 0 (003 3, 001 3)");
-  const Rbm tiny = random_tiny_rbm(arguments.seed);
-  const Table operators = analysis_table(tiny, {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
+  const Table operators = analysis_table(random_tiny_rbm(seed), {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
   operators.print(std::cout);
   out.write_csv("tiny_rbm_operators.csv", operators);
   std::cout << "The naive Metropolis flip on the zero RBM (W = 0, b = c = 0), where every input is a tie:\n";
   analysis_table(Rbm(2, 2), {"naive", "flip"}).print(std::cout);
+}
 
+void show_slem_sweep(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("3. How often flip-the-state mixes faster than Gibbs (003 Fig. 3, quick scale)");
   experiments::SlemSweepOptions sweep;
   sweep.sizes = {2, 3};
   sweep.weight_bounds = {1, 4, 8};
   sweep.rbms_per_setting = 30;
-  sweep.seed = arguments.seed;
-  const auto shares = experiments::run_slem_sweep(sweep);
-  const Table share_table = experiments::slem_sweep_share_table(shares);
+  sweep.seed = seed;
+  const Table share_table = experiments::slem_sweep_share_table(experiments::run_slem_sweep(sweep));
   share_table.print(std::cout);
   out.write_csv("slem_sweep.csv", share_table);
+}
 
+// Trains CD-5 with G and with T; returns the model trained with T, which §5 and §6 study.
+Rbm show_training(const MatrixD& data, std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("4. Training on Bars & Stripes 3x3 with 9 hidden units: CD-5 with G and with T (exact log-likelihood)");
-  const MatrixD data = to_real(bars);
   Table training({"operator", "updates", "best_train_log_likelihood", "final_train_log_likelihood", "seconds"});
   Rbm trained;
   for (const std::string rule : {"gibbs", "flip"}) {
@@ -96,7 +95,7 @@ void run_demo(const DemoArguments& arguments) {
     options.learning_rate = 0.1;
     options.updates = 5000;
     options.evaluation_interval = 100;
-    options.seed = arguments.seed;
+    options.seed = seed;
     Trainer trainer(options, data, MatrixD(0, data.cols()), 9);
     const TrainingSummary summary = trainer.run();
     training.add_row({rule, static_cast<long long>(summary.updates_done), *summary.best->train_log_likelihood,
@@ -105,19 +104,46 @@ void run_demo(const DemoArguments& arguments) {
   }
   training.print(std::cout);
   out.write_csv("training.csv", training);
+  return trained;
+}
 
+void show_ais(const Rbm& trained, const MatrixD& data, std::uint64_t seed) {
   heading("5. AIS against the exact log Z of the model trained with T (Salakhutdinov & Murray 2008)");
   const double exact_log_z = exact_log_partition(trained);
   AisOptions ais_options;
   ais_options.particles = 100;
   ais_options.distributions = 1000;
-  ais_options.seed = arguments.seed;
+  ais_options.seed = seed;
   ais_options.base_visible_bias = base_rate_visible_bias(data);
   const AisResult ais = ais_log_partition(trained, ais_options);
   std::cout << "exact log Z " << exact_log_z << "; AIS (100 particles, 1000 distributions) " << ais.log_partition
             << " in [" << ais.log_partition_lower << ", " << ais.log_partition_upper << "], effective sample size "
             << ais.effective_sample_size << "\n";
+}
 
+// The energy traces of 64 chains × 20 000 sweeps under `rule`, the chains started on the data's rows in turn.
+MatrixD demo_energy_trace(const Rbm& trained, const MatrixD& data, const std::string& rule, std::uint64_t seed) {
+  BatchedChains<double> chains(64, trained.n_visible(), trained.n_hidden(), seed);
+  MatrixD start(chains.chains(), data.cols());
+  for (Eigen::Index chain = 0; chain < start.rows(); ++chain) start.row(chain) = data.row(chain % data.rows());
+  chains.set_visible(start);
+  return record_energy_trace(chains, trained, parse_unit_rule(rule), 20000, 1000);
+}
+
+std::string estimate_cell(const analysis::IntegratedTimeEstimate& estimate) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g%s", estimate.time, estimate.trusted ? "" : "?");
+  return text;
+}
+
+std::string interval_cell(const analysis::IntegratedTimeEstimate& estimate) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4g [%.4g, %.4g]", estimate.time, estimate.lower, estimate.upper);
+  return text;
+}
+
+void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::uint64_t seed,
+                                experiments::ResultDirectory& out) {
   heading("6. Autocorrelation time of the energy: estimated from 64 chains x 20000 sweeps against exact");
   // The headline is the estimator docs/algorithms.md §6.7's calibration recommends, with its 95 % interval and the
   // trust rule's verdict; every other estimator is shown beside it, '?' marking those the rule distrusts.
@@ -127,27 +153,16 @@ void run_demo(const DemoArguments& arguments) {
   std::vector<std::string> reasons;
   for (const std::string rule : {"gibbs", "flip"}) {
     const auto exact = analysis::analyse_operator(trained, analysis::parse_operator_specification(rule));
-    BatchedChains<double> chains(64, trained.n_visible(), trained.n_hidden(), arguments.seed);
-    MatrixD start(chains.chains(), data.cols());
-    for (Eigen::Index chain = 0; chain < start.rows(); ++chain) start.row(chain) = data.row(chain % data.rows());
-    chains.set_visible(start);
-    const MatrixD trace = record_energy_trace(chains, trained, parse_unit_rule(rule), 20000, 1000);
-    const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(trace);
+    const analysis::MixingDiagnostics diagnostics =
+        analysis::mixing_diagnostics(demo_energy_trace(trained, data, rule, seed));
     const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
-    const auto shown = [](const analysis::IntegratedTimeEstimate& estimate) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.4g%s", estimate.time, estimate.trusted ? "" : "?");
-      return std::string(text);
-    };
-    char interval[64];
-    std::snprintf(interval, sizeof interval, "%.4g [%.4g, %.4g]", headline.time, headline.lower, headline.upper);
     std::vector<Table::Cell> row{rule, exact.energy_autocorrelation_time.value_or(std::nan("")),
-                                 std::string(interval), std::string(headline.trusted ? "yes" : "no"),
+                                 interval_cell(headline), std::string(headline.trusted ? "yes" : "no"),
                                  diagnostics.potential_scale_reduction};
     for (const auto& estimate : diagnostics.estimates) {
       if (estimate.method == headline.method) continue;
       if (rows.empty()) columns.push_back(estimate.method);
-      row.push_back(shown(estimate));
+      row.push_back(estimate_cell(estimate));
       if (!estimate.trusted) reasons.push_back(rule + " " + estimate.method + ": " + estimate.warning);
     }
     if (!headline.trusted) reasons.push_back(rule + " " + headline.method + ": " + headline.warning);
@@ -158,13 +173,27 @@ void run_demo(const DemoArguments& arguments) {
   times.print(std::cout);
   for (const std::string& reason : reasons) std::cout << "  ? " << reason << "\n";
   out.write_csv("autocorrelation_times.csv", times);
+}
+
+void run_demo(const DemoArguments& arguments) {
+  experiments::ResultDirectory out(arguments.out);
+  // Made now, so that started_utc is the start; written last, with the list of files.
+  const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);
+  const BinaryMatrix bars = bars_and_stripes(3);
+  show_data(bars);
+  show_exact_analysis(arguments.seed, out);
+  show_slem_sweep(arguments.seed, out);
+  const MatrixD data = to_real(bars);
+  const Rbm trained = show_training(data, arguments.seed, out);
+  show_ais(trained, data, arguments.seed);
+  show_autocorrelation_times(trained, data, arguments.seed, out);
   out.write_run_record(record);
   std::cout << "\nwrote " << out.path().string() << "/ (run.json and CSV tables)\n";
 }
 
 void attach_demo(CLI::App& app) {
   auto arguments = std::make_shared<DemoArguments>();
-  auto* command = app.add_subcommand("demo", "A one-minute tour: exact analysis, SLEM sweep, training, AIS, mixing");
+  auto* command = app.add_subcommand("demo", "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
   command->add_option("--out", arguments->out, "Directory for the result tables")->capture_default_str();
   command->add_option("--seed", arguments->seed, "Seed of every random draw")->capture_default_str();
   command->callback([arguments] { run_demo(*arguments); });

@@ -124,91 +124,128 @@ std::string encode_zip(const std::vector<ZipMember>& members) {
   return out;
 }
 
-std::vector<ZipMember> decode_zip(std::string_view archive, const std::string& source) {
-  const Reader reader{archive, source};
-  require(archive.size() >= end_record_size, source + ": not a zip archive (too short)");
+namespace {
 
+// Where the central directory starts and how many entries it holds (APPNOTE §4.3.16, zip64 §4.3.14–15).
+struct CentralDirectory {
+  std::uint64_t entries = 0;
+  std::uint64_t offset = 0;
+};
+
+CentralDirectory find_central_directory(const Reader& reader) {
+  const std::string& source = reader.source;
+  const std::size_t size = reader.bytes.size();
+  require(size >= end_record_size, source + ": not a zip archive (too short)");
   // The end record sits at the end, followed only by a comment of at most 64 KiB.
-  std::size_t end_offset = archive.size() - end_record_size;
-  const std::size_t lowest =
-      archive.size() >= end_record_size + max_comment_size ? archive.size() - end_record_size - max_comment_size : 0;
+  std::size_t end_offset = size - end_record_size;
+  const std::size_t lowest = size >= end_record_size + max_comment_size ? size - end_record_size - max_comment_size : 0;
   while (reader.get(end_offset, 4, "end record") != end_record_signature) {
     require(end_offset > lowest, source + ": not a zip archive (no end-of-central-directory record; truncated?)");
     --end_offset;
   }
   require(reader.get(end_offset + 4, 2, "end record") == 0 && reader.get(end_offset + 6, 2, "end record") == 0,
           source + ": multi-disk zip archives are not supported");
-  std::uint64_t entries = reader.get(end_offset + 10, 2, "end record");
-  std::uint64_t central_offset = reader.get(end_offset + 16, 4, "end record");
-  if (entries == 0xFFFF || central_offset == zip64_marker) {
-    require(end_offset >= zip64_locator_size &&
-                reader.get(end_offset - zip64_locator_size, 4, "zip64 locator") == zip64_locator_signature,
-            source + ": corrupt zip archive (zip64 end record locator missing)");
-    const std::uint64_t record = reader.get(end_offset - zip64_locator_size + 8, 8, "zip64 locator");
-    reader.require_range(record, zip64_end_record_size, "zip64 end record");
-    require(reader.get(record, 4, "zip64 end record") == zip64_end_record_signature,
-            source + ": corrupt zip archive (bad zip64 end record)");
-    entries = reader.get(record + 32, 8, "zip64 end record");
-    central_offset = reader.get(record + 48, 8, "zip64 end record");
-  }
+  CentralDirectory directory{reader.get(end_offset + 10, 2, "end record"), reader.get(end_offset + 16, 4, "end record")};
+  if (directory.entries != 0xFFFF && directory.offset != zip64_marker) return directory;
+  require(end_offset >= zip64_locator_size &&
+              reader.get(end_offset - zip64_locator_size, 4, "zip64 locator") == zip64_locator_signature,
+          source + ": corrupt zip archive (zip64 end record locator missing)");
+  const std::uint64_t record = reader.get(end_offset - zip64_locator_size + 8, 8, "zip64 locator");
+  reader.require_range(record, zip64_end_record_size, "zip64 end record");
+  require(reader.get(record, 4, "zip64 end record") == zip64_end_record_signature,
+          source + ": corrupt zip archive (bad zip64 end record)");
+  return {reader.get(record + 32, 8, "zip64 end record"), reader.get(record + 48, 8, "zip64 end record")};
+}
 
-  std::vector<ZipMember> members;
-  std::uint64_t cursor = central_offset;
-  for (std::uint64_t entry = 0; entry < entries; ++entry) {
-    const std::string where = "central directory entry " + std::to_string(entry);
-    reader.require_range(cursor, central_header_size, where);
-    require(reader.get(cursor, 4, where) == central_header_signature,
-            source + ": corrupt zip archive (bad signature of " + where + ")");
-    const auto flags = reader.get(cursor + 8, 2, where);
-    const auto method = reader.get(cursor + 10, 2, where);
-    const auto crc = reader.get(cursor + 16, 4, where);
-    std::uint64_t compressed_size = reader.get(cursor + 20, 4, where);
-    std::uint64_t size = reader.get(cursor + 24, 4, where);
-    const auto name_length = reader.get(cursor + 28, 2, where);
-    const auto extra_length = reader.get(cursor + 30, 2, where);
-    const auto comment_length = reader.get(cursor + 32, 2, where);
-    std::uint64_t local_offset = reader.get(cursor + 42, 4, where);
-    reader.require_range(cursor + central_header_size, name_length + extra_length + comment_length, where);
-    std::string name(archive.substr(cursor + central_header_size, name_length));
-    const std::string what = source + ": member " + name;
+// One central directory entry: what is needed to find, unpack and check its member.
+struct CentralEntry {
+  std::string name;
+  std::uint64_t flags = 0;
+  std::uint64_t method = 0;
+  std::uint64_t crc = 0;
+  std::uint64_t compressed_size = 0;
+  std::uint64_t size = 0;
+  std::uint64_t local_offset = 0;
+  std::uint64_t next = 0;  // where the following entry starts
+};
 
-    // zip64 extended information replaces, in this order, the fields that hold the marker.
-    std::uint64_t extra = cursor + central_header_size + name_length;
-    const std::uint64_t extra_end = extra + extra_length;
-    while (extra + 4 <= extra_end) {
-      const auto id = reader.get(extra, 2, where);
-      const auto length = reader.get(extra + 2, 2, where);
-      require(extra + 4 + length <= extra_end, what + ": corrupt extra field");
-      if (id == zip64_extra_id) {
-        std::uint64_t field = extra + 4;
-        for (auto* value : {&size, &compressed_size, &local_offset}) {
-          if (*value != zip64_marker) continue;
-          require(field + 8 <= extra + 4 + length, what + ": corrupt zip64 field");
-          *value = reader.get(field, 8, where);
-          field += 8;
-        }
+// Reads the entry at `cursor` (APPNOTE §4.3.12); zip64 extended information replaces, in this order, the fields
+// that hold the marker (§4.5.3).
+CentralEntry read_central_entry(const Reader& reader, std::uint64_t cursor, const std::string& where) {
+  reader.require_range(cursor, central_header_size, where);
+  require(reader.get(cursor, 4, where) == central_header_signature,
+          reader.source + ": corrupt zip archive (bad signature of " + where + ")");
+  CentralEntry entry;
+  entry.flags = reader.get(cursor + 8, 2, where);
+  entry.method = reader.get(cursor + 10, 2, where);
+  entry.crc = reader.get(cursor + 16, 4, where);
+  entry.compressed_size = reader.get(cursor + 20, 4, where);
+  entry.size = reader.get(cursor + 24, 4, where);
+  const auto name_length = reader.get(cursor + 28, 2, where);
+  const auto extra_length = reader.get(cursor + 30, 2, where);
+  const auto comment_length = reader.get(cursor + 32, 2, where);
+  entry.local_offset = reader.get(cursor + 42, 4, where);
+  reader.require_range(cursor + central_header_size, name_length + extra_length + comment_length, where);
+  entry.name = std::string(reader.bytes.substr(cursor + central_header_size, name_length));
+
+  std::uint64_t extra = cursor + central_header_size + name_length;
+  const std::uint64_t extra_end = extra + extra_length;
+  while (extra + 4 <= extra_end) {
+    const auto id = reader.get(extra, 2, where);
+    const auto length = reader.get(extra + 2, 2, where);
+    require(extra + 4 + length <= extra_end, reader.source + ": member " + entry.name + ": corrupt extra field");
+    if (id == zip64_extra_id) {
+      std::uint64_t field = extra + 4;
+      for (auto* value : {&entry.size, &entry.compressed_size, &entry.local_offset}) {
+        if (*value != zip64_marker) continue;
+        require(field + 8 <= extra + 4 + length, reader.source + ": member " + entry.name + ": corrupt zip64 field");
+        *value = reader.get(field, 8, where);
+        field += 8;
       }
-      extra += 4 + length;
     }
-    cursor = extra_end + comment_length;
+    extra += 4 + length;
+  }
+  entry.next = extra_end + comment_length;
+  return entry;
+}
 
-    require((flags & flag_encrypted) == 0, what + " is encrypted, which is not supported");
-    require(method == method_stored || method == method_deflated,
-            what + ": compression method " + std::to_string(method) + " is not supported (stored or deflated are)");
-    reader.require_range(local_offset, local_header_size, "local header of " + name);
-    require(reader.get(local_offset, 4, where) == local_header_signature,
-            what + ": corrupt zip archive (bad local header signature)");
-    const std::uint64_t data = local_offset + local_header_size + reader.get(local_offset + 26, 2, where) +
-                               reader.get(local_offset + 28, 2, where);
-    reader.require_range(data, compressed_size, "data of member " + name);
-    const std::string_view stored = archive.substr(data, compressed_size);
-    if (method == method_stored) {
-      require(compressed_size == size, what + ": stored member with different compressed and plain sizes");
-      members.push_back({std::move(name), std::string(stored)});
-    } else {
-      members.push_back({std::move(name), inflate_member(stored, size, what)});
-    }
-    require(crc32_of(members.back().bytes) == crc, what + ": CRC-32 mismatch (the archive is corrupt)");
+// The member an entry names, unpacked and checked against its CRC-32 (APPNOTE §4.3.7).
+ZipMember read_member(const Reader& reader, const CentralEntry& entry, const std::string& where) {
+  const std::string what = reader.source + ": member " + entry.name;
+  require((entry.flags & flag_encrypted) == 0, what + " is encrypted, which is not supported");
+  require(entry.method == method_stored || entry.method == method_deflated,
+          what + ": compression method " + std::to_string(entry.method) +
+              " is not supported (stored or deflated are)");
+  reader.require_range(entry.local_offset, local_header_size, "local header of " + entry.name);
+  require(reader.get(entry.local_offset, 4, where) == local_header_signature,
+          what + ": corrupt zip archive (bad local header signature)");
+  const std::uint64_t data = entry.local_offset + local_header_size + reader.get(entry.local_offset + 26, 2, where) +
+                             reader.get(entry.local_offset + 28, 2, where);
+  reader.require_range(data, entry.compressed_size, "data of member " + entry.name);
+  const std::string_view stored = reader.bytes.substr(data, entry.compressed_size);
+  ZipMember member{entry.name, {}};
+  if (entry.method == method_stored) {
+    require(entry.compressed_size == entry.size, what + ": stored member with different compressed and plain sizes");
+    member.bytes = std::string(stored);
+  } else {
+    member.bytes = inflate_member(stored, entry.size, what);
+  }
+  require(crc32_of(member.bytes) == entry.crc, what + ": CRC-32 mismatch (the archive is corrupt)");
+  return member;
+}
+
+}  // namespace
+
+std::vector<ZipMember> decode_zip(std::string_view archive, const std::string& source) {
+  const Reader reader{archive, source};
+  const CentralDirectory directory = find_central_directory(reader);
+  std::vector<ZipMember> members;
+  std::uint64_t cursor = directory.offset;
+  for (std::uint64_t index = 0; index < directory.entries; ++index) {
+    const std::string where = "central directory entry " + std::to_string(index);
+    const CentralEntry entry = read_central_entry(reader, cursor, where);
+    members.push_back(read_member(reader, entry, where));
+    cursor = entry.next;
   }
   return members;
 }

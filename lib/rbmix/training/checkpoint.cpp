@@ -124,31 +124,30 @@ std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& sta
   return writer.bytes();
 }
 
-TrainingState decode_checkpoint(std::string bytes, const std::string& source, const CheckpointRun& run,
-                                NegativePhase& negative_phase) {
-  const auto fail = [&](const std::string& why) -> void { throw InputError("checkpoint " + source + ": " + why); };
-  if (bytes.size() < checksum_bytes) fail("the file is truncated");
+namespace {
+
+// Checks the magic, the format version and the checksum (which `bytes` loses); returns the version.
+std::uint64_t check_checkpoint_envelope(std::string& bytes, const std::string& source) {
+  if (bytes.size() < checksum_bytes) throw InputError("checkpoint " + source + ": the file is truncated");
   std::uint64_t stored_checksum = 0;
   std::memcpy(&stored_checksum, bytes.data() + bytes.size() - checksum_bytes, checksum_bytes);
   bytes.resize(bytes.size() - checksum_bytes);
-  std::uint64_t version = 0;
-  {
-    BinaryReader header(bytes, source);
-    if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
-    version = header.read_u64();
-    if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
-    if (version != checkpoint_version && version != checkpoint_version_without_monitor &&
-        version != checkpoint_version_without_errors)
-      header.fail("unsupported checkpoint format version " + std::to_string(version));
-  }
+  BinaryReader header(bytes, source);
+  if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
+  const std::uint64_t version = header.read_u64();
+  if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
+  if (version != checkpoint_version && version != checkpoint_version_without_monitor &&
+      version != checkpoint_version_without_errors)
+    header.fail("unsupported checkpoint format version " + std::to_string(version));
   if (crc32_of(bytes) != stored_checksum)
-    fail(
+    header.fail(
         "damaged: the CRC-32 checksum does not match the contents (the file was changed or cut after it was "
         "written)");
+  return version;
+}
 
-  BinaryReader reader(std::move(bytes), source);
-  reader.read_string();
-  reader.read_u64();
+// The run the checkpoint was written for must be this one: same options, data size and hidden units.
+void read_run_identity(BinaryReader& reader, const CheckpointRun& run) {
   if (const std::string stored = reader.read_string(); stored != run.trajectory_fingerprint)
     reader.fail("it was written with different training options: " +
                 fingerprint_difference(stored, run.trajectory_fingerprint));
@@ -156,8 +155,10 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
       reader.read_u64() != static_cast<std::uint64_t>(run.n_visible) ||
       reader.read_u64() != static_cast<std::uint64_t>(run.n_hidden))
     reader.fail("it was written for a different data set or number of hidden units");
+}
 
-  TrainingState state;
+// Where the run stands: the update counter, the batch within the epoch and the epoch's order of rows.
+void read_position(BinaryReader& reader, const CheckpointRun& run, TrainingState& state) {
   state.updates_done = reader.read_i64();
   const std::int64_t batch_in_epoch = reader.read_i64();
   if (state.updates_done < 0 || state.updates_done > run.planned_updates)
@@ -174,22 +175,29 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t index = 0; index < sorted.size(); ++index)
     if (sorted[index] != index) reader.fail("the data order is not a permutation of the rows");
-  state.data_stream = reader.read_stream();
+}
+
+void read_parameters(BinaryReader& reader, const CheckpointRun& run, TrainingState& state) {
   state.parameters.parameters = read_model(reader, run.n_visible, run.n_hidden, "parameters");
   state.parameters.visible_offset = reader.read_vector<double>(run.n_visible, "visible offset");
   state.parameters.hidden_offset = reader.read_vector<double>(run.n_hidden, "hidden offset");
   require_unit_interval(reader, state.parameters.visible_offset, "the visible offset");
   require_unit_interval(reader, state.parameters.hidden_offset, "the hidden offset");
   state.velocity = read_model(reader, run.n_visible, run.n_hidden, "momentum");
+}
 
+// The learning curve up to `updates_done`; older format versions lack the classification errors (v2) or the
+// monitored values (v3).
+std::vector<EvaluationPoint> read_learning_curve(BinaryReader& reader, std::uint64_t version,
+                                                 std::int64_t updates_done) {
   const std::uint64_t points = reader.read_u64();
-  if (points > static_cast<std::uint64_t>(state.updates_done) + 1) reader.fail("the learning curve is too long");
-  state.learning_curve.resize(points);
+  if (points > static_cast<std::uint64_t>(updates_done) + 1) reader.fail("the learning curve is too long");
+  std::vector<EvaluationPoint> curve(points);
   std::int64_t previous_update = -1;
-  for (auto& point : state.learning_curve) {
+  for (auto& point : curve) {
     point.update = reader.read_i64();
     point.epoch = reader.read_f64();
-    if (point.update <= previous_update || point.update > state.updates_done)
+    if (point.update <= previous_update || point.update > updates_done)
       reader.fail("the learning curve's updates are not increasing up to the update counter");
     if (!std::isfinite(point.epoch) || point.epoch < 0.0) reader.fail("a learning-curve epoch is out of range");
     previous_update = point.update;
@@ -203,6 +211,23 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
     if (version == checkpoint_version_without_monitor) continue;
     for (const auto field : monitor_fields) point.*field = read_optional(reader, "a monitored value", true);
   }
+  return curve;
+}
+
+}  // namespace
+
+TrainingState decode_checkpoint(std::string bytes, const std::string& source, const CheckpointRun& run,
+                                NegativePhase& negative_phase) {
+  const std::uint64_t version = check_checkpoint_envelope(bytes, source);
+  BinaryReader reader(std::move(bytes), source);
+  reader.read_string();  // magic and version, checked above
+  reader.read_u64();
+  read_run_identity(reader, run);
+  TrainingState state;
+  read_position(reader, run, state);
+  state.data_stream = reader.read_stream();
+  read_parameters(reader, run, state);
+  state.learning_curve = read_learning_curve(reader, version, state.updates_done);
   negative_phase.load(reader);
   if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");
   return state;
