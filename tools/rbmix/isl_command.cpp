@@ -2,6 +2,7 @@
 // density of the test rows under a Parzen estimator on the first N samples, for log-spaced N (or --counts), with
 // the Parzen β chosen for each N on the validation rows. Passing the training set as --samples gives the reference
 // line. With --out DIR: isl.csv and run.json.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -26,34 +27,18 @@ struct IslArguments {
   bool json = false;
 };
 
-// The set in `file`, named in errors by its option and file.
-BinaryMatrix load_set(const std::string& file, const std::string& option) {
-  const BinaryMatrix rows = load_binary_matrix(file);
-  require(rows.rows() >= 1, option + " " + file + ": holds no rows");
-  return rows;
-}
-
 void run_isl(const IslArguments& arguments) {
-  const BinaryMatrix samples = load_set(arguments.samples, "--samples");
-  const BinaryMatrix validation = load_set(arguments.validation, "--valid");
-  const BinaryMatrix test = load_set(arguments.test, "--test");
-  require(validation.cols() == samples.cols(), "--valid " + arguments.validation + ": rows have " +
-                                                   std::to_string(validation.cols()) + " values but the samples have " +
-                                                   std::to_string(samples.cols()));
-  require(test.cols() == samples.cols(), "--test " + arguments.test + ": rows have " + std::to_string(test.cols()) +
-                                             " values but the samples have " + std::to_string(samples.cols()));
+  const BinaryMatrix samples = load_binary_matrix(arguments.samples);
+  const BinaryMatrix validation = load_binary_matrix(arguments.validation);
+  const BinaryMatrix test = load_binary_matrix(arguments.test);
   const std::vector<Eigen::Index> counts =
-      arguments.counts.empty() ? log_spaced_counts(samples.rows()) : arguments.counts;
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    require(counts[k] >= 1 && counts[k] <= samples.rows(), "--counts: " + std::to_string(counts[k]) +
-                                                               " is outside 1 … " + std::to_string(samples.rows()) +
-                                                               " (the rows of " + arguments.samples + ")");
-    require(k == 0 || counts[k] > counts[k - 1], "--counts: the counts must increase");
-  }
+      arguments.counts.empty() ? log_spaced_counts(std::max<Eigen::Index>(samples.rows(), 1)) : arguments.counts;
+  const IslInputNames names{"--samples " + arguments.samples, "--valid " + arguments.validation,
+                            "--test " + arguments.test, "--counts"};
+  validate_isl_inputs(samples, validation, test, counts, names);  // before the output directory is made
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
-
-  const std::vector<IslPoint> curve = isl_curve(samples, validation, test, counts);
+  const std::vector<IslPoint> curve = isl_curve(samples, validation, test, counts, names);
   Table table({"samples", "beta", "validation", "isl"});
   nlohmann::json points = nlohmann::json::array();
   std::string on_bound;  // "N = 1000 (upper)", ...: where β sits on an end of its search range

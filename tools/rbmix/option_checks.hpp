@@ -15,4 +15,13 @@ inline const CLI::Validator positive_count(
     },
     "INT >= 1");
 
+// A whole number of at least 0 (how many samples a picture shows).
+inline const CLI::Validator non_negative_count(
+    [](std::string& input) {
+      long long value = 0;
+      if (CLI::detail::lexical_cast(input, value) && value >= 0) return std::string();
+      return "must be a whole number of at least 0, got " + input;
+    },
+    "INT >= 0");
+
 }  // namespace rbmix::cli

@@ -18,6 +18,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/option_checks.hpp"
 #include "rbmix/picture_output.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/png_image.hpp"
@@ -65,11 +66,6 @@ SamplerSettings settings_from(const SampleArguments& arguments, const GivenOptio
   SamplerSettings settings;
   settings.kind = parse_sampler_kind(arguments.sampler);
   const std::string name = arguments.sampler;
-  require(arguments.sweeps >= 1, "--k must be at least 1");
-  require(arguments.fixed_point_cap >= 1, "--fixed-point-cap must be at least 1");
-  require(std::isfinite(arguments.fast_learning_rate) && arguments.fast_learning_rate >= 0.0,
-          "--fast-lr must be a finite number ≥ 0");
-  require(arguments.fast_decay >= 0.0 && arguments.fast_decay <= 1.0, "--fast-decay must lie in [0, 1]");
   if (is_zero_temperature(settings.kind)) {
     refuse_unused(given.rule, "--operator", name, "its sweeps are the deterministic zero-temperature map");
     refuse_unused(given.sweeps, "--k", name, "it iterates the map to a fixed point; see --fixed-point-cap");
@@ -101,16 +97,13 @@ SamplerSettings settings_from(const SampleArguments& arguments, const GivenOptio
   settings.rule = parse_unit_rule(arguments.rule);
   settings.sweeps_per_sample = arguments.sweeps;
   settings.fixed_point_cap = arguments.fixed_point_cap;
-  validate(settings);
+  // The values themselves (k, ε_F, α, the cap) are SamplerSettings' own rules, named by their options here.
+  validate(settings, {"--k", "--fast-lr", "--fast-decay", "--fixed-point-cap"});
   return settings;
 }
 
 void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   const SamplerSettings settings = settings_from(arguments, given);
-  require(arguments.samples >= 1, "--samples must be at least 1");
-  require(arguments.chains >= 1, "--chains must be at least 1");
-  require(arguments.picture_samples >= 0, "--picture-samples must not be negative");
-  require(arguments.picture_columns >= 1, "--picture-columns must be at least 1");
   if (settings.kind == SamplerKind::sample_penalization && settings.fast_decay == 1.0)
     std::cerr << "rbmix: warning: sp with --fast-decay 1 never forgets a penalty: the samples leave the model and "
                  "collapse onto the all-off state; choose α < 1\n";
@@ -200,7 +193,9 @@ void attach(CLI::App& parent) {
   auto* rates =
       command->add_option("--rates-data", arguments->rates_data,
                           "binary training set (.npy) giving the rates R (rates-fpcd, rates-herding, herding)");
-  command->add_option("--samples", arguments->samples, "samples per chain")->capture_default_str();
+  command->add_option("--samples", arguments->samples, "samples per chain")
+      ->capture_default_str()
+      ->check(positive_count);
   auto* sweeps = command->add_option("--k", arguments->sweeps, "sweeps between samples (stochastic samplers)")
                      ->capture_default_str();
   auto* fast_lr = command->add_option("--fast-lr", arguments->fast_learning_rate, "fast step ε_F");
@@ -211,14 +206,17 @@ void attach(CLI::App& parent) {
                                "iteration cap of the herding samplers' fixed-point search")
                   ->capture_default_str();
   command->add_option("--chains", arguments->chains, "independent chains, each with its own fast parameters")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_count);
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_option("--image-shape", arguments->image_shape, "HxW of the picture (default: square when m is)");
   command->add_option("--picture-samples", arguments->picture_samples, "samples drawn in samples.png")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(non_negative_count);
   command->add_option("--picture-columns", arguments->picture_columns, "tiles per row of samples.png")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_count);
   add_progress_options(*command, arguments->progress);
   command->callback([=] {
     *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,

@@ -148,22 +148,29 @@ std::vector<Eigen::Index> log_spaced_counts(Eigen::Index total) {
   return counts;
 }
 
-std::vector<IslPoint> isl_curve(const BinaryMatrix& samples, const BinaryMatrix& validation, const BinaryMatrix& test,
-                                const std::vector<Eigen::Index>& counts) {
-  require(samples.rows() >= 1, "ISL: the sample set has no rows");
-  require(validation.rows() >= 1, "ISL: the validation set has no rows");
-  require(test.rows() >= 1, "ISL: the test set has no rows");
-  require(validation.cols() == samples.cols(), "ISL: validation rows have " + std::to_string(validation.cols()) +
-                                                   " units but the samples have " + std::to_string(samples.cols()));
-  require(test.cols() == samples.cols(), "ISL: test rows have " + std::to_string(test.cols()) +
-                                             " units but the samples have " + std::to_string(samples.cols()));
-  require(!counts.empty(), "ISL: no sample counts N to evaluate");
+void validate_isl_inputs(const BinaryMatrix& samples, const BinaryMatrix& validation, const BinaryMatrix& test,
+                         const std::vector<Eigen::Index>& counts, const IslInputNames& names) {
+  require(samples.rows() >= 1, names.samples + ": holds no rows");
+  require(validation.rows() >= 1, names.validation + ": holds no rows");
+  require(test.rows() >= 1, names.test + ": holds no rows");
+  const auto require_width = [&](const BinaryMatrix& rows, const std::string& name) {
+    require(rows.cols() == samples.cols(), name + ": rows have " + std::to_string(rows.cols()) +
+                                               " values but the samples have " + std::to_string(samples.cols()));
+  };
+  require_width(validation, names.validation);
+  require_width(test, names.test);
+  require(!counts.empty(), names.counts + ": no sample counts N to evaluate");
   for (std::size_t k = 0; k < counts.size(); ++k) {
-    require(counts[k] >= 1 && counts[k] <= samples.rows(), "ISL: sample count " + std::to_string(counts[k]) +
-                                                               " is outside 1 … " + std::to_string(samples.rows()) +
-                                                               " (the number of samples)");
-    require(k == 0 || counts[k] > counts[k - 1], "ISL: the sample counts must increase");
+    require(counts[k] >= 1 && counts[k] <= samples.rows(),
+            names.counts + ": " + std::to_string(counts[k]) + " is outside 1 … " + std::to_string(samples.rows()) +
+                " (the rows of " + names.samples + ")");
+    require(k == 0 || counts[k] > counts[k - 1], names.counts + ": the counts must increase");
   }
+}
+
+std::vector<IslPoint> isl_curve(const BinaryMatrix& samples, const BinaryMatrix& validation, const BinaryMatrix& test,
+                                const std::vector<Eigen::Index>& counts, const IslInputNames& names) {
+  validate_isl_inputs(samples, validation, test, counts, names);
   const PackedBinaryRows packed_samples(samples, "ISL samples");
   DistanceHistograms validation_histograms(PackedBinaryRows(validation, "ISL validation set"));
   DistanceHistograms test_histograms(PackedBinaryRows(test, "ISL test set"));

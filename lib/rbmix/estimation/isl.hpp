@@ -47,9 +47,22 @@ struct IslPoint {
 // 1, 2, 5, 10, 20, 50, … up to `total`, and `total` itself.
 std::vector<Eigen::Index> log_spaced_counts(Eigen::Index total);
 
-// ISL at each N of `counts` (increasing, each in 1 … samples.rows()). All three sets must be binary and of one
-// width; the first N rows of `samples` make the estimator at N. Errors name the set at fault.
+// How errors name the three sets and the counts: a front-end passes its option and file names ("--valid v.npy").
+struct IslInputNames {
+  std::string samples = "ISL: the sample set";
+  std::string validation = "ISL: the validation set";
+  std::string test = "ISL: the test set";
+  std::string counts = "ISL: the sample counts";
+};
+
+// Refuses inputs isl_curve cannot take, naming the one at fault; isl_curve calls it first, a front-end may call it
+// before it makes an output directory.
+void validate_isl_inputs(const BinaryMatrix& samples, const BinaryMatrix& validation, const BinaryMatrix& test,
+                         const std::vector<Eigen::Index>& counts, const IslInputNames& names = {});
+
+// ISL at each N of `counts` (increasing, each in 1 … samples.rows()). All three sets must be binary, non-empty and
+// of one width; the first N rows of `samples` make the estimator at N. Errors name the set at fault by `names`.
 std::vector<IslPoint> isl_curve(const BinaryMatrix& samples, const BinaryMatrix& validation, const BinaryMatrix& test,
-                                const std::vector<Eigen::Index>& counts);
+                                const std::vector<Eigen::Index>& counts, const IslInputNames& names = {});
 
 }  // namespace rbmix

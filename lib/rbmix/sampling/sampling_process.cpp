@@ -57,18 +57,23 @@ bool is_zero_temperature(SamplerKind kind) {
   return kind == SamplerKind::rates_herding || kind == SamplerKind::herding;
 }
 
-void validate(const SamplerSettings& settings) {
-  const std::string sampler = "sampler " + to_string(settings.kind);
-  require(settings.sweeps_per_sample >= 1, sampler + ": k (sweeps per sample) must be at least 1");
+void validate(const SamplerSettings& settings, const SamplerSettingNames& names) {
+  const std::string sampler = "sampler " + to_string(settings.kind) + ": ";
+  require(settings.sweeps_per_sample >= 1, sampler + names.sweeps_per_sample + " must be at least 1, got " +
+                                               std::to_string(settings.sweeps_per_sample));
   require(std::isfinite(settings.fast_learning_rate) && settings.fast_learning_rate >= 0.0,
-          sampler + ": the fast learning rate ε_F must be finite and ≥ 0");
-  require(settings.fast_decay >= 0.0 && settings.fast_decay <= 1.0, sampler + ": the fast decay α must lie in [0, 1]");
-  require(settings.fixed_point_cap >= 1, sampler + ": the fixed-point iteration cap must be at least 1");
+          sampler + names.fast_learning_rate + " must be finite and ≥ 0, got " +
+              std::to_string(settings.fast_learning_rate));
+  require(settings.fast_decay >= 0.0 && settings.fast_decay <= 1.0,
+          sampler + names.fast_decay + " must lie in [0, 1], got " + std::to_string(settings.fast_decay));
+  require(settings.fixed_point_cap >= 1, sampler + names.fixed_point_cap + " must be at least 1, got " +
+                                             std::to_string(settings.fixed_point_cap));
   if (settings.kind == SamplerKind::gibbs)
-    require(settings.fast_learning_rate == 0.0, sampler + ": gibbs has no fast parameters (ε_F must be 0)");
+    require(settings.fast_learning_rate == 0.0,
+            sampler + "gibbs has no fast parameters (" + names.fast_learning_rate + " must be 0)");
   if (settings.kind == SamplerKind::herding)
     require(settings.fast_learning_rate == kHerdingLearningRate && settings.fast_decay == kHerdingDecay,
-            sampler + ": herding is rates-herding with ε_F = 1 and α = 1");
+            sampler + "herding is rates-herding with ε_F = 1 and α = 1");
 }
 
 SamplingProcess::SamplingProcess(const Rbm& rbm, const SamplerSettings& settings,

@@ -55,9 +55,17 @@ struct SamplerSettings {
 inline constexpr double kHerdingLearningRate = 1.0;
 inline constexpr double kHerdingDecay = 1.0;
 
+// How validate's errors name the settings: a front-end passes its own spelling ("--fast-lr").
+struct SamplerSettingNames {
+  std::string sweeps_per_sample = "k (sweeps per sample)";
+  std::string fast_learning_rate = "the fast learning rate ε_F";
+  std::string fast_decay = "the fast decay α";
+  std::string fixed_point_cap = "the fixed-point iteration cap";
+};
+
 // Throws InputError unless k ≥ 1, ε_F is finite and ≥ 0, 0 ≤ α ≤ 1, the cap is ≥ 1, gibbs has ε_F = 0, and
 // herding has ε_F = 1 and α = 1. SP with α = 1 is allowed (its collapse is a documented property, not an error).
-void validate(const SamplerSettings& settings);
+void validate(const SamplerSettings& settings, const SamplerSettingNames& names = {});
 
 // Samples in emission order: row t·C + c is chain c's t-th sample. `grey` is p(v = 1 | h) at h = E[h | x⁻] for
 // the stochastic samplers, and the binary sample itself for the zero-temperature ones (grey_sample_meaning).

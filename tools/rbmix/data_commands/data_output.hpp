@@ -8,14 +8,13 @@
 #include <vector>
 
 #include "rbmix/core/types.hpp"
-#include "rbmix/option_checks.hpp"  // positive_count
+#include "rbmix/option_checks.hpp"  // positive_count, non_negative_count
 
 namespace rbmix::cli {
 
-// Explicit ranges: CLI11's PositiveNumber and NonNegativeNumber name the largest double in their messages
-// ("Value 0 not in range 0.000000 to 1797...").
+// An explicit range: CLI11's PositiveNumber names the largest double in its message ("Value 0 not in range
+// 0.000000 to 1797...").
 inline const CLI::Range positive_int(1, std::numeric_limits<int>::max());
-inline const CLI::Range non_negative_count(Eigen::Index{0}, std::numeric_limits<Eigen::Index>::max());
 
 // Saves `data` as a 0/1 .npy file and says so.
 void save_and_report(const std::string& file, const BinaryMatrix& data);
