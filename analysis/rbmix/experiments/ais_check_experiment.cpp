@@ -63,9 +63,7 @@ struct CheckModel {
 
 nlohmann::json to_grid_json(const CheckModel& model) {
   return {{"name", model.name},
-          {"weights", exact_matrix(model.rbm.weights)},
-          {"visible_bias", exact_vector(model.rbm.visible_bias)},
-          {"hidden_bias", exact_vector(model.rbm.hidden_bias)},
+          {"rbm", exact_rbm(model.rbm)},
           {"base_bias", exact_vector(model.base_bias)},
           {"reverse_start", exact_matrix(model.reverse_start)},
           {"exact_log_partition", exact_number(model.exact_log_partition)},
@@ -74,9 +72,7 @@ nlohmann::json to_grid_json(const CheckModel& model) {
 
 void from_grid_json(const nlohmann::json& json, CheckModel& model) {
   model.name = json.at("name").get<std::string>();
-  model.rbm.weights = read_exact_matrix(json.at("weights"));
-  model.rbm.visible_bias = read_exact_vector(json.at("visible_bias"));
-  model.rbm.hidden_bias = read_exact_vector(json.at("hidden_bias"));
+  model.rbm = read_exact_rbm(json.at("rbm"));
   model.base_bias = read_exact_vector(json.at("base_bias"));
   model.reverse_start = read_exact_matrix(json.at("reverse_start"));
   model.exact_log_partition = read_exact_number(json.at("exact_log_partition"));

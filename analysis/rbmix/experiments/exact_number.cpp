@@ -74,4 +74,46 @@ std::vector<double> read_exact_numbers(const nlohmann::json& json) {
   return values;
 }
 
+nlohmann::json exact_rbm(const Rbm& rbm) {
+  return {{"weights", exact_matrix(rbm.weights)},
+          {"visible_bias", exact_vector(rbm.visible_bias)},
+          {"hidden_bias", exact_vector(rbm.hidden_bias)}};
+}
+
+Rbm read_exact_rbm(const nlohmann::json& json) {
+  require(json.is_object(), "a journaled RBM is not an object");
+  Rbm rbm;
+  rbm.weights = read_exact_matrix(json.at("weights"));
+  rbm.visible_bias = read_exact_vector(json.at("visible_bias"));
+  rbm.hidden_bias = read_exact_vector(json.at("hidden_bias"));
+  rbm.validate("a journaled RBM");
+  return rbm;
+}
+
+std::string hex_bytes(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(2 * bytes.size());
+  for (const std::uint8_t byte : bytes) {
+    text += digits[byte >> 4];
+    text += digits[byte & 0xF];
+  }
+  return text;
+}
+
+std::vector<std::uint8_t> read_hex_bytes(const nlohmann::json& json) {
+  require(json.is_string(), "journaled bytes are not a string");
+  const std::string& text = json.get_ref<const std::string&>();
+  require(text.size() % 2 == 0, "journaled bytes: a hexadecimal string of odd length");
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw InputError(std::string("journaled bytes: '") + c + "' is not a lowercase hexadecimal digit");
+  };
+  std::vector<std::uint8_t> bytes(text.size() / 2);
+  for (std::size_t k = 0; k < bytes.size(); ++k)
+    bytes[k] = static_cast<std::uint8_t>(16 * digit(text[2 * k]) + digit(text[2 * k + 1]));
+  return bytes;
+}
+
 }  // namespace rbmix::experiments

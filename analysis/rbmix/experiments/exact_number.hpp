@@ -2,9 +2,12 @@
 // Doubles in a job's journaled result, written so that reading them back gives the same bits: a hexadecimal
 // floating-point string ("0x1.8p+1"), which also carries NaN and ±infinity, where JSON's numbers do not.
 #include <nlohmann/json.hpp>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/model/rbm.hpp"
 
 namespace rbmix::experiments {
 
@@ -24,5 +27,15 @@ nlohmann::json exact_vector(const VectorD& vector);
 // Throw InputError if `json` was not written by exact_matrix (exact_vector: or is not one column).
 MatrixD read_exact_matrix(const nlohmann::json& json);
 VectorD read_exact_vector(const nlohmann::json& json);
+
+// An RBM's parameters as {"weights", "visible_bias", "hidden_bias"}, each an exact matrix or vector.
+nlohmann::json exact_rbm(const Rbm& rbm);
+// Throws InputError unless `json` was written by exact_rbm, with biases that fit W and finite parameters.
+Rbm read_exact_rbm(const nlohmann::json& json);
+
+// Bytes as a lowercase hexadecimal string, for results that carry many small integers (a picture's 8-bit levels);
+// read_hex_bytes throws InputError on an odd length or a character that is not a hexadecimal digit.
+std::string hex_bytes(const std::vector<std::uint8_t>& bytes);
+std::vector<std::uint8_t> read_hex_bytes(const nlohmann::json& json);
 
 }  // namespace rbmix::experiments

@@ -56,16 +56,27 @@ std::uint64_t sampling_seed(const SamplersOptions& options, std::size_t data_set
   return purpose_seed(options.seed, data_set, SeedPurpose::sampling);
 }
 
-// The binary samples of `count` emissions of a one-chain process, kept in blocks.
-BinaryMatrix draw_binary_samples(SamplingProcess& process, Eigen::Index count, Eigen::Index units) {
-  BinaryMatrix samples(count, units);
+// `count` emissions of a one-chain process: the binary samples, drawn in blocks, and the grey levels of the first
+// `picture_rows` of them.
+struct DrawnSamples {
+  BinaryMatrix binary;
+  std::vector<std::uint8_t> picture_levels;
+};
+
+DrawnSamples draw_samples(SamplingProcess& process, Eigen::Index count, Eigen::Index units,
+                          Eigen::Index picture_rows = 0) {
+  DrawnSamples drawn{BinaryMatrix(count, units), {}};
+  picture_rows = std::min(picture_rows, count);
+  drawn.picture_levels.reserve(static_cast<std::size_t>(picture_rows * units));
   EmittedSamples block{BinaryMatrix(kSampleBlock, units), MatrixF(kSampleBlock, units)};
   for (Eigen::Index first = 0; first < count; first += kSampleBlock) {
     const Eigen::Index rows = std::min(kSampleBlock, count - first);
     for (Eigen::Index row = 0; row < rows; ++row) process.emit_into(block, row);
-    samples.middleRows(first, rows) = block.binary.topRows(rows);
+    drawn.binary.middleRows(first, rows) = block.binary.topRows(rows);
+    for (Eigen::Index row = 0; row < rows && first + row < picture_rows; ++row)
+      for (Eigen::Index unit = 0; unit < units; ++unit) drawn.picture_levels.push_back(grey_level(block.grey(row, unit)));
   }
-  return samples;
+  return drawn;
 }
 
 SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_set, Eigen::Index hidden,
@@ -94,7 +105,7 @@ SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_s
   if (model.diverged) return model;
   SamplingProcess gibbs(model.rbm, SamplerSettings{}, std::nullopt, 1,
                         purpose_seed(options.seed, job, SeedPurpose::selection));
-  const BinaryMatrix samples = draw_binary_samples(gibbs, options.selection_samples, data.train.cols());
+  const BinaryMatrix samples = draw_samples(gibbs, options.selection_samples, data.train.cols()).binary;
   model.selection_isl = isl_curve(samples, data.validation, data.test, {options.selection_samples}).back().validation;
   return model;
 }
@@ -105,8 +116,10 @@ SamplerRun run_sampler(const SamplersOptions& options, const Rbm& rbm, const std
   const SamplerCandidates& candidates = options.samplers[sampler];
   SamplingProcess process(rbm, settings_of(options, candidates, candidates.grid[setting]),
                           needs_rates(candidates.kind) ? rates : std::nullopt, 1, sampling_seed(options, data_set));
-  const BinaryMatrix samples = draw_binary_samples(process, options.samples, data.train.cols());
+  DrawnSamples drawn = draw_samples(process, options.samples, data.train.cols(), options.picture_samples);
+  const BinaryMatrix& samples = drawn.binary;
   SamplerRun run;
+  run.picture_levels = std::move(drawn.picture_levels);
   run.data_set = data_set;
   run.sampler = sampler;
   run.setting = setting;
@@ -114,18 +127,6 @@ SamplerRun run_sampler(const SamplersOptions& options, const Rbm& rbm, const std
   run.fixed_points = process.fixed_points();
   run.mean_activity = samples.cast<double>().mean();
   return run;
-}
-
-nlohmann::json exact_numbers(const double* values, Eigen::Index count) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Eigen::Index k = 0; k < count; ++k) out.push_back(exact_number(values[k]));
-  return out;
-}
-
-void read_exact_numbers(const nlohmann::json& json, double* values, Eigen::Index count) {
-  require(json.is_array() && json.size() == static_cast<std::size_t>(count),
-          "expected " + std::to_string(count) + " numbers");
-  for (Eigen::Index k = 0; k < count; ++k) values[k] = read_exact_number(json.at(static_cast<std::size_t>(k)));
 }
 
 nlohmann::json curve_to_grid_json(const std::vector<IslPoint>& curve) {
@@ -157,16 +158,12 @@ void from_grid_json(const nlohmann::json& json, ReferenceCurve& reference) {
 }  // namespace
 
 nlohmann::json to_grid_json(const SamplersModel& model) {
-  const Rbm& rbm = model.rbm;
   return {{"data_set", model.data_set},
           {"hidden", model.hidden},
           {"learning_rate", exact_number(model.learning_rate)},
           {"diverged", model.diverged},
           {"selection_isl", exact_number(model.selection_isl)},
-          {"visible", rbm.n_visible()},
-          {"weights", exact_numbers(rbm.weights.data(), rbm.weights.size())},
-          {"visible_bias", exact_numbers(rbm.visible_bias.data(), rbm.visible_bias.size())},
-          {"hidden_bias", exact_numbers(rbm.hidden_bias.data(), rbm.hidden_bias.size())}};
+          {"rbm", exact_rbm(model.rbm)}};
 }
 
 void from_grid_json(const nlohmann::json& json, SamplersModel& model) {
@@ -175,10 +172,8 @@ void from_grid_json(const nlohmann::json& json, SamplersModel& model) {
   model.learning_rate = read_exact_number(json.at("learning_rate"));
   model.diverged = json.at("diverged").get<bool>();
   model.selection_isl = read_exact_number(json.at("selection_isl"));
-  model.rbm = Rbm(json.at("visible").get<Eigen::Index>(), model.hidden);
-  read_exact_numbers(json.at("weights"), model.rbm.weights.data(), model.rbm.weights.size());
-  read_exact_numbers(json.at("visible_bias"), model.rbm.visible_bias.data(), model.rbm.visible_bias.size());
-  read_exact_numbers(json.at("hidden_bias"), model.rbm.hidden_bias.data(), model.rbm.hidden_bias.size());
+  model.rbm = read_exact_rbm(json.at("rbm"));
+  require(model.rbm.n_hidden() == model.hidden, "a journaled model's W does not have its hidden units");
 }
 
 nlohmann::json to_grid_json(const SamplerRun& run) {
@@ -189,7 +184,8 @@ nlohmann::json to_grid_json(const SamplerRun& run) {
           {"fixed_point_searches", run.fixed_points.searches},
           {"fixed_point_cap_hits", run.fixed_points.cap_hits},
           {"fixed_point_iterations", run.fixed_points.iterations},
-          {"mean_activity", exact_number(run.mean_activity)}};
+          {"mean_activity", exact_number(run.mean_activity)},
+          {"picture_levels", hex_bytes(run.picture_levels)}};
 }
 
 void from_grid_json(const nlohmann::json& json, SamplerRun& run) {
@@ -201,6 +197,17 @@ void from_grid_json(const nlohmann::json& json, SamplerRun& run) {
                       json.at("fixed_point_cap_hits").get<Eigen::Index>(),
                       json.at("fixed_point_iterations").get<Eigen::Index>()};
   run.mean_activity = read_exact_number(json.at("mean_activity"));
+  run.picture_levels = read_hex_bytes(json.at("picture_levels"));
+}
+
+MatrixF picture_samples(const SamplerRun& run, Eigen::Index units) {
+  const auto levels = static_cast<Eigen::Index>(run.picture_levels.size());
+  require(units >= 1 && levels % units == 0, "a sampler run's picture levels do not make whole rows of " +
+                                                 std::to_string(units) + " units");
+  MatrixF grey(levels / units, units);
+  for (Eigen::Index k = 0; k < levels; ++k)
+    grey(k / units, k % units) = static_cast<float>(run.picture_levels[static_cast<std::size_t>(k)]) / 255.0f;
+  return grey;
 }
 
 void SamplersOptions::validate() const {
@@ -422,19 +429,6 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
     }
   }
   return result;
-}
-
-MatrixF replay_grey_samples(const SamplersOptions& options, const SamplersResult& result, std::size_t run_index,
-                            Eigen::Index count) {
-  const SamplerRun& run = result.runs.at(run_index);
-  const SamplersDataSet& data = options.data_sets[run.data_set];
-  const SamplerCandidates& candidates = options.samplers[run.sampler];
-  const Rbm& rbm = result.models[result.data_sets[run.data_set].chosen_model].rbm;
-  std::optional<SufficientStatistics> rates;
-  if (needs_rates(candidates.kind)) rates = compute_rates(rbm, data.train, data.name);
-  SamplingProcess process(rbm, settings_of(options, candidates, candidates.grid[run.setting]), std::move(rates), 1,
-                          sampling_seed(options, run.data_set));
-  return process.run(count).grey;
 }
 
 std::vector<ExperimentOption> Samplers::own_options() {

@@ -110,7 +110,13 @@ struct SamplerRun {
   std::vector<IslPoint> curve;
   FixedPointStatistics fixed_points;
   double mean_activity = 0.0;  // mean of all sampled units
+  // The first picture_samples grey samples as the 8-bit levels samples_*.png draws (grey_level), row after row:
+  // kept from the run itself, so the picture needs no second sampling run.
+  std::vector<std::uint8_t> picture_levels;
 };
+
+// The grey samples `run` kept for its picture, one row of `units` levels / 255 per sample.
+MatrixF picture_samples(const SamplerRun& run, Eigen::Index units);
 
 // The validation ISL at the run's largest N: what chooses a sampler's setting.
 inline double final_validation(const SamplerRun& run) { return run.curve.back().validation; }
@@ -138,11 +144,6 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
 // Index of the run with the highest validation ISL at the largest N among `runs` (ties: the first): how each
 // sampler's setting is chosen.
 std::size_t best_run(const std::vector<SamplerRun>& runs, const std::vector<std::size_t>& candidates);
-
-// The first `count` grey-level samples of a sampler run, replayed with the run's seed (the process is sequential,
-// so they are the run's own first samples).
-MatrixF replay_grey_samples(const SamplersOptions& options, const SamplersResult& result, std::size_t run,
-                            Eigen::Index count);
 
 // Per data set and sampler (and the training set): the chosen ε_F, α, k, the test ISL at N = 10, 100, 1000, …
 // up to N, and the fixed-point cap hits.

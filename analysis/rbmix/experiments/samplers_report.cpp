@@ -219,8 +219,7 @@ void write_samplers(const SamplersOptions& options, const SamplersResult& result
                   {{"Description", "the first " + std::to_string(training_rows) + " training rows of " + data.name +
                                        " (binary), one per tile"}});
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
-      const MatrixF grey =
-          replay_grey_samples(options, result, result.data_sets[set].chosen_runs[sampler], options.picture_samples);
+      const MatrixF grey = picture_samples(result.runs.at(result.data_sets[set].chosen_runs[sampler]), data.train.cols());
       out.write_png("samples_" + data.name + "_" + options.samplers[sampler].label + ".png",
                     tile_images(grey, data.image_height, data.image_width, {options.picture_columns}),
                     {{"Description", options.samplers[sampler].label + " samples in emission order, one per tile: " +

@@ -26,12 +26,12 @@ nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
 }
 
 EvaluationPoint point_from_grid_json(const nlohmann::json& json) {
-  return {json.at("update").get<std::int64_t>(),
-          experiments::read_exact_number(json.at("epoch")),
-          read_optional_exact_number(json.at("train_log_likelihood")),
-          read_optional_exact_number(json.at("test_log_likelihood")),
-          std::nullopt,
-          std::nullopt};
+  EvaluationPoint point;
+  point.update = json.at("update").get<std::int64_t>();
+  point.epoch = experiments::read_exact_number(json.at("epoch"));
+  point.train_log_likelihood = read_optional_exact_number(json.at("train_log_likelihood"));
+  point.test_log_likelihood = read_optional_exact_number(json.at("test_log_likelihood"));
+  return point;
 }
 
 nlohmann::json optional_point(const std::optional<EvaluationPoint>& point) {

@@ -75,6 +75,10 @@ Eigen::Index automatic_tile_scale(Eigen::Index height, Eigen::Index width) {
   return (kMinimumTileSide + side - 1) / side;
 }
 
+std::uint8_t grey_level(float value) {
+  return static_cast<std::uint8_t>(std::lround(255.0f * std::clamp(value, 0.0f, 1.0f)));
+}
+
 GreyImage tile_images(const MatrixF& images, Eigen::Index height, Eigen::Index width, const ImageGrid& grid) {
   require(height >= 1 && width >= 1 && grid.columns >= 1, "image grid: height, width and columns must be positive");
   require(grid.scale >= 0, "image grid: the scale must not be negative");
@@ -96,9 +100,8 @@ GreyImage tile_images(const MatrixF& images, Eigen::Index height, Eigen::Index w
     const Eigen::Index left = (tile % grid.columns) * (tile_width + gap) + gap;
     for (Eigen::Index y = 0; y < tile_height; ++y)
       for (Eigen::Index x = 0; x < tile_width; ++x) {
-        const float value = std::clamp(images(tile, (y / scale) * width + x / scale), 0.0f, 1.0f);
         image.pixels[static_cast<std::size_t>((top + y) * image.width + left + x)] =
-            static_cast<std::uint8_t>(std::lround(255.0f * value));
+            grey_level(images(tile, (y / scale) * width + x / scale));
       }
   }
   return image;

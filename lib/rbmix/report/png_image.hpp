@@ -38,6 +38,9 @@ Eigen::Index automatic_tile_scale(Eigen::Index height, Eigen::Index width);
 // Rows of `images` (each one picture of height × width values in [0, 1], row-major; values outside are clamped)
 // tiled left to right, top to bottom, `grid.columns` tiles per grid row, each value a square of grid.scale pixels,
 // with grid_gap(scale) pixels of mid-grey around every tile. A value v becomes the grey level round(255·v).
+// The 8-bit level of a grey value in [0, 1] (clamped), as tile_images draws it: round(255 · value).
+std::uint8_t grey_level(float value);
+
 GreyImage tile_images(const MatrixF& images, Eigen::Index height, Eigen::Index width, const ImageGrid& grid);
 
 // Keyword and text of a PNG tEXt chunk, e.g. {"Description", "binary samples, one per tile"}. Keywords are 1–79

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -55,6 +56,32 @@ TEST(ExactNumber, MatricesAndVectorsKeepTheirShapeAndBits) {
   nlohmann::json short_of_values = exact_matrix(matrix);
   short_of_values["values"].erase(0);
   EXPECT_THROW(read_exact_matrix(short_of_values), InputError);
+}
+
+// A model travels whole: W, both biases, every bit; biases that do not fit W are refused.
+TEST(ExactNumber, RbmsKeepEveryParameter) {
+  Rbm rbm(3, 2);
+  rbm.weights << 0.1, -1.0 / 3.0, 2.0, 1e-300, -0.0, 7.5;
+  rbm.visible_bias << 1.0, 2.0, 3.0;
+  rbm.hidden_bias << -1.0, std::nextafter(1.0, 2.0);
+  const Rbm restored = read_exact_rbm(nlohmann::json::parse(exact_rbm(rbm).dump()));
+  EXPECT_TRUE(restored.weights == rbm.weights);
+  EXPECT_TRUE(restored.visible_bias == rbm.visible_bias);
+  EXPECT_TRUE(restored.hidden_bias == rbm.hidden_bias);
+  nlohmann::json misfit = exact_rbm(rbm);
+  misfit["hidden_bias"] = exact_vector(VectorD::Zero(3));
+  EXPECT_THROW(read_exact_rbm(misfit), InputError);
+  EXPECT_THROW(read_exact_rbm(nlohmann::json::array()), InputError);
+}
+
+TEST(ExactNumber, BytesTravelAsHexadecimalText) {
+  const std::vector<std::uint8_t> bytes{0, 1, 15, 16, 127, 128, 254, 255};
+  EXPECT_EQ(hex_bytes(bytes), "00010f107f80feff");
+  EXPECT_EQ(read_hex_bytes(nlohmann::json(hex_bytes(bytes))), bytes);
+  EXPECT_TRUE(read_hex_bytes(nlohmann::json("")).empty());
+  for (const char* text : {"0", "0g", "0F", " 00", "zz"})
+    EXPECT_THROW(read_hex_bytes(nlohmann::json(text)), InputError) << text;
+  EXPECT_THROW(read_hex_bytes(nlohmann::json(5)), InputError);
 }
 
 }  // namespace

@@ -7,6 +7,9 @@
 #include <set>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/report/png_image.hpp"
+#include "rbmix/sampling/rates.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace rbmix::experiments {
@@ -111,7 +114,7 @@ TEST(SamplersExperiment, JobResultsRoundTripThroughTheirGridJson) {
   EXPECT_EQ(restored_model.selection_isl, model.selection_isl);
   EXPECT_EQ(restored_model.learning_rate, model.learning_rate);
 
-  SamplerRun run{1, 2, 3, {{1, 0.75, -10.0 / 3.0, -4.0}, {7, 0.875, -2.0, -3.0}}, {5, 1, 40}, 0.3};
+  SamplerRun run{1, 2, 3, {{1, 0.75, -10.0 / 3.0, -4.0}, {7, 0.875, -2.0, -3.0}}, {5, 1, 40}, 0.3, {0, 17, 128, 255}};
   SamplerRun restored_run;
   from_grid_json(nlohmann::json::parse(to_grid_json(run).dump()), restored_run);
   EXPECT_EQ(restored_run.sampler, 2u);
@@ -120,6 +123,7 @@ TEST(SamplersExperiment, JobResultsRoundTripThroughTheirGridJson) {
   EXPECT_EQ(restored_run.fixed_points.cap_hits, 1);
   EXPECT_EQ(restored_run.fixed_points.iterations, 40);
   EXPECT_EQ(restored_run.mean_activity, 0.3);
+  EXPECT_EQ(restored_run.picture_levels, run.picture_levels);
 }
 
 // run.json lists every file written (tables, the ISL plot, one picture per sampler and of the training set), each
@@ -145,15 +149,34 @@ TEST(SamplersExperiment, RunRecordListsEveryOutput) {
     EXPECT_TRUE(std::filesystem::is_regular_file(out.path() / listed_file)) << listed_file;
 }
 
-// The pictures are the chosen run's first grey-level samples, one row of the model's width each, in [0, 1].
-TEST(SamplersExperiment, ReplayedSamplesAreGreyLevelsInTheUnitInterval) {
+// The pictures are the chosen run's own first grey samples: the same 8-bit levels as a second run of its sampler
+// (same model, setting, rates and sampling seed) gives, one row of the model's width each.
+TEST(SamplersExperiment, PicturesAreTheChosenRunsOwnFirstGreySamples) {
   const SamplersOptions options = tiny_options();
   const SamplersResult result = run_samplers(options);
-  const MatrixF grey = replay_grey_samples(options, result, result.data_sets[0].chosen_runs[0], 5);
-  ASSERT_EQ(grey.rows(), 5);
-  ASSERT_EQ(grey.cols(), options.data_sets[0].train.cols());
-  EXPECT_GE(grey.minCoeff(), 0.0F);
-  EXPECT_LE(grey.maxCoeff(), 1.0F);
+  const SamplerRun& run = result.runs.at(result.data_sets[0].chosen_runs[0]);
+  const SamplersDataSet& data = options.data_sets[0];
+  const MatrixF kept = picture_samples(run, data.train.cols());
+  ASSERT_EQ(kept.rows(), options.picture_samples);
+  ASSERT_EQ(kept.cols(), data.train.cols());
+
+  const SamplerCandidates& sampler = options.samplers[run.sampler];
+  const SamplerGridPoint& point = sampler.grid[run.setting];
+  SamplerSettings settings;
+  settings.kind = sampler.kind;
+  settings.rule = sampler.rule;
+  settings.sweeps_per_sample = point.sweeps;
+  settings.fast_learning_rate = point.fast_learning_rate;
+  settings.fast_decay = point.fast_decay;
+  settings.fixed_point_cap = options.fixed_point_cap;
+  const Rbm& rbm = result.models[result.data_sets[0].chosen_model].rbm;
+  std::optional<SufficientStatistics> rates;
+  if (needs_rates(sampler.kind)) rates = compute_rates(rbm, data.train, data.name);
+  SamplingProcess replay(rbm, settings, std::move(rates), 1, purpose_seed(options.seed, 0, SeedPurpose::sampling));
+  const MatrixF grey = replay.run(options.picture_samples).grey;
+  for (Eigen::Index row = 0; row < grey.rows(); ++row)
+    for (Eigen::Index unit = 0; unit < grey.cols(); ++unit)
+      ASSERT_EQ(grey_level(kept(row, unit)), grey_level(grey(row, unit))) << "sample " << row << ", unit " << unit;
 }
 
 TEST(SamplersExperiment, RefusesBadOptions) {
