@@ -33,10 +33,8 @@ std::vector<analysis::OperatorSpecification> parse_operators(const py::handle& o
   return out;
 }
 
-
-}  // namespace
-
-void bind_analysis(py::module_& module) {
+// rbmix.analyze and its OperatorAnalysis: the exact builder's verdicts.
+void bind_operator_analysis(py::module_& module) {
   py::class_<analysis::OperatorAnalysis>(module, "OperatorAnalysis",
                                          "The exact analysis of one operator (as one block of `rbmix analyze`).")
       .def_readonly("name", &analysis::OperatorAnalysis::name)
@@ -79,7 +77,10 @@ void bind_analysis(py::module_& module) {
       "Exact analysis of each operator on a model small enough to enumerate (as `rbmix analyze`): operators are "
       "names as the CLI takes them (gibbs, flip, mix:A, naive, unit-modified:γ, modified:RULE), as a list or one "
       "comma-separated string. One OperatorAnalysis per operator.");
+}
 
+// rbmix.autocorrelation_time: every estimator of docs/algorithms.md §6.5 on any trace.
+void bind_autocorrelation_time(py::module_& module) {
   py::class_<analysis::IntegratedTimeEstimate>(module, "AutocorrelationTime",
                                                 "An estimate of the integrated autocorrelation time τ.")
       .def_readonly("method", &analysis::IntegratedTimeEstimate::method)
@@ -130,6 +131,13 @@ void bind_analysis(py::module_& module) {
       "batch_means or overlapping_batch_means. `trusted` applies the trust rule (the method's own checks, R̂, at "
       "least 50 τ̂ per chain, a narrow interval, agreement with the batch-means cross-check) and `reason` says why "
       "not.");
+}
+
+}  // namespace
+
+void bind_analysis(py::module_& module) {
+  bind_operator_analysis(module);
+  bind_autocorrelation_time(module);
 }
 
 }  // namespace rbmix::python

@@ -32,9 +32,8 @@ std::string describe(const Rbm& rbm) {
   return "rbmix.Rbm(" + std::to_string(rbm.n_visible()) + " visible, " + std::to_string(rbm.n_hidden()) + " hidden)";
 }
 
-}  // namespace
-
-void bind_model(py::module_& module) {
+// rbmix.Rbm: construction from arrays, the parameters, energies, conditionals and saving.
+void bind_rbm_class(py::module_& module) {
   py::class_<Rbm>(module, "Rbm",
                   "A binary RBM: E(v, h) = -h·W v - b·v - c·h with W of shape (hidden, visible).")
       .def(py::init(&make_rbm), "weights"_a, "visible_bias"_a, "hidden_bias"_a,
@@ -94,7 +93,10 @@ void bind_model(py::module_& module) {
           "Writes the model file the CLI writes (.npz: W, b, c, metadata.json); provenance: a JSON-serialisable "
           "dict saying how the model was made.")
       .def("__repr__", &describe);
+}
 
+// Models from files and from 003 §4.1's random family.
+void bind_model_sources(py::module_& module) {
   module.def(
       "load_model", [](const std::filesystem::path& path) { return load_rbm(path).rbm; }, "path"_a,
       "Reads a model file (.npz) as the CLI does; rbmix.InputError names the file and what is wrong.");
@@ -102,6 +104,10 @@ void bind_model(py::module_& module) {
              "bias_range"_a = 0.0, "seed"_a,
              "As `rbmix model random`: weights uniform in [-weight_range, weight_range], biases in [-bias_range, "
              "bias_range] (003 §4.1); the same seed gives the same model.");
+}
+
+// log Z, exact by enumeration or by annealed importance sampling.
+void bind_log_partition(py::module_& module) {
   module.def(
       "log_partition",
       [](const Rbm& rbm) {
@@ -144,6 +150,14 @@ void bind_model(py::module_& module) {
       "seed"_a = 1, "data"_a = py::none(), "float32"_a = true, "operator"_a = "gibbs",
       "Annealed importance sampling of log Z (as `rbmix loglik --ais`); data (0/1 rows) sets the base-rate "
       "base model, else the base is uniform.");
+}
+
+}  // namespace
+
+void bind_model(py::module_& module) {
+  bind_rbm_class(module);
+  bind_model_sources(module);
+  bind_log_partition(module);
 }
 
 }  // namespace rbmix::python
