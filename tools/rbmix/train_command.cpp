@@ -240,7 +240,6 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
   options.validate();
   warn_identical_algorithm(algorithm, options);
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
 
   require(arguments.test_labels.empty() || !arguments.labels.empty(), "--test-labels needs --labels");
   require(arguments.classes == 0 || !arguments.labels.empty(), "--classes needs --labels");
@@ -269,6 +268,8 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   const Eigen::Index n_visible = train.cols() - options.label_classes;
   const auto picture_shape = image_shape(arguments.image_shape, n_visible);
   Trainer trainer(options, train, test, arguments.hidden);
+  // Made only once every input has been read and checked, so that a refused run leaves no empty directory.
+  const std::filesystem::path out = prepare_output_directory(arguments.out);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
             "--resume: no checkpoint " + options.checkpoint_path + " to resume from");
