@@ -844,7 +844,7 @@ case_mrf_train() {
     expect_near "$algorithm: train LL is the validation score" "$(json_value train.log_likelihood)" "$best" 1e-12
     awk -v b="$best" 'BEGIN { exit !(b > -6.2383246 && b <= -2.5993019) }' ||
       fail "$algorithm: best validation log-likelihood $best outside (−9 ln 2, −2.5993]"
-    [[ -s "$algorithm/model.json" ]] || fail "$algorithm: no model.json"
+    [[ -s "$algorithm/model.npz" ]] || fail "$algorithm: no model.npz"
     OUTPUT=$(cat "$algorithm/run.json")
     flatten_json
     expect_equal "$algorithm: command" "$(json_value command)" "mrf train"
@@ -854,6 +854,88 @@ case_mrf_train() {
   done
   succeeds mrf train --data bas.npy --algo pcd --operator flip --updates 50 --out flip
   expect_output_contains "best validation log-likelihood"
+}
+
+# mrf loglik recomputes from model.npz the exact log-likelihood and the pseudo-likelihood that training reported;
+# a zero MRF on n units gives every row −n ln 2; each model loader refuses the other kind.
+case_mrf_loglik() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds mrf train --data bas.npy --algo exact --lr 0.5 --updates 100 --eval-every 50 --out run --json
+  local train_ll train_pl
+  train_ll=$(json_value train.log_likelihood)
+  train_pl=$(json_value train.pseudo_log_likelihood)
+  succeeds mrf loglik --model run/model.npz --data bas.npy --out scored --json
+  expect_equal measure "$(json_value measure)" log_likelihood
+  expect_near "loglik = training's" "$(json_value average_log_likelihood)" "$train_ll" 1e-12
+  succeeds mrf loglik --model run/model.npz --data bas.npy --measure pl --json
+  expect_equal measure "$(json_value measure)" pseudo_log_likelihood
+  expect_near "pl = training's" "$(json_value average_log_pseudo_likelihood)" "$train_pl" 1e-12
+  succeeds mrf loglik --model run/model.npz --data bas.npy --measure pl
+  expect_output_contains "average log pseudo-likelihood (not the log-likelihood"
+  expect_files_listed scored
+  OUTPUT=$(cat scored/run.json)
+  flatten_json
+  expect_equal "run.json command" "$(json_value command)" "mrf loglik"
+  expect_equal "run.json measure" "$(json_value result.measure)" log_likelihood
+  expect_equal "run.json model" "$(json_value configuration.model)" run/model.npz
+
+  # The same rows as CSV, with a header: the same figure.
+  find_python
+  python -c '
+import struct, sys
+raw = open("bas.npy", "rb").read()
+header_length = struct.unpack("<H", raw[8:10])[0]
+data = raw[10 + header_length:]
+with open("bas.csv", "w") as out:
+    out.write(",".join("x%d" % k for k in range(9)) + "\n")
+    for row in range(len(data) // 9):
+        out.write(",".join(str(b) for b in data[row * 9:row * 9 + 9]) + "\n")
+'
+  succeeds mrf loglik --model run/model.npz --data bas.csv --json
+  expect_near "CSV loglik" "$(json_value average_log_likelihood)" "$train_ll" 1e-12
+
+  # By hand: J₁₂ = 1, b = 0 gives Z = 3 + e; on rows 11 and 00 the average log-likelihood is ½ − ln(3 + e) and
+  # the pseudo-likelihood (h = 1 for both units of 11, h = 0 for 00) averages ln σ(1) + ln ½. The model is a
+  # model.json of the layout mrf train wrote before model.npz, which still reads.
+  printf '{"couplings": [[0, 1], [1, 0]], "biases": [0, 0]}\n' >hand.json
+  printf '1,1\n0,0\n' >hand.csv
+  succeeds mrf loglik --model hand.json --data hand.csv --json
+  expect_near "hand log-likelihood" "$(json_value average_log_likelihood)" \
+    "$(awk 'BEGIN { printf "%.15f", 0.5 - log(3 + exp(1)) }')" 1e-12
+  succeeds mrf loglik --model hand.json --data hand.csv --measure pl --json
+  expect_near "hand pseudo-likelihood" "$(json_value average_log_pseudo_likelihood)" \
+    "$(awk 'BEGIN { printf "%.15f", -log(1 + exp(-1)) - log(2) }')" 1e-12
+
+  make_zero_model zero.npz 9 2
+  rejects "zero.npz: the model is a plain RBM, not a boltzmann-machine" mrf loglik --model zero.npz --data bas.npy
+  rejects "is a boltzmann-machine, not a plain RBM; it is a fully visible MRF: use rbmix mrf loglik" \
+    loglik --model run/model.npz --data bas.npy --exact
+  write_random_rows four.npy 3 4 1
+  rejects "--data four.npy has 4 columns but the model run/model.npz has 9 units" \
+    mrf loglik --model run/model.npz --data four.npy
+  rejects "--measure" mrf loglik --model run/model.npz --data bas.npy --measure ais
+}
+
+# data info reads CSV and labels: classes and counts per class; non-integer labels are refused with their index.
+case_data_info_csv_and_labels() {
+  printf 'a,b,c\n0,1,1\n1,1,0\n0,1,1\n' >rows.csv
+  succeeds data info rows.csv --json
+  expect_equal samples "$(json_value samples)" 3
+  expect_equal features "$(json_value features)" 3
+  expect_equal distinct_rows "$(json_value distinct_rows)" 2
+  printf '0,1\n1\n' >ragged.csv
+  rejects "ragged.csv: line 2, column 2: the row has 1 fields but line 1 has 2 (ragged rows)" data info ragged.csv
+  printf 'label\n2\n0\n2\n3\n' >labels.csv
+  succeeds data info labels.csv --labels --json
+  expect_equal kind "$(json_value kind)" labels
+  expect_equal classes "$(json_value classes)" 4
+  expect_equal "class 2" "$(json_value class_counts.2)" 2
+  expect_equal "class 1" "$(json_value class_counts.1)" 0
+  expect_equal empty_classes "$(json_value empty_classes)" 1
+  succeeds data info labels.csv --labels
+  expect_output_contains "labels per class: 0:1 1:0 2:2 3:1"
+  printf '1\n2.5\n' >half.csv
+  rejects "half.csv: label 1 (counted from 0) is 2.5; a class label is an integer" data info half.csv --labels
 }
 
 # A classification RBM (000 §4.2) trained on labelled Artificial Modes classifies its test set almost perfectly;
@@ -897,6 +979,11 @@ case_bad_labels() {
   [[ ! -e big && ! -e gap ]] || fail "a refused train run left its output directory"
   succeeds train --data data.npy --labels gap.npy --classes 4 --hidden 2 --updates 10 --out stated
   rejects "label 200 in row 3" train --data data.npy --labels far.npy --classes 4 --hidden 2 --updates 10 --out o
+  printf '0\n1.5\n' >half.csv
+  rejects "half.csv: label 1 (counted from 0) is 1.5" train --data data.npy --labels half.csv --hidden 2 --out half
+  # Inputs are checked before the output directory is made: a refused run leaves none behind.
+  local refused
+  for refused in big gap o half; do [[ ! -e "$refused" ]] || fail "the refused train run made $refused/"; done
 }
 
 # A model whose rows each have a finite log-likelihood averages to a finite one even where their sum overflows
@@ -1468,7 +1555,7 @@ case_run_json_lists_files() {
   succeeds isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16 --out isl
   expect_files_listed isl isl.csv
   succeeds mrf train --data bas.npy --algo pl --updates 20 --eval-every 10 --out mrf
-  expect_files_listed mrf model.json
+  expect_files_listed mrf model.npz
   succeeds model random --visible 9 --hidden 4 --weight-range 1 --seed 2 --out m.npz
   succeeds mixing --model m.npz --operator flip --steps 200 --burn-in 5 --seed 2 --out mixing
   expect_files_listed mixing autocorrelation.csv autocorrelation.svg

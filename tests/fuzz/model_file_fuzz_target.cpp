@@ -1,4 +1,4 @@
-// Fuzz target: the model file reader (an .npz archive of W, b, c and metadata.json).
+// Fuzz target: the model file readers (an .npz archive of W, b, c or J, b and metadata.json; the MRF's legacy JSON).
 #include <cstddef>
 #include <cstdint>
 
@@ -9,6 +9,14 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     rbmix::decode_rbm(rbmix::fuzz::as_string(data, size), "fuzz-model.npz");
+  } catch (const rbmix::InputError&) {
+  }
+  try {
+    rbmix::decode_classification_rbm(rbmix::fuzz::as_string(data, size), "fuzz-model.npz");
+  } catch (const rbmix::InputError&) {
+  }
+  try {
+    rbmix::decode_boltzmann_machine(rbmix::fuzz::as_string(data, size), "fuzz-model.npz");
   } catch (const rbmix::InputError&) {
   }
   return 0;

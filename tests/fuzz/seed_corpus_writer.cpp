@@ -17,6 +17,7 @@
 #include "rbmix/io/npy.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/io/zip_archive.hpp"
+#include "rbmix/report/png_image.hpp"
 
 namespace {
 
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path corpus = argv[1];
-  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx", "grid_journal"})
+  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx", "grid_journal", "csv", "png"})
     std::filesystem::create_directories(corpus / target);
 
   const rbmix::BinaryMatrix bars = rbmix::bars_and_stripes(2);
@@ -99,6 +100,12 @@ int main(int argc, char** argv) {
   rbm.visible_bias << 0.1, -0.2, 0.3;
   rbm.hidden_bias << -0.5, 0.5;
   rbmix::save_rbm(corpus / "model_file/seed-model.npz", rbm, {{"command", "seed corpus"}});
+  rbmix::BoltzmannMachine mrf = rbmix::BoltzmannMachine::zeros(3);
+  mrf.couplings << 0.0, 0.5, -1.0, 0.5, 0.0, 2.0, -1.0, 2.0, 0.0;
+  mrf.biases << 0.1, -0.2, 0.3;
+  rbmix::save_boltzmann_machine(corpus / "model_file/seed-mrf.npz", mrf, {{"command", "seed corpus"}});
+  rbmix::write_output_file(corpus / "model_file/seed-mrf-legacy.json",
+                           R"({"couplings": [[0, 0.5], [0.5, 0]], "biases": [0.1, -0.2]})");
   std::filesystem::copy_file(corpus / "model_file/seed-model.npz", corpus / "zip/seed-model.npz",
                              std::filesystem::copy_options::overwrite_existing);
   rbmix::write_output_file(corpus / "zip/seed-two-members.zip",
@@ -115,6 +122,14 @@ int main(int argc, char** argv) {
   write_gzip(corpus / "idx/seed-images.idx.gz", images);
   write_gzip(corpus / "idx/seed-labels.idx.gz", labels);
   write_grid_journal(corpus / "grid_journal");
+
+  // CSV: with a header, without, with CRLF and spaces; the target reads each as data and as labels.
+  rbmix::write_output_file(corpus / "csv/seed-header.csv", "x1,x2,x3\n0,1,1\n1,0,0.5\n");
+  rbmix::write_output_file(corpus / "csv/seed-plain.csv", "0,1\n1,1\n-2.5e-3,+4\n");
+  rbmix::write_output_file(corpus / "csv/seed-labels.csv", "label\r\n 3\r\n0 \r\n9\r\n");
+  // PNG: 8-bit grey pictures as rbmix writes them, one with a text chunk.
+  rbmix::write_png(corpus / "png/seed-grey.png", {2, 3, {0, 255, 128, 7, 0, 255}});
+  rbmix::write_png(corpus / "png/seed-binary-text.png", {3, 2, {0, 255, 255, 0, 0, 0}}, {{"Description", "seed"}});
   std::cout << "wrote the seed corpus under " << corpus.string() << '\n';
   return 0;
 }

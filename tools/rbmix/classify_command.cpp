@@ -63,8 +63,12 @@ void attach(CLI::App& parent) {
   CLI::App* command =
       parent.add_subcommand("classify", "Predict labels with a classification RBM (rbmix train --labels)");
   command->add_option("--model", arguments->model, "classification RBM (.npz from rbmix train --labels)")->required();
-  command->add_option("--data", arguments->data, "inputs (.npy, one 0/1 row per sample)")->required();
-  command->add_option("--labels", arguments->labels, "true labels (.npy, |u1): print the classification error");
+  command
+      ->add_option("--data", arguments->data,
+                   "inputs (.npy, .csv, .png or a directory of .png; one 0/1 row per sample)")
+      ->required();
+  command->add_option("--labels", arguments->labels,
+                      "true labels (.npy or .csv of whole numbers): print the classification error");
   command->add_option("--out", arguments->out, "write the predicted labels here (.npy, |u1)");
   command->callback([arguments, command] {
     require(command->count("--labels") > 0 || command->count("--out") > 0,

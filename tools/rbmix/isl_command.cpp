@@ -86,10 +86,12 @@ void attach(CLI::App& parent) {
   auto arguments = std::make_shared<IslArguments>();
   CLI::App* command =
       parent.add_subcommand("isl", "Indirect sampling likelihood (Parzen on samples) against the sample count");
-  command->add_option("--samples", arguments->samples, "binary samples (.npy), in the order they were drawn")
+  command
+      ->add_option("--samples", arguments->samples, "binary samples (.npy, .csv or .png), in the order they were drawn")
       ->required();
-  command->add_option("--valid", arguments->validation, "binary validation rows (.npy) that choose β")->required();
-  command->add_option("--test", arguments->test, "binary test rows (.npy)")->required();
+  command->add_option("--valid", arguments->validation, "binary validation rows (.npy, .csv or .png) that choose β")
+      ->required();
+  command->add_option("--test", arguments->test, "binary test rows (.npy, .csv or .png)")->required();
   command->add_option("--counts", arguments->counts, "sample counts N, comma-separated (default 1,2,5,10,…,all)")
       ->delimiter(',');
   command->add_option("--out", arguments->out, "output directory for isl.csv and run.json");

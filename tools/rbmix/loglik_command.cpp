@@ -181,7 +181,10 @@ void attach_loglik(CLI::App& app) {
   auto arguments = std::make_shared<LoglikArguments>();
   CLI::App* command = app.add_subcommand("loglik", "Average log-likelihood of a data set: exact log Z or AIS");
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--data", arguments->data, "data file (.npy, one 0/1 sample per row)")->required();
+  command
+      ->add_option("--data", arguments->data,
+                   "data file (.npy, .csv, .png or a directory of .png; one 0/1 sample per row)")
+      ->required();
   CLI::Option_group* method = command->add_option_group("method", "how log Z is obtained (exactly one)");
   method->add_flag("--exact", arguments->exact, "enumerate the smaller layer (at most 40 units)");
   method->add_flag("--ais", arguments->ais, "annealed importance sampling from the data base-rate model");

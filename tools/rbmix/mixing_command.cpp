@@ -16,6 +16,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
+#include "rbmix/io/data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/operator_option.hpp"
@@ -79,10 +80,10 @@ void require_writable_file_location(const std::filesystem::path& file, const std
           option + " " + file.string() + ": the directory " + directory.string() + " does not exist");
 }
 
-// The series of a .npy file: 1-D (one chain) or 2-D chains × steps (ArviZ's (chain, draw) layout), float64 or
-// float32, returned as steps × chains.
+// The series of a data file (.npy or CSV, data_file.hpp): 1-D (one chain) or 2-D chains × steps (ArviZ's
+// (chain, draw) layout), float64 or float32, returned as steps × chains.
 MatrixD read_trace_file(const std::string& file) {
-  const NpyArray array = read_npy(file);
+  const NpyArray array = read_data_file(file).array;
   require(array.dtype == NpyDtype::float64 || array.dtype == NpyDtype::float32,
           file + ": the trace must hold float64 or float32 numbers");
   require(array.shape.size() == 1 || array.shape.size() == 2,

@@ -1,7 +1,9 @@
 // rbmix mrf train: a fully visible, fully connected binary MRF (Boltzmann machine without hidden units, 000 §5.5)
 // trained by the exact gradient, PCD with sequential unit-rule chains, or pseudo-likelihood, with early stopping on
-// validation. Writes model.json (the selected model), run.json (configuration, history, figures) and prints a
-// summary (or the summary as JSON with --json).
+// validation. Writes model.npz (the selected model, io/model_file.hpp), run.json (configuration, history, figures)
+// and prints a summary (or the summary as JSON with --json).
+// rbmix mrf loglik: the average log-likelihood of a data set under such a model, exact (log Z by enumeration) up to
+// kMaxEnumeratedBoltzmannMachineUnits units, the average log pseudo-likelihood beyond, labelled as such.
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -13,6 +15,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
+#include "rbmix/io/model_file.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
 #include "rbmix/operator_option.hpp"
@@ -35,17 +38,6 @@ struct MrfTrainArguments {
 };
 
 const CLI::Range positive_updates(std::int64_t{1}, std::numeric_limits<std::int64_t>::max());
-
-nlohmann::json model_json(const BoltzmannMachine& model) {
-  nlohmann::json couplings = nlohmann::json::array();
-  for (Eigen::Index row = 0; row < model.size(); ++row) {
-    const VectorD values = model.couplings.row(row).transpose();
-    couplings.push_back(std::vector<double>(values.begin(), values.end()));
-  }
-  return {{"convention", "p(x) ∝ exp(½ xᵀ J x + bᵀ x), x ∈ {0,1}ⁿ, J symmetric with zero diagonal"},
-          {"couplings", couplings},
-          {"biases", std::vector<double>(model.biases.begin(), model.biases.end())}};
-}
 
 // Mean log-likelihood (exact, n ≤ 25) or mean log pseudo-likelihood of `data` under `model`.
 nlohmann::json scores(const BoltzmannMachine& model, const BinaryMatrix& data, const std::optional<double>& log_z) {
@@ -121,8 +113,12 @@ void run_mrf_train(const CLI::App& command, MrfTrainArguments arguments) {
   if (test.size() > 0) result["test"] = scores(summary.best_model, test, log_z);
   record["result"] = result;
   record["history"] = history;
-  write_json_file(out / "model.json", model_json(summary.best_model));
-  write_run_record(out, record, {"model.json"});
+  save_boltzmann_machine(out / "model.npz", summary.best_model,
+                         {{"command", "mrf train"},
+                          {"configuration", configuration},
+                          {"seed", options.seed},
+                          {"best_update", summary.best_update}});
+  write_run_record(out, record, {"model.npz"});
 
   if (arguments.json) {
     std::cout << result.dump(2) << '\n';
@@ -134,7 +130,83 @@ void run_mrf_train(const CLI::App& command, MrfTrainArguments arguments) {
             << summary.best_validation_score << " at update " << summary.best_update << '\n';
   if (log_z) std::cout << "train log-likelihood: " << result["train"]["log_likelihood"] << '\n';
   if (log_z && test.size() > 0) std::cout << "test log-likelihood: " << result["test"]["log_likelihood"] << '\n';
-  std::cout << "wrote " << (out / "model.json").string() << ", run.json\n";
+  std::cout << "wrote " << (out / "model.npz").string() << ", run.json\n";
+}
+
+struct MrfLoglikArguments {
+  std::string model;
+  std::string data;
+  std::string measure = "auto";
+  std::string out;
+  bool json = false;
+};
+
+void run_mrf_loglik(const MrfLoglikArguments& arguments) {
+  const LoadedBoltzmannMachine loaded = load_boltzmann_machine(arguments.model);
+  const BoltzmannMachine& model = loaded.model;
+  const BinaryMatrix data = load_checked(arguments.data, "--data", -1);
+  require(data.cols() == model.size(), "--data " + arguments.data + " has " + std::to_string(data.cols()) +
+                                           " columns but the model " + arguments.model + " has " +
+                                           std::to_string(model.size()) + " units");
+  const bool enumerable = model.size() <= kMaxEnumeratedBoltzmannMachineUnits;
+  require(arguments.measure != "ll" || enumerable,
+          "--measure ll: the model has " + std::to_string(model.size()) + " units; exact log Z enumerates at most " +
+              std::to_string(kMaxEnumeratedBoltzmannMachineUnits) + " (use --measure pl, the pseudo-likelihood)");
+  const bool exact = arguments.measure == "ll" || (arguments.measure == "auto" && enumerable);
+  std::filesystem::path out;
+  if (!arguments.out.empty()) out = prepare_output_directory(arguments.out);
+
+  nlohmann::json result = {
+      {"model", arguments.model}, {"data", arguments.data}, {"units", model.size()}, {"samples", data.rows()}};
+  if (exact) {
+    const double log_z = exact_log_partition(model);
+    result["measure"] = "log_likelihood";
+    result["log_partition"] = log_z;
+    result["log_partition_method"] = "exact enumeration of 2^" + std::to_string(model.size()) + " states";
+    result["average_log_likelihood"] = mean_log_likelihood(model, data, log_z);
+  } else {
+    result["measure"] = "pseudo_log_likelihood";
+    result["average_log_pseudo_likelihood"] = mean_log_pseudo_likelihood(model, data.cast<double>());
+  }
+  if (!out.empty()) {
+    const nlohmann::json configuration = {
+        {"model", arguments.model}, {"data", arguments.data}, {"measure", arguments.measure}};
+    nlohmann::json record = make_run_record("mrf loglik", configuration, 0);  // deterministic: draws nothing
+    record["result"] = result;
+    write_run_record(out, record, {});
+  }
+  if (arguments.json) {
+    std::cout << result.dump(2) << '\n';
+    return;
+  }
+  std::cout << "model: " << arguments.model << " (" << model.size() << " units)\n"
+            << "data: " << arguments.data << " (" << data.rows() << " samples)\n";
+  if (exact)
+    std::cout << "log Z (exact, enumerating 2^" << model.size() << " states): " << result["log_partition"] << '\n'
+              << "average log-likelihood: " << result["average_log_likelihood"] << '\n';
+  else
+    std::cout << "average log pseudo-likelihood (not the log-likelihood: " << model.size()
+              << " units are too many to enumerate log Z): " << result["average_log_pseudo_likelihood"] << '\n';
+  if (!out.empty()) std::cout << "wrote " << (out / "run.json").string() << '\n';
+}
+
+void attach_mrf_loglik(CLI::App& mrf) {
+  auto arguments = std::make_shared<MrfLoglikArguments>();
+  CLI::App* command = mrf.add_subcommand("loglik", "Average log-likelihood of data under an MRF (exact ≤ " +
+                                                       std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
+                                                       " units, pseudo-likelihood beyond)");
+  command->add_option("--model", arguments->model, "model file written by rbmix mrf train (model.npz)")->required();
+  command->add_option("--data", arguments->data, "data (.npy, .csv, .png or a directory of .png; 0/1 values)")
+      ->required();
+  command
+      ->add_option("--measure", arguments->measure,
+                   "ll (exact, ≤ " + std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
+                       " units)|pl (pseudo-likelihood)|auto (ll where exact is possible)")
+      ->check(CLI::IsMember({"auto", "ll", "pl"}))
+      ->capture_default_str();
+  command->add_option("--out", arguments->out, "directory for run.json (configuration and result)");
+  command->add_flag("--json", arguments->json, "print the result as JSON");
+  command->callback([arguments] { run_mrf_loglik(*arguments); });
 }
 
 void attach_mrf(CLI::App& app) {
@@ -143,9 +215,10 @@ void attach_mrf(CLI::App& app) {
   auto arguments = std::make_shared<MrfTrainArguments>();
   CLI::App* command =
       mrf->add_subcommand("train", "Train by exact gradient, PCD or pseudo-likelihood with early stopping");
-  command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
-  command->add_option("--validation", arguments->validation, "validation data (.npy; default: --data)");
-  command->add_option("--test", arguments->test, "test data (.npy), scored with the selected model");
+  command->add_option("--data", arguments->data, "training data (.npy, .csv or .png; one 0/1 sample per row)")
+      ->required();
+  command->add_option("--validation", arguments->validation, "validation data (default: --data)");
+  command->add_option("--test", arguments->test, "test data, scored with the selected model");
   command->add_option("--algo", arguments->algorithm, "exact|pcd|pl")->capture_default_str();
   command->add_option("--operator", arguments->rule, operator_help("pcd: the unit rule of the sequential sweeps"))
       ->capture_default_str();
@@ -173,6 +246,7 @@ void attach_mrf(CLI::App& app) {
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_flag("--json", arguments->json, "print the result as JSON");
   command->callback([arguments, command] { run_mrf_train(*command, *arguments); });
+  attach_mrf_loglik(*mrf);
 }
 
 }  // namespace

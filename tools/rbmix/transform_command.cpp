@@ -40,7 +40,9 @@ void attach(CLI::App& parent) {
   CLI::App* command =
       parent.add_subcommand("transform", "Hidden features p(h = 1 | v) of data rows under a model (for a classifier)");
   command->add_option("--model", arguments->model, "RBM (.npz, from rbmix train)")->required();
-  command->add_option("--data", arguments->data, "rows (.npy, one 0/1 sample per row)")->required();
+  command
+      ->add_option("--data", arguments->data, "rows (.npy, .csv, .png or a directory of .png; one 0/1 sample per row)")
+      ->required();
   command->add_option("--out", arguments->out, "features (.npy, float64, rows x hidden units)")->required();
   command->add_flag("--grey-levels", arguments->grey_levels,
                     "--data holds grey levels (|u1 intensities or floats in [0, 1]), used as they are");

@@ -1,10 +1,12 @@
 #include "rbmix/io/binary_data_file.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
 #include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/io/data_file.hpp"
 #include "rbmix/io/npy.hpp"
 
 namespace rbmix {
@@ -26,6 +28,13 @@ void copy_zero_one(const std::string& bytes, BinaryMatrix& out, const std::strin
   }
 }
 
+template <typename Element>
+Element element(const NpyArray& array, std::size_t k) {
+  Element value;
+  std::memcpy(&value, array.bytes.data() + k * sizeof(Element), sizeof(Element));
+  return value;
+}
+
 }  // namespace
 
 void save_binary_matrix(const std::filesystem::path& file, const BinaryMatrix& data) {
@@ -34,7 +43,7 @@ void save_binary_matrix(const std::filesystem::path& file, const BinaryMatrix& d
 }
 
 BinaryMatrix load_binary_matrix(const std::filesystem::path& file) {
-  return binary_matrix_from_npy(read_npy(file), file.string());
+  return binary_matrix_from_npy(read_data_file(file).array, file.string());
 }
 
 BinaryMatrix binary_matrix_from_npy(const NpyArray& array, const std::string& source) {
@@ -57,18 +66,45 @@ BinaryMatrix binary_matrix_from_npy(const NpyArray& array, const std::string& so
 }
 
 std::vector<int> load_labels(const std::filesystem::path& file) {
-  const std::string source = file.string();
-  const NpyArray array = read_npy(file);
-  require(array.shape.size() == 1 && array.dtype == NpyDtype::uint8,
-          source + ": labels must be a 1-D array of dtype |u1 (numpy: labels.astype(np.uint8))");
-  std::vector<int> labels(array.bytes.size());
-  for (std::size_t k = 0; k < labels.size(); ++k) labels[k] = static_cast<unsigned char>(array.bytes[k]);
+  return labels_from_npy(read_data_file(file).array, file.string());
+}
+
+std::vector<int> labels_from_npy(const NpyArray& array, const std::string& source) {
+  const bool one_column = array.shape.size() == 2 && array.shape[1] == 1;
+  require(array.shape.size() == 1 || one_column, [&] {
+    return source + ": labels must be a 1-D array or one column (one label per line of a CSV file), found " +
+           (array.shape.size() == 2 ? std::to_string(array.shape[1]) + " columns"
+                                    : std::to_string(array.shape.size()) + "-D");
+  });
+  std::vector<int> labels(static_cast<std::size_t>(array.shape[0]));
+  const auto check = [&](double value, std::size_t k) {
+    require(value >= 0 && value <= kMaxLabel && std::floor(value) == value, [&] {
+      std::ostringstream message;
+      message << source << ": label " << k << " (counted from 0) is " << value
+              << "; a class label is an integer from 0 to " << kMaxLabel;
+      return message.str();
+    });
+    labels[k] = static_cast<int>(value);
+  };
+  switch (array.dtype) {
+    case NpyDtype::uint8:
+      for (std::size_t k = 0; k < labels.size(); ++k) labels[k] = static_cast<unsigned char>(array.bytes[k]);
+      break;
+    case NpyDtype::float64:
+      for (std::size_t k = 0; k < labels.size(); ++k) check(element<double>(array, k), k);
+      break;
+    case NpyDtype::float32:
+      for (std::size_t k = 0; k < labels.size(); ++k) check(element<float>(array, k), k);
+      break;
+    case NpyDtype::boolean:
+      throw InputError(source + ": labels must be integers (|u1, or <f4/<f8 or CSV holding whole numbers), not |b1");
+  }
   return labels;
 }
 
 MatrixD load_grey_levels(const std::filesystem::path& file) {
   const std::string source = file.string();
-  const NpyArray array = read_npy(file);
+  const NpyArray array = read_data_file(file).array;
   require(array.shape.size() == 2, source + ": grey levels must be a 2-D array (samples × features), found " +
                                        std::to_string(array.shape.size()) + "-D");
   MatrixD grey(array.shape[0], array.shape[1]);

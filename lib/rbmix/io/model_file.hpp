@@ -10,19 +10,27 @@
 // "classification-rbm" and "classes": K, written as format version 2 so that an rbmix from before classification
 // RBMs refuses it instead of reading the label units as binary ones; a file without "kind" is a plain RBM. Each
 // loader refuses the other kind, naming it.
+// A fully visible binary MRF (model/boltzmann_machine.hpp, rbmix mrf train) is an archive of the same format with
+//   J.npy (couplings, n × n float64, symmetric, zero diagonal), b.npy (biases, n),
+//   metadata.json {"format": "rbmix-model", "format_version": 3, "kind": "boltzmann-machine", "n_units": n,
+//                  "convention", "rbmix_version", "provenance"},
+// version 3 so that an rbmix from before it says a newer rbmix wrote the file instead of missing W.npy; the RBM
+// loaders refuse it and its loader refuses RBMs, each naming the kind found and the command that reads it.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "rbmix/model/boltzmann_machine.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/rbm.hpp"
 
 namespace rbmix {
 
 inline constexpr std::string_view model_format_name = "rbmix-model";
-inline constexpr int model_format_version = 2;  // the newest version this rbmix reads
+inline constexpr int model_format_version = 3;  // the newest version this rbmix reads
 inline constexpr std::string_view classification_model_kind = "classification-rbm";
+inline constexpr std::string_view boltzmann_machine_model_kind = "boltzmann-machine";
 
 struct LoadedRbm {
   Rbm rbm;
@@ -43,5 +51,18 @@ void save_classification_rbm(const std::filesystem::path& file, const Classifica
                              const nlohmann::json& provenance);
 LoadedClassificationRbm load_classification_rbm(const std::filesystem::path& file);
 LoadedClassificationRbm decode_classification_rbm(std::string bytes, const std::string& source);
+
+struct LoadedBoltzmannMachine {
+  BoltzmannMachine model;
+  nlohmann::json metadata;
+};
+
+void save_boltzmann_machine(const std::filesystem::path& file, const BoltzmannMachine& model,
+                            const nlohmann::json& provenance);
+// Also reads the model.json that rbmix mrf train wrote before MRFs had a model file ({"couplings": rows of J,
+// "biases": b}, recognised by its leading '{'); its metadata is then {"kind": "boltzmann-machine", "legacy_json":
+// true}.
+LoadedBoltzmannMachine load_boltzmann_machine(const std::filesystem::path& file);
+LoadedBoltzmannMachine decode_boltzmann_machine(std::string bytes, const std::string& source);
 
 }  // namespace rbmix

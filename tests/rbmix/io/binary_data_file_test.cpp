@@ -52,7 +52,9 @@ TEST(BinaryDataFile, LabelsAreOneDimensionalBytes) {
   write_npy(directory / "matrix.npy", matrix_to_npy(BinaryMatrix(BinaryMatrix::Zero(2, 2))));
   EXPECT_THROW(load_labels(directory / "matrix.npy"), InputError);
   write_npy(directory / "float.npy", vector_to_npy(VectorD(VectorD::Zero(3))));
-  EXPECT_THROW(load_labels(directory / "float.npy"), InputError);
+  EXPECT_EQ(load_labels(directory / "float.npy"), (std::vector<int>{0, 0, 0}));
+  write_npy(directory / "bool.npy", NpyArray{NpyDtype::boolean, {2}, std::string(2, '\1')});
+  EXPECT_THROW(load_labels(directory / "bool.npy"), InputError);
 }
 
 // Intensities x read as x / 255, the probability stochastic binarisation compares its draws with; floats must lie

@@ -189,5 +189,60 @@ TEST_F(ModelFileErrors, ClassificationMetadataIsChecked) {
   EXPECT_THAT(load_error(variant("other_kind.npz", "kind", "dbn")), HasSubstr("is a dbn, not a plain RBM"));
 }
 
+std::string mrf_load_error(const std::filesystem::path& file) {
+  try {
+    load_boltzmann_machine(file);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(ModelFileErrors, BoltzmannMachineRoundTripsAndTheKindsRefuseEachOther) {
+  BoltzmannMachine model = BoltzmannMachine::zeros(4);
+  model.couplings << 0, 0.5, -1, 2, 0.5, 0, 0.25, 1e-300, -1, 0.25, 0, 3, 2, 1e-300, 3, 0;
+  model.biases << -0.1, 1.0 / 3.0, 0, 7;
+  const auto file = directory_ / "mrf.npz";
+  save_boltzmann_machine(file, model, {{"how", "by hand"}});
+  const LoadedBoltzmannMachine loaded = load_boltzmann_machine(file);
+  EXPECT_TRUE(same_bits(loaded.model.couplings, model.couplings));
+  EXPECT_TRUE(same_bits(loaded.model.biases, model.biases));
+  EXPECT_EQ(loaded.metadata["kind"], "boltzmann-machine");
+  EXPECT_EQ(loaded.metadata["format_version"], 3);
+  EXPECT_EQ(loaded.metadata["n_units"], 4);
+  EXPECT_EQ(loaded.metadata["provenance"]["how"], "by hand");
+  // numpy reads the parameters by name, like an RBM's.
+  std::vector<std::string> names;
+  for (const auto& member : decode_zip(read_file_bytes(file), "mrf")) names.push_back(member.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"J.npy", "b.npy", "metadata.json"}));
+
+  EXPECT_THAT(load_error(file), HasSubstr("mrf.npz: the model is a boltzmann-machine, not a plain RBM; it is a fully "
+                                          "visible MRF: use rbmix mrf loglik"));
+  EXPECT_THAT(classification_load_error(file), HasSubstr("is a boltzmann-machine, not a classification-rbm"));
+  EXPECT_THAT(mrf_load_error(good_file()), HasSubstr("is a plain RBM, not a boltzmann-machine"));
+
+  // An asymmetric J.npy is refused by the model's own check.
+  auto members = decode_zip(read_file_bytes(file), "mrf");
+  MatrixD asymmetric = model.couplings;
+  asymmetric(0, 1) = 9;
+  members[0].bytes = encode_npy(matrix_to_npy(asymmetric));
+  write_output_file(directory_ / "asymmetric.npz", encode_zip(members));
+  EXPECT_THAT(mrf_load_error(directory_ / "asymmetric.npz"), HasSubstr("not symmetric at (1, 0)"));
+}
+
+// The model.json that rbmix mrf train wrote before MRFs had a model file still reads.
+TEST_F(ModelFileErrors, BoltzmannMachineLegacyJsonReads) {
+  write_output_file(directory_ / "model.json",
+                    R"({"convention": "...", "couplings": [[0, 1.5], [1.5, 0]], "biases": [0.25, -1]})");
+  const LoadedBoltzmannMachine loaded = load_boltzmann_machine(directory_ / "model.json");
+  EXPECT_EQ(loaded.model.couplings(0, 1), 1.5);
+  EXPECT_EQ(loaded.model.biases, (VectorD(2) << 0.25, -1).finished());
+  EXPECT_EQ(loaded.metadata["legacy_json"], true);
+  write_output_file(directory_ / "ragged.json", R"({"couplings": [[0, 1.5], [1.5]], "biases": [0.25, -1]})");
+  EXPECT_THAT(mrf_load_error(directory_ / "ragged.json"), HasSubstr("couplings row 1 has 1 entries, not 2"));
+  write_output_file(directory_ / "other.json", R"({"weights": []})");
+  EXPECT_THAT(mrf_load_error(directory_ / "other.json"), HasSubstr("not an MRF model.json"));
+}
+
 }  // namespace
 }  // namespace rbmix
