@@ -93,11 +93,15 @@ TEST(ExactLogPartition, FactoredEnumerationEqualsThePlainOne) {
   }
 }
 
-// Inputs that could reach 700 in magnitude (here up to 5 × 200) would overflow the factored products: such models
-// take the plain enumeration, bit for bit.
+// Inputs that could reach 700 in magnitude would overflow the factored products: such models take the plain
+// enumeration, bit for bit. Here visible unit 0 has bias −1000 and weight 200 from each of the five low hidden
+// units: with all five on, its input is 0 while e^{A_high} = e^{−1000} rounds to 0 and e^{A_low} = e^{1000} to ∞,
+// whose product is NaN.
 TEST(ExactLogPartition, HugeInputsTakeThePlainEnumeration) {
   RandomStream stream(12, 0, StreamDomain::experiment);
-  const Rbm rbm = uniform_rbm(4, 6, 200.0, stream);
+  Rbm rbm = uniform_rbm(4, 6, 1.0, stream);
+  rbm.visible_bias(0) = -1000.0;
+  rbm.weights.col(0).head(5).setConstant(200.0);
   const double value = exact_log_partition(rbm, EnumeratedLayer::hidden);
   set_factored_log_partition_enabled(false);
   EXPECT_EQ(value, exact_log_partition(rbm, EnumeratedLayer::hidden));
