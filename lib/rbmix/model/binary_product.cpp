@@ -540,14 +540,14 @@ bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>
   return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what);
 }
 
-#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                              \
-  template double binary_density(const Matrix<Scalar>&, const char*);                                         \
-  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                  \
-  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
-  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
-  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*); \
-  template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&,     \
-                                           const char*, const Matrix<Scalar>*);                               \
+#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                       \
+  template double binary_density(const Matrix<Scalar>&, const char*);                                                  \
+  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                           \
+  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
+  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
+  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);          \
+  template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
+                                           const Matrix<Scalar>*);                                                     \
   template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)

@@ -137,7 +137,8 @@ constexpr double max_factored_input = 700.0;
 constexpr int low_units_limit = 5;
 
 bool inputs_bounded_for_factoring(const EnumerationView& view) {
-  const Eigen::ArrayXd bound = view.other_bias.array().abs() + view.unit_weights.cwiseAbs().colwise().sum().transpose().array();
+  const Eigen::ArrayXd bound =
+      view.other_bias.array().abs() + view.unit_weights.cwiseAbs().colwise().sum().transpose().array();
   return bound.maxCoeff() <= max_factored_input;
 }
 
@@ -211,8 +212,9 @@ double factored_log_partition(const EnumerationView& view) {
             const Eigen::Index k = o + p * packet;
             const Packet a = padd(ploadu<Packet>(high_input.data() + k), ploadu<Packet>(input + k));
             positive[p] = padd(positive[p], pmax(a, zero));
-            const Packet decay = pmin(pmul(ploadu<Packet>(high_exp.data() + k), ploadu<Packet>(exp_positive + k)),
-                                      pmul(ploadu<Packet>(high_exp_negative.data() + k), ploadu<Packet>(exp_negative + k)));
+            const Packet decay =
+                pmin(pmul(ploadu<Packet>(high_exp.data() + k), ploadu<Packet>(exp_positive + k)),
+                     pmul(ploadu<Packet>(high_exp_negative.data() + k), ploadu<Packet>(exp_negative + k)));
             product[p] = pmul(product[p], padd(one, decay));
           }
         alignas(64) double positive_lanes[lanes];

@@ -158,19 +158,19 @@ class BatchedChains {
   void update_hidden(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
   void update_visible(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
   template <typename Model, ConcreteUnitRule Rule>
-    requires LayerModel<Model, Scalar>
+  requires LayerModel<Model, Scalar>
   void sweep(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     update_hidden(rbm, rule, inverse_temperature);
     update_visible(rbm, rule, inverse_temperature);
   }
   template <typename Model, ConcreteUnitRule Rule>
-    requires LayerModel<Model, Scalar>
+  requires LayerModel<Model, Scalar>
   void update_hidden(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
     sample_from_inputs(Layer::hidden, hidden_inputs_, rule);
   }
   template <typename Model, ConcreteUnitRule Rule>
-    requires LayerModel<Model, Scalar>
+  requires LayerModel<Model, Scalar>
   void update_visible(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
     sample_from_inputs(Layer::visible, visible_inputs_, rule);
