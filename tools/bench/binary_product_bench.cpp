@@ -4,14 +4,21 @@
 //   BM_Product: each product of an update alone, binary and dense, at 13 % and 35 % ones for every shape and at
 //     5–50 % for 500 hidden. Counters: ones (of the binary operand), ns_per_addition (binary: time over ones ×
 //     output row length, the additions it does; dense: time over the multiply-adds of the dense product).
+//   BM_SingleChainSweep: one long chain's energy trace (784 visible, 500 hidden, Gibbs), the sweep and energy as
+//     record_energy_trace ran them before FixedRbm (every product packs W; in-place products off) against
+//     record_energy_trace now, in interleaved rounds of 200 sweeps each; counters: the median over the rounds of
+//     each path's time per sweep and of their ratio.
 // The thresholds of binary_product.cpp (density_threshold) come from BM_Product's crossings. Wall-clock time: the
 // work runs on OpenMP threads.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "rbmix/model/binary_product.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/energy_trace.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace {
@@ -133,6 +140,72 @@ void BM_Product(benchmark::State& state) {
   }
 }
 
+// Switches in-place products on or off for one stretch of a benchmark and back on at the end.
+class InPlaceScope {
+ public:
+  explicit InPlaceScope(bool in_place) { rbmix::set_in_place_products_enabled(in_place); }
+  ~InPlaceScope() { rbmix::set_in_place_products_enabled(true); }
+  InPlaceScope(const InPlaceScope&) = delete;
+  InPlaceScope& operator=(const InPlaceScope&) = delete;
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+// Argument: sampling in float (1) or double (0). W's entries are uniform in ±0.05 and the biases −2 (visible) and
+// −1 (hidden), so about 12 % of the visible and a quarter of the hidden units are on, as in a model trained on
+// MNIST: both products take the 0/1 path.
+template <typename Scalar>
+void single_chain_sweep(benchmark::State& state) {
+  constexpr Eigen::Index hidden_units = 500;
+  constexpr Eigen::Index sweeps_per_round = 200;
+  rbmix::BasicRbm<Scalar> rbm(visible_units, hidden_units);
+  rbm.weights = random_dense<Scalar>(hidden_units, visible_units, 5) * Scalar(0.1);
+  rbm.visible_bias.setConstant(Scalar(-2));
+  rbm.hidden_bias.setConstant(Scalar(-1));
+  const rbmix::UnitRule rule = rbmix::GibbsRule{};
+  rbmix::BatchedChains<Scalar> before(1, visible_units, hidden_units, 3);
+  rbmix::BatchedChains<Scalar> now(1, visible_units, hidden_units, 3);
+  std::vector<double> before_seconds;
+  std::vector<double> now_seconds;
+  std::vector<double> ratios;
+  for (auto _ : state) {
+    double energy_sum = 0.0;
+    auto start = std::chrono::steady_clock::now();
+    {
+      const InPlaceScope packed(false);
+      for (Eigen::Index sweep = 0; sweep < sweeps_per_round; ++sweep) {
+        before.sweep(rbm, rule);
+        energy_sum += static_cast<double>(before.energies(rbm)(0));
+      }
+    }
+    const double before_round = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    start = std::chrono::steady_clock::now();
+    energy_sum += rbmix::record_energy_trace(now, rbm, rule, sweeps_per_round).sum();
+    const double now_round = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    benchmark::DoNotOptimize(energy_sum);
+    before_seconds.push_back(before_round / sweeps_per_round);
+    now_seconds.push_back(now_round / sweeps_per_round);
+    ratios.push_back(before_round / now_round);
+  }
+  state.counters["before_us_per_sweep"] = 1e6 * median(before_seconds);
+  state.counters["now_us_per_sweep"] = 1e6 * median(now_seconds);
+  state.counters["ratio"] = median(ratios);
+  state.SetLabel(std::string(sizeof(Scalar) == 4 ? "float" : "double") + ", 784 x 500, one chain, " +
+                 std::to_string(ratios.size()) + " rounds");
+}
+
+void BM_SingleChainSweep(benchmark::State& state) {
+  if (state.range(0) == 1) {
+    single_chain_sweep<float>(state);
+  } else {
+    single_chain_sweep<double>(state);
+  }
+}
+
 void pcd_arguments(benchmark::internal::Benchmark* benchmark) {
   for (const int hidden : {100, 500, 2000})
     for (const int in_float : {1, 0})
@@ -151,6 +224,7 @@ void product_arguments(benchmark::internal::Benchmark* benchmark) {
 }
 
 BENCHMARK(BM_PcdUpdate)->Apply(pcd_arguments)->UseRealTime()->MinTime(1.0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SingleChainSweep)->Arg(0)->Arg(1)->Iterations(9)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Product)->Apply(product_arguments)->UseRealTime()->MinTime(0.3)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

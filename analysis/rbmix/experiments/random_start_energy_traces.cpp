@@ -4,6 +4,7 @@
 
 #include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/thread_count_tuner.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
 #include "rbmix/sampling/energy_trace.hpp"
 #include "rbmix/sampling/modified_sweep_chains.hpp"
@@ -27,10 +28,13 @@ MatrixD sample_modified_sweep_energy_traces_in(const Rbm& rbm, const EnergyTrace
   // The same uniform start as sample_energy_traces_in, from the same streams.
   const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(request.chains, rbm.n_visible());
   sample_layer(GibbsRule{}, zero_inputs, chains.visible(), chains.streams());
-  for (Eigen::Index step = 0; step < request.burn_in; ++step) chains.step();
+  // Each step on the team a ThreadCountTuner picks by timing the steps, as record_energy_trace does.
+  ThreadCountTuner tuner;
+  const auto step_chains = [&] { chains.step(); };
+  for (Eigen::Index step = 0; step < request.burn_in; ++step) tuner.run(step_chains);
   MatrixD trace(request.steps, request.chains);
   for (Eigen::Index step = 0; step < request.steps; ++step) {
-    chains.step();
+    tuner.run(step_chains);
     trace.row(step) = chains.energies().template cast<double>().transpose();
   }
   return trace;

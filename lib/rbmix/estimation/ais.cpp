@@ -6,6 +6,7 @@
 
 #include "rbmix/core/entry_checks.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/thread_count_tuner.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
 
 namespace rbmix {
@@ -100,9 +101,15 @@ VectorD annealed_log_weights(const Rbm& rbm, const VectorD& base_bias, const std
                              const MatrixD& start, const AisOptions& options) {
   AnnealedParticles<Scalar> particles(rbm, base_bias, start, options);
   VectorD log_weights = VectorD::Zero(options.particles);
+  // Each step runs on the team that a ThreadCountTuner picks by timing the steps, as training's updates do
+  // (thread_count_tuner.hpp): on a busy machine the threaded step can be slower than one thread. Only the team's
+  // size changes, so the weights do not.
+  ThreadCountTuner tuner;
   for (std::size_t k = 1; k < betas.size(); ++k) {
-    particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);
-    if (k + 1 < betas.size()) particles.transition(betas[k]);
+    tuner.run([&] {
+      particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);
+      if (k + 1 < betas.size()) particles.transition(betas[k]);
+    });
   }
   return log_weights;
 }

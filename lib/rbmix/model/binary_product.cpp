@@ -18,6 +18,12 @@ namespace rbmix {
 namespace {
 
 std::atomic<bool> binary_products_on{true};
+std::atomic<bool> in_place_products_on{true};
+
+// Products of a binary operand with at most this many rows sum the other operand's rows where they lie instead of
+// packing them (sum_selected_blocks): the pack copies the whole operand once per product, which pays for itself
+// only when several rows of the binary operand reuse it.
+constexpr Eigen::Index in_place_row_limit = 1;
 
 // Below these fractions of ones the binary path beats Eigen's dense product, one threshold per product and scalar.
 // Measured on a 2-core Xeon (AVX-512), idle, one thread, batch 100 × 784 visible, each product alone:
@@ -205,19 +211,21 @@ constexpr Eigen::Index panel_width = 2 * packet_size<Scalar>;
 
 // result[l] = Σ_t panel[positions[t]·W + l] over the `count` listed positions, in the fixed order of the header:
 // four partial sums over t ≡ 0, 1, 2, 3 (mod 4), the leftover terms into the first, added as (s₀ + s₁) + (s₂ + s₃).
+// The selected rows lie `stride` entries apart: W in a packed block, the matrix's row length where it is read in
+// place.
 template <typename Scalar>
-inline void sum_selected(const Scalar* panel, const std::int32_t* positions, std::int64_t count, Scalar* result) {
+inline void sum_selected(const Scalar* panel, Eigen::Index stride, const std::int32_t* positions, std::int64_t count,
+                         Scalar* result) {
   using namespace Eigen::internal;
   using P = Packet<Scalar>;
-  constexpr Eigen::Index W = panel_width<Scalar>;
   constexpr Eigen::Index half = packet_size<Scalar>;
   P s0a = pset1<P>(Scalar(0)), s0b = s0a, s1a = s0a, s1b = s0a, s2a = s0a, s2b = s0a, s3a = s0a, s3b = s0a;
   std::int64_t t = 0;
   for (; t + 4 <= count; t += 4) {
-    const Scalar* a = panel + positions[t] * W;
-    const Scalar* b = panel + positions[t + 1] * W;
-    const Scalar* c = panel + positions[t + 2] * W;
-    const Scalar* d = panel + positions[t + 3] * W;
+    const Scalar* a = panel + positions[t] * stride;
+    const Scalar* b = panel + positions[t + 1] * stride;
+    const Scalar* c = panel + positions[t + 2] * stride;
+    const Scalar* d = panel + positions[t + 3] * stride;
     s0a = padd(s0a, ploadu<P>(a));
     s0b = padd(s0b, ploadu<P>(a + half));
     s1a = padd(s1a, ploadu<P>(b));
@@ -228,7 +236,7 @@ inline void sum_selected(const Scalar* panel, const std::int32_t* positions, std
     s3b = padd(s3b, ploadu<P>(d + half));
   }
   for (; t < count; ++t) {
-    const Scalar* a = panel + positions[t] * W;
+    const Scalar* a = panel + positions[t] * stride;
     s0a = padd(s0a, ploadu<P>(a));
     s0b = padd(s0b, ploadu<P>(a + half));
   }
@@ -333,24 +341,39 @@ using PanelBuffer = std::vector<Scalar, Eigen::aligned_allocator<Scalar>>;
 // the block 128 or 256 summed rows at a time, so that the packed slice stays in the first-level cache. It helped
 // at half ones (c + W v 909 → 698 µs with 128 rows) and hurt at MNIST's 13 % (242 → 306 µs), where a list has too
 // few ones per slice; the whole PCD-1 update did not get faster (3.10 ms unsliced, 3.55 and 3.05 ms sliced).
+//
+// `in_place`, when not null, is the summed operand itself (summed_rows × output_columns, row-major): its whole
+// blocks are then summed where they lie, `output_columns` apart, and only a last partial block is packed (reading
+// it in place would run past the matrix's end). The sums are the same numbers in the same order; only the copy is
+// saved. For few lists the copy is the whole cost: one chain's b + Wᵀh (784 visible, 500 hidden) packed all of W
+// to sum about half its rows once (tools/bench/binary_product_bench.cpp, BM_SingleChainSweep).
 template <typename Scalar, Eigen::Index Group, typename Pack, typename Store>
 void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Index summed_rows,
-                         Eigen::Index output_columns, const Pack& pack, const Store& store) {
+                         Eigen::Index output_columns, const Pack& pack, const Store& store,
+                         const Scalar* in_place = nullptr) {
   constexpr Eigen::Index W = panel_width<Scalar>;
   const Eigen::Index blocks = (output_columns + W - 1) / W;
   const auto run_block = [&](Eigen::Index block, PanelBuffer<Scalar>& buffer) {
     const Eigen::Index first = block * W;
     const Eigen::Index width = std::min(W, output_columns - first);
-    buffer.resize(static_cast<std::size_t>(summed_rows * W));
-    pack(buffer.data(), first, width);
-    if (width < W)
-      for (Eigen::Index k = 0; k < summed_rows; ++k)
-        for (Eigen::Index l = width; l < W; ++l) buffer[static_cast<std::size_t>(k * W + l)] = Scalar(0);
+    const Scalar* panel = nullptr;
+    Eigen::Index stride = W;
+    if (in_place != nullptr && width == W) {
+      panel = in_place + first;
+      stride = output_columns;
+    } else {
+      buffer.resize(static_cast<std::size_t>(summed_rows * W));
+      pack(buffer.data(), first, width);
+      if (width < W)
+        for (Eigen::Index k = 0; k < summed_rows; ++k)
+          for (Eigen::Index l = width; l < W; ++l) buffer[static_cast<std::size_t>(k * W + l)] = Scalar(0);
+      panel = buffer.data();
+    }
     alignas(64) Scalar results[Group * W];
     for (Eigen::Index list = 0; list < lists; list += Group) {
       const Eigen::Index count = std::min(Group, lists - list);
       for (Eigen::Index g = 0; g < count; ++g)
-        sum_selected(buffer.data(), index.list(list + g), index.count(list + g), results + g * W);
+        sum_selected(panel, stride, index.list(list + g), index.count(list + g), results + g * W);
       store(list, count, first, width, static_cast<const Scalar*>(results));
     }
   };
@@ -381,6 +404,8 @@ void require_shape(bool matches, const char* function, const Matrix<Scalar>& lef
 
 void set_binary_products_enabled(bool enabled) { binary_products_on.store(enabled); }
 bool binary_products_enabled() { return binary_products_on.load(); }
+void set_in_place_products_enabled(bool enabled) { in_place_products_on.store(enabled); }
+bool in_place_products_enabled() { return in_place_products_on.load(); }
 
 template <typename Scalar>
 double binary_density(const Matrix<Scalar>& binary, const char* what) {
@@ -409,6 +434,19 @@ bool take_binary_path(const Matrix<Scalar>& binary, Eigen::Index other_dimension
   return static_cast<double>(ones) / static_cast<double>(binary.size()) < density_threshold<Scalar>(product);
 }
 
+// out = B M from the ones of B's rows (`index`): M's selected rows summed, in place where B has few rows.
+template <typename Scalar>
+void sum_selected_rows(const OnesIndex& index, Eigen::Index lists, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
+  const bool in_place = lists <= in_place_row_limit && in_place_products_enabled();
+  sum_selected_blocks<Scalar, 1>(
+      index, lists, right.rows(), right.cols(),
+      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(right, first, width, buffer); },
+      [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
+        store_row_block(out, row, first, width, result);
+      },
+      in_place && right.size() > 0 ? right.data() : nullptr);
+}
+
 template <typename Scalar>
 bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
                      const char* what) {
@@ -417,23 +455,26 @@ bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
-  sum_selected_blocks<Scalar, 1>(
-      index, binary.rows(), right.rows(), right.cols(),
-      [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(right, first, width, buffer); },
-      [&](Eigen::Index row, Eigen::Index, Eigen::Index first, Eigen::Index width, const Scalar* result) {
-        store_row_block(out, row, first, width, result);
-      });
+  sum_selected_rows(index, binary.rows(), right, out);
   return true;
 }
 
 template <typename Scalar>
 bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
-                               Matrix<Scalar>& out, const char* what) {
+                               Matrix<Scalar>& out, const char* what, const Matrix<Scalar>* right_transposed) {
   require_shape(binary.cols() == right.cols(), what, binary, right);
+  require(right_transposed == nullptr ||
+              (right_transposed->rows() == right.cols() && right_transposed->cols() == right.rows()),
+          [&] { return std::string(what) + ": the transposed operand's shape is not the operand's transposed"; });
   if (!take_binary_path(binary, right.rows(), what, path, BinaryProduct::selected_columns)) return false;
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
+  // M's selected columns are Mᵀ's selected rows: the same entries summed in the same order.
+  if (right_transposed != nullptr && binary.rows() <= in_place_row_limit && in_place_products_enabled()) {
+    sum_selected_rows(index, binary.rows(), *right_transposed, out);
+    return true;
+  }
   sum_selected_blocks<Scalar, 1>(
       index, binary.rows(), right.cols(), right.rows(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) {
@@ -473,7 +514,7 @@ void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Mat
 
 template <typename Scalar>
 void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  binary_times_transpose_on(BinaryPath::always, binary, right, out, "binary_times_transpose");
+  binary_times_transpose_on<Scalar>(BinaryPath::always, binary, right, out, "binary_times_transpose", nullptr);
 }
 
 template <typename Scalar>
@@ -489,8 +530,8 @@ bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
 
 template <typename Scalar>
 bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
-                                const char* what) {
-  return binary_times_transpose_on(BinaryPath::below_threshold, binary, right, out, what);
+                                const char* what, const Matrix<Scalar>* right_transposed) {
+  return binary_times_transpose_on(BinaryPath::below_threshold, binary, right, out, what, right_transposed);
 }
 
 template <typename Scalar>
@@ -499,14 +540,14 @@ bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>
   return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what);
 }
 
-#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                              \
-  template double binary_density(const Matrix<Scalar>&, const char*);                                         \
-  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                  \
-  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
-  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);        \
-  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*); \
-  template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&,     \
-                                           const char*);                                                      \
+#define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                       \
+  template double binary_density(const Matrix<Scalar>&, const char*);                                                  \
+  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                           \
+  template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
+  template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
+  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);          \
+  template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
+                                           const Matrix<Scalar>*);                                                     \
   template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)

@@ -24,6 +24,13 @@ namespace rbmix {
 void set_binary_products_enabled(bool enabled);
 bool binary_products_enabled();
 
+// Products whose binary operand has a single row (one chain) sum the other operand's rows where they lie instead of
+// packing a copy first; the sums are the same numbers in the same order, so this switch (on by default) changes
+// speed only. Benchmarks and tests turn it off to compare the two paths in one run. Not for use while products run
+// on other threads.
+void set_in_place_products_enabled(bool enabled);
+bool in_place_products_enabled();
+
 // The fraction of ones in `binary`; InputError naming `what` if an entry is neither 0 nor 1. Zero for an empty
 // matrix.
 template <typename Scalar>
@@ -50,9 +57,13 @@ void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& bi
 // allocates nothing (chains' sweeps allocate nothing).
 template <typename Scalar>
 bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out, const char* what);
+// try_binary_times_transpose may be given `right_transposed`, a row-major copy of Mᵀ that the caller keeps (the
+// transposed weights of a model held fixed for many sweeps, FixedRbm): for a single row of B it sums Mᵀ's
+// contiguous rows in place of M's scattered columns — the same entries in the same order, so the same numbers.
+// Its shape is checked (InputError naming `what`); that it holds Mᵀ is the caller's promise.
 template <typename Scalar>
 bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
-                                const char* what);
+                                const char* what, const Matrix<Scalar>* right_transposed = nullptr);
 template <typename Scalar>
 bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
                                 const char* what);

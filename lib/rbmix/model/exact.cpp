@@ -1,5 +1,7 @@
 #include "rbmix/model/exact.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -7,6 +9,8 @@
 
 namespace rbmix {
 namespace {
+
+std::atomic<bool> factored_log_partition_on{true};
 
 // The enumerated layer seen generically: row k of unit_weights holds the weights from enumerated unit k to every
 // unit of the other layer. For the hidden layer that is W itself; for the visible layer it is Wᵀ.
@@ -116,7 +120,155 @@ std::vector<Accumulator> enumerate_blocks(const EnumerationView& view, const Acc
   return accumulators;
 }
 
+// log Z without an exponential per unit and state. Split the enumerated state s into its low `low_units` bits and
+// the rest: the other layer's input is a = A_high + A_low, so e^{±a} = e^{±A_high}·e^{±A_low}, and with
+// e^{−|a|} = min(e^a, e^{−a}),
+//   Σ_o softplus(a_o) = Σ_o max(a_o, 0) + log Π_o (1 + min(e^{A_high,o} e^{A_low,o}, e^{−A_high,o} e^{−A_low,o})).
+// The low part's 2^low_units inputs and exponentials are tabled once; the high part's are formed once per high
+// state (Gray-code order, one row per step, as enumerate_blocks) and serve its 2^low_units states, so a state costs
+// two multiplies per unit instead of an exponential. The products e^{±A_high}e^{±A_low} must stay finite: that is
+// guaranteed when |other bias| + Σ_k |U_k| ≤ max_factored_input for every unit of the other layer (e^700 < the
+// largest double), and the caller falls back to enumerate_blocks otherwise. Each state's sum runs in a fixed order
+// (lanes of `lanes` units, the lanes' products logged and summed in order), the high states are cut into a fixed
+// number of blocks combined in block order: the result is the same whatever the thread count. It differs from
+// enumerate_blocks' in rounding only (a is summed from two parts instead of updated along the whole block;
+// e^{−|a|} is a product of two exponentials instead of one).
+constexpr double max_factored_input = 700.0;
+constexpr int low_units_limit = 5;
+
+bool inputs_bounded_for_factoring(const EnumerationView& view) {
+  const Eigen::ArrayXd bound =
+      view.other_bias.array().abs() + view.unit_weights.cwiseAbs().colwise().sum().transpose().array();
+  return bound.maxCoeff() <= max_factored_input;
+}
+
+// Eigen's packet types carry alignment attributes that a template argument drops; harmless here (GCC warns).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+double factored_log_partition(const EnumerationView& view) {
+  using namespace Eigen::internal;
+  using Packet = packet_traits<double>::type;
+  // Eight lanes whatever the vector width (two packets of four with AVX2, one of eight with AVX-512): the same
+  // sums in the same order on every build.
+  constexpr Eigen::Index lanes = 8;
+  constexpr Eigen::Index packet = unpacket_traits<Packet>::size;
+  constexpr Eigen::Index packets = lanes / packet;
+  static_assert(lanes % packet == 0);
+  const Packet zero = pset1<Packet>(0.0);
+  const Packet one = pset1<Packet>(1.0);
+  const auto units = static_cast<int>(view.unit_weights.rows());
+  const Eigen::Index others = view.other_bias.size();
+  const Eigen::Index padded = (others + lanes - 1) / lanes * lanes;
+  const bool single_logarithm = padded <= 1000;
+  const int low_units = std::min(units, low_units_limit);
+  const int high_units = units - low_units;
+  const Eigen::Index low_states = Eigen::Index{1} << low_units;
+  // Row s of each table: state s of the low units, padded to whole lanes with a = 0 and both exponentials 0, so that
+  // a padding unit adds max(0, 0) + log(1 + 0) = 0.
+  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_input =
+      Eigen::ArrayXXd::Zero(low_states, padded);
+  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_exp = low_input;
+  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_exp_negative = low_input;
+  std::vector<double> low_bias(static_cast<std::size_t>(low_states), 0.0);
+  for (Eigen::Index state = 0; state < low_states; ++state) {
+    for (int unit = 0; unit < low_units; ++unit)
+      if ((state >> unit) & 1) {
+        low_input.row(state).head(others) += view.unit_weights.row(unit).array();
+        low_bias[static_cast<std::size_t>(state)] += view.enumerated_bias[unit];
+      }
+    low_exp.row(state).head(others) = low_input.row(state).head(others).exp();
+    low_exp_negative.row(state).head(others) = (-low_input.row(state).head(others)).exp();
+  }
+
+  const std::uint64_t high_states = std::uint64_t{1} << high_units;
+  constexpr std::uint64_t max_blocks = 1024;
+  const std::uint64_t blocks = std::min(high_states, max_blocks);
+  const std::uint64_t block_size = high_states / blocks;
+  std::vector<LogSumExp> sums(blocks);
+  constexpr std::uint64_t min_parallel_work = std::uint64_t{1} << 20;
+  const bool parallel = (high_states << low_units) * static_cast<std::uint64_t>(others) >= min_parallel_work;
+#pragma omp parallel if (parallel)
+  {
+    Eigen::ArrayXd high_input = Eigen::ArrayXd::Zero(padded);
+    Eigen::ArrayXd high_exp = Eigen::ArrayXd::Zero(padded);
+    Eigen::ArrayXd high_exp_negative = Eigen::ArrayXd::Zero(padded);
+    const auto visit_high_state = [&](double high_bias, LogSumExp& sum) {
+      high_exp.head(others) = high_input.head(others).exp();
+      high_exp_negative.head(others) = (-high_input.head(others)).exp();
+      for (Eigen::Index low = 0; low < low_states; ++low) {
+        const double* input = low_input.row(low).data();
+        const double* exp_positive = low_exp.row(low).data();
+        const double* exp_negative = low_exp_negative.row(low).data();
+        Packet positive[packets];
+        Packet product[packets];
+        for (Eigen::Index p = 0; p < packets; ++p) {
+          positive[p] = pset1<Packet>(0.0);
+          product[p] = pset1<Packet>(1.0);
+        }
+        // Each factor lies in [1, 2] and a lane multiplies at most padded / lanes of them: for up to 8 × 1023
+        // units no lane's product overflows.
+        for (Eigen::Index o = 0; o < padded; o += lanes)
+          for (Eigen::Index p = 0; p < packets; ++p) {
+            const Eigen::Index k = o + p * packet;
+            const Packet a = padd(ploadu<Packet>(high_input.data() + k), ploadu<Packet>(input + k));
+            positive[p] = padd(positive[p], pmax(a, zero));
+            const Packet decay =
+                pmin(pmul(ploadu<Packet>(high_exp.data() + k), ploadu<Packet>(exp_positive + k)),
+                     pmul(ploadu<Packet>(high_exp_negative.data() + k), ploadu<Packet>(exp_negative + k)));
+            product[p] = pmul(product[p], padd(one, decay));
+          }
+        alignas(64) double positive_lanes[lanes];
+        alignas(64) double product_lanes[lanes];
+        for (Eigen::Index p = 0; p < packets; ++p) {
+          pstoreu(positive_lanes + p * packet, positive[p]);
+          pstoreu(product_lanes + p * packet, product[p]);
+        }
+        double log_term = high_bias + low_bias[static_cast<std::size_t>(low)];
+        // All lanes' factors together are at most 2^padded: below 2^1000 one logarithm serves the state.
+        double whole_product = 1.0;
+        for (Eigen::Index lane = 0; lane < lanes; ++lane) {
+          log_term += positive_lanes[lane];
+          if (single_logarithm) {
+            whole_product *= product_lanes[lane];
+          } else {
+            log_term += std::log(product_lanes[lane]);
+          }
+        }
+        if (single_logarithm) log_term += std::log(whole_product);
+        sum.add(log_term);
+      }
+    };
+#pragma omp for schedule(dynamic)
+    for (std::int64_t block = 0; block < static_cast<std::int64_t>(blocks); ++block) {
+      const std::uint64_t begin = static_cast<std::uint64_t>(block) * block_size;
+      std::uint64_t state = begin ^ (begin >> 1);
+      high_input.head(others) = view.other_bias.array();
+      double high_bias = 0.0;
+      for (int unit = 0; unit < high_units; ++unit)
+        if ((state >> unit) & 1U) {
+          high_input.head(others) += view.unit_weights.row(low_units + unit).transpose().array();
+          high_bias += view.enumerated_bias[low_units + unit];
+        }
+      LogSumExp& sum = sums[static_cast<std::size_t>(block)];
+      visit_high_state(high_bias, sum);
+      for (std::uint64_t index = begin + 1; index < begin + block_size; ++index) {
+        const int unit = std::countr_zero(index);
+        state ^= std::uint64_t{1} << unit;
+        const double sign = ((state >> unit) & 1U) ? 1.0 : -1.0;
+        high_input.head(others) += sign * view.unit_weights.row(low_units + unit).transpose().array();
+        high_bias += sign * view.enumerated_bias[low_units + unit];
+        visit_high_state(high_bias, sum);
+      }
+    }
+  }
+  LogSumExp total;
+  for (const auto& block : sums) total.merge(block);
+  return total.value();
+}
+#pragma GCC diagnostic pop
+
 double log_partition_of_view(const EnumerationView& view) {
+  if (factored_log_partition_enabled() && inputs_bounded_for_factoring(view)) return factored_log_partition(view);
   const auto blocks = enumerate_blocks(view, LogSumExp{},
                                        [](LogSumExp& sum, std::uint64_t, const Eigen::ArrayXd&, double log_term) {
                                          sum.add(log_term);
@@ -127,6 +279,9 @@ double log_partition_of_view(const EnumerationView& view) {
 }
 
 }  // namespace
+
+void set_factored_log_partition_enabled(bool enabled) { factored_log_partition_on.store(enabled); }
+bool factored_log_partition_enabled() { return factored_log_partition_on.load(); }
 
 EnumeratedLayer smaller_layer(const Rbm& rbm) {
   return rbm.n_visible() < rbm.n_hidden() ? EnumeratedLayer::visible : EnumeratedLayer::hidden;

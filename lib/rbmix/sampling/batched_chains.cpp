@@ -29,6 +29,24 @@ void BatchedChains<Scalar>::update_visible(const BasicRbm<Scalar>& rbm, const Un
 }
 
 template <typename Scalar>
+void BatchedChains<Scalar>::update_hidden(const FixedRbm<Scalar>& rbm, const UnitRule& rule,
+                                          Scalar inverse_temperature) {
+  std::visit([&](const auto& concrete) { update_hidden(rbm, concrete, inverse_temperature); }, rule);
+}
+
+template <typename Scalar>
+void BatchedChains<Scalar>::update_visible(const FixedRbm<Scalar>& rbm, const UnitRule& rule,
+                                           Scalar inverse_temperature) {
+  std::visit([&](const auto& concrete) { update_visible(rbm, concrete, inverse_temperature); }, rule);
+}
+
+template <typename Scalar>
+void BatchedChains<Scalar>::sweep(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature) {
+  update_hidden(rbm, rule, inverse_temperature);
+  update_visible(rbm, rule, inverse_temperature);
+}
+
+template <typename Scalar>
 void BatchedChains<Scalar>::sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule) {
   std::visit([&](const auto& concrete) { sample_from_inputs(layer, inputs, concrete); }, rule);
 }

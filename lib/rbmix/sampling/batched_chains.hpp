@@ -15,9 +15,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <vector>
 
+#include "rbmix/model/fixed_rbm.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/random/stream_lanes.hpp"
@@ -118,6 +120,10 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
   sample_layer(rule, inputs, state, streams, decays);
 }
 
+// The models a chain's layer update reads: a BasicRbm, or a FixedRbm (the same model with Wᵀ kept beside W).
+template <typename Model, typename Scalar>
+concept LayerModel = std::same_as<Model, BasicRbm<Scalar>> || std::same_as<Model, FixedRbm<Scalar>>;
+
 template <typename Scalar>
 class BatchedChains {
  public:
@@ -143,22 +149,29 @@ class BatchedChains {
     visible_ = visible.template cast<Scalar>();
   }
 
-  // h ← rule(β(c + W v), h), then v ← rule(β(b + Wᵀ h), v).
+  // h ← rule(β(c + W v), h), then v ← rule(β(b + Wᵀ h), v). The model is a BasicRbm or, for a model held fixed
+  // over many sweeps, a FixedRbm (faster for a single chain; the same numbers).
   void sweep(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
   void update_hidden(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
   void update_visible(const BasicRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
-  template <ConcreteUnitRule Rule>
-  void sweep(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
+  void sweep(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+  void update_hidden(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+  void update_visible(const FixedRbm<Scalar>& rbm, const UnitRule& rule, Scalar inverse_temperature = Scalar(1));
+  template <typename Model, ConcreteUnitRule Rule>
+  requires LayerModel<Model, Scalar>
+  void sweep(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     update_hidden(rbm, rule, inverse_temperature);
     update_visible(rbm, rule, inverse_temperature);
   }
-  template <ConcreteUnitRule Rule>
-  void update_hidden(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
+  template <typename Model, ConcreteUnitRule Rule>
+  requires LayerModel<Model, Scalar>
+  void update_hidden(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
     sample_from_inputs(Layer::hidden, hidden_inputs_, rule);
   }
-  template <ConcreteUnitRule Rule>
-  void update_visible(const BasicRbm<Scalar>& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
+  template <typename Model, ConcreteUnitRule Rule>
+  requires LayerModel<Model, Scalar>
+  void update_visible(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
     rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
     sample_from_inputs(Layer::visible, visible_inputs_, rule);
   }
@@ -189,7 +202,16 @@ class BatchedChains {
   // tempering's swaps take the energies of every replica at every update).
   Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const {
     rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_);
-    return -((hidden_.array() * energy_fields_.array()).rowwise().sum().matrix() + visible_ * rbm.visible_bias);
+    return energies_from_fields(rbm, energy_fields_);
+  }
+  Vector<Scalar> energies(const FixedRbm<Scalar>& rbm) const {
+    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_);
+    return energies_from_fields(rbm.rbm(), energy_fields_);
+  }
+  // The same energies given c + W v of the current visible states (`hidden_fields`, chains × n_hidden), for a
+  // caller that has them at hand (an energy trace reuses them for the next sweep's hidden update).
+  Vector<Scalar> energies_from_fields(const BasicRbm<Scalar>& rbm, const Matrix<Scalar>& hidden_fields) const {
+    return -((hidden_.array() * hidden_fields.array()).rowwise().sum().matrix() + visible_ * rbm.visible_bias);
   }
 
  private:

@@ -1,5 +1,7 @@
 #include "rbmix/sampling/energy_trace.hpp"
 
+#include "rbmix/core/thread_count_tuner.hpp"
+
 namespace rbmix {
 
 template <typename Scalar>
@@ -10,11 +12,26 @@ MatrixD record_energy_trace(BatchedChains<Scalar>& chains, const BasicRbm<Scalar
           "record_energy_trace: the chains' layer sizes differ from the model's");
   require(steps >= 1, "record_energy_trace: steps must be positive");
   require(burn_in >= 0, "record_energy_trace: burn-in must not be negative");
-  for (Eigen::Index sweep = 0; sweep < burn_in; ++sweep) chains.sweep(rbm, rule);
+  // The model is fixed for the whole trace: with Wᵀ kept beside W, a single chain's hidden inputs read contiguous
+  // rows instead of packing W at every update (fixed_rbm.hpp).
+  const FixedRbm<Scalar> model(rbm);
+  // c + W v of the current visible states serves twice: for the energy after a sweep and for the next sweep's hidden
+  // update (β = 1). It is the very product a sweep and energies() form, so the trace is the same, one product fewer.
+  Matrix<Scalar> fields;
+  model.binary_layer_inputs(Layer::hidden, chains.visible(), fields);
+  const auto sweep = [&] {
+    chains.sample_from_inputs(Layer::hidden, fields, rule);
+    chains.update_visible(model, rule);
+    model.binary_layer_inputs(Layer::hidden, chains.visible(), fields);
+  };
+  // Each sweep runs on the team that a ThreadCountTuner picks by timing the sweeps, as training's updates do
+  // (thread_count_tuner.hpp); the chains' numbers do not depend on the team.
+  ThreadCountTuner tuner;
+  for (Eigen::Index step = 0; step < burn_in; ++step) tuner.run(sweep);
   MatrixD trace(steps, chains.chains());
   for (Eigen::Index step = 0; step < steps; ++step) {
-    chains.sweep(rbm, rule);
-    trace.row(step) = chains.energies(rbm).template cast<double>().transpose();
+    tuner.run(sweep);
+    trace.row(step) = chains.energies_from_fields(rbm, fields).template cast<double>().transpose();
   }
   return trace;
 }

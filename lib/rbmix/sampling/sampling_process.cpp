@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/thread_count_tuner.hpp"
 
 namespace rbmix {
 namespace {
@@ -177,7 +178,11 @@ EmittedSamples SamplingProcess::run(Eigen::Index samples_per_chain) {
   require(samples_per_chain >= 1, "sampling process: the number of samples per chain must be at least 1");
   EmittedSamples out{BinaryMatrix(samples_per_chain * chains(), rbm_.n_visible()),
                      MatrixF(samples_per_chain * chains(), rbm_.n_visible())};
-  for (Eigen::Index sample = 0; sample < samples_per_chain; ++sample) emit_into(out, sample * chains());
+  // Each sample runs on the team that a ThreadCountTuner picks by timing the samples, as training's updates do
+  // (thread_count_tuner.hpp); the chains' numbers do not depend on the team.
+  ThreadCountTuner tuner;
+  for (Eigen::Index sample = 0; sample < samples_per_chain; ++sample)
+    tuner.run([&] { emit_into(out, sample * chains()); });
   return out;
 }
 

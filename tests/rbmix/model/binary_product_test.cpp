@@ -162,6 +162,57 @@ TEST(BinaryProduct, RefusesNonBinaryOperandsAndMismatchedShapes) {
   EXPECT_EQ(binary_density(MatrixD(0, 4), "states"), 0.0);
 }
 
+// A single row of B sums the other operand's rows where they lie (and, given Mᵀ, M's columns as Mᵀ's rows) instead
+// of packing them: the same terms in the same order, so exactly the packed path's numbers. Shapes cover whole and
+// partial column blocks (16 floats or 8 doubles wide per packet pair), no ones and all ones.
+template <typename Scalar>
+void check_in_place_against_packed() {
+  const Eigen::Index inner = *rc::gen::inRange(0, 71);
+  const Eigen::Index cols = *rc::gen::inRange(0, 71);
+  const int ones_in_a_thousand = *rc::gen::element(0, 130, 500, 1000);
+  const Matrix<Scalar> binary = generated_binary<Scalar>(1, inner, ones_in_a_thousand);
+  const Matrix<Scalar> right = generated_dense<Scalar>(inner, cols);
+  const Matrix<Scalar> transposed_right = generated_dense<Scalar>(cols, inner);
+  const Matrix<Scalar> transposed_copy = transposed_right.transpose();
+  Matrix<Scalar> in_place, in_place_transposed, packed, packed_transposed;
+  binary_times(binary, right, in_place);
+  const bool took_binary_path =
+      try_binary_times_transpose(binary, transposed_right, in_place_transposed, "states", &transposed_copy);
+  set_in_place_products_enabled(false);
+  binary_times(binary, right, packed);
+  try_binary_times_transpose(binary, transposed_right, packed_transposed, "states");
+  set_in_place_products_enabled(true);
+  RC_ASSERT(in_place == packed);
+  if (took_binary_path) RC_ASSERT(in_place_transposed == packed_transposed);
+}
+
+RC_GTEST_PROP(BinaryProduct, InPlaceSumsAreThePackedSumsInFloat, ()) { check_in_place_against_packed<float>(); }
+RC_GTEST_PROP(BinaryProduct, InPlaceSumsAreThePackedSumsInDouble, ()) { check_in_place_against_packed<double>(); }
+
+// The same at one chain's shape (784 visible, 500 hidden), where each sum has hundreds of terms, through the RBM's
+// entry point: the hidden and visible inputs with and without Wᵀ, in-place products on and off, are the same bits.
+TEST(BinaryProduct, OneChainInputsFromTransposedWeightsAreThePackedInputs) {
+  BasicRbm<float> rbm(784, 500);
+  rbm.weights = random_dense<float>(500, 784, 19);
+  rbm.visible_bias = random_dense<float>(784, 1, 20);
+  rbm.hidden_bias = random_dense<float>(500, 1, 21);
+  const Matrix<float> transposed = rbm.weights.transpose();
+  const Matrix<float> visible = random_binary<float>(1, 784, 0.3, 22);
+  const Matrix<float> hidden = random_binary<float>(1, 500, 0.3, 23);
+  Matrix<float> in_place, packed;
+  for (const Layer layer : {Layer::hidden, Layer::visible}) {
+    const Matrix<float>& states = layer == Layer::hidden ? visible : hidden;
+    rbm.binary_layer_inputs(layer, states, in_place, 0.7f, &transposed);
+    set_in_place_products_enabled(false);
+    rbm.binary_layer_inputs(layer, states, packed, 0.7f);
+    set_in_place_products_enabled(true);
+    EXPECT_EQ(in_place, packed);
+  }
+  Matrix<float> inputs;
+  const Matrix<float> wrong_shape = rbm.weights;
+  EXPECT_THROW(rbm.binary_layer_inputs(Layer::hidden, visible, inputs, 1.0f, &wrong_shape), InputError);
+}
+
 // The try_ products take the binary path below the density threshold (returning true, with the plain product's
 // numbers) and leave the output alone at or above it, for a tiny product, or when the path is switched off
 // (returning false); they check the operand while counting it, and the shapes first.

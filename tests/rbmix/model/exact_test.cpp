@@ -63,6 +63,52 @@ TEST(ExactLogPartition, StaysFiniteAndAccurateForLargeWeights) {
   }
 }
 
+// The factored enumeration (exponentials of two parts multiplied) against the plain one (an exponential per unit and
+// state) on random models with 3 to 14 enumerated units (fewer and more than the five tabled low units) and
+// 1 to 100 other units (partial and whole lanes of 8). Both are log-sum-exps of the same 2^n terms, each term a sum
+// of up to 100 softplus values of moderate size computed in two roundings-different ways: they agree to a few
+// hundred ulps of log Z.
+constexpr double kFactoredTolerance = 1e-12;
+
+Rbm uniform_rbm(Eigen::Index visible, Eigen::Index hidden, double range, RandomStream& stream) {
+  Rbm rbm(visible, hidden);
+  const auto draw = [&] { return range * (2.0 * stream.uniform() - 1.0); };
+  rbm.weights = MatrixD::NullaryExpr(hidden, visible, draw);
+  rbm.visible_bias = VectorD::NullaryExpr(visible, draw);
+  rbm.hidden_bias = VectorD::NullaryExpr(hidden, draw);
+  return rbm;
+}
+
+TEST(ExactLogPartition, FactoredEnumerationEqualsThePlainOne) {
+  RandomStream stream(11, 0, StreamDomain::experiment);
+  for (int trial = 0; trial < 12; ++trial) {
+    const Eigen::Index hidden = 3 + trial;
+    const Eigen::Index visible = 1 + (trial * 37) % 100;
+    const Rbm rbm = uniform_rbm(visible, hidden, 1.5, stream);
+    const double factored = exact_log_partition(rbm, EnumeratedLayer::hidden);
+    set_factored_log_partition_enabled(false);
+    const double plain = exact_log_partition(rbm, EnumeratedLayer::hidden);
+    set_factored_log_partition_enabled(true);
+    EXPECT_NEAR(factored, plain, kFactoredTolerance * std::abs(plain)) << visible << " x " << hidden;
+  }
+}
+
+// Inputs that could reach 700 in magnitude would overflow the factored products: such models take the plain
+// enumeration, bit for bit. Here visible unit 0 has bias −1000 and weight 200 from each of the five low hidden
+// units: with all five on, its input is 0 while e^{A_high} = e^{−1000} rounds to 0 and e^{A_low} = e^{1000} to ∞,
+// whose product is NaN.
+TEST(ExactLogPartition, HugeInputsTakeThePlainEnumeration) {
+  RandomStream stream(12, 0, StreamDomain::experiment);
+  Rbm rbm = uniform_rbm(4, 6, 1.0, stream);
+  rbm.visible_bias(0) = -1000.0;
+  rbm.weights.col(0).head(5).setConstant(200.0);
+  const double value = exact_log_partition(rbm, EnumeratedLayer::hidden);
+  set_factored_log_partition_enabled(false);
+  EXPECT_EQ(value, exact_log_partition(rbm, EnumeratedLayer::hidden));
+  set_factored_log_partition_enabled(true);
+  EXPECT_TRUE(std::isfinite(value));
+}
+
 TEST(ExactLogPartition, ZeroModelHasLogTwoPerUnit) {
   const Rbm rbm(7, 5);
   EXPECT_NEAR(exact_log_partition(rbm), 12 * std::log(2.0), 1e-13);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/model/binary_product.hpp"
+#include "rbmix/random/random_stream.hpp"
 
 namespace rbmix {
 namespace {
@@ -29,6 +31,47 @@ TEST(RecordEnergyTrace, RecordsTheEnergyAfterEverySweepOfEveryChain) {
   for (int sweep = 0; sweep < 10; ++sweep) replayed.sweep(rbm, rule);
   EXPECT_EQ(replayed.visible(), recorded.visible());
   EXPECT_TRUE(trace.row(6).transpose().isApprox(rbm.energy(replayed.visible(), replayed.hidden())));
+}
+
+// record_energy_trace reads a FixedRbm (Wᵀ beside W, one chain's products in place) and reuses each sweep's c + W v
+// for the energy: it must give, bit for bit, the trace of plain sweeps and energies() with every product packed.
+// 150 visible and 120 hidden units leave partial column blocks in both products and make one chain's products
+// large enough for the 0/1 path; biases near −1.5 keep the layers' shares of ones below its thresholds (a quarter
+// or less, as in models trained on MNIST). One chain and three.
+template <typename Scalar>
+void check_trace_matches_plain_sweeps(Eigen::Index chain_count) {
+  constexpr Eigen::Index visible = 150;
+  constexpr Eigen::Index hidden = 120;
+  RandomStream stream(3, 0, StreamDomain::experiment);
+  BasicRbm<Scalar> rbm(visible, hidden);
+  for (Eigen::Index k = 0; k < rbm.weights.size(); ++k)
+    rbm.weights.data()[k] = static_cast<Scalar>(0.5 * (stream.uniform() - 0.5));
+  for (Eigen::Index j = 0; j < visible; ++j) rbm.visible_bias(j) = static_cast<Scalar>(stream.uniform() - 2.0);
+  for (Eigen::Index i = 0; i < hidden; ++i) rbm.hidden_bias(i) = static_cast<Scalar>(stream.uniform() - 2.0);
+  const UnitRule rule = FlipTheStateRule{};
+  BatchedChains<Scalar> recorded(chain_count, visible, hidden, 9);
+  const MatrixD trace = record_energy_trace(recorded, rbm, rule, 30, 5);
+  BatchedChains<Scalar> plain(chain_count, visible, hidden, 9);
+  MatrixD plain_trace(30, chain_count);
+  set_in_place_products_enabled(false);
+  for (int sweep = 0; sweep < 5; ++sweep) plain.sweep(rbm, rule);
+  for (Eigen::Index step = 0; step < 30; ++step) {
+    plain.sweep(rbm, rule);
+    plain_trace.row(step) = plain.energies(rbm).template cast<double>().transpose();
+  }
+  set_in_place_products_enabled(true);
+  EXPECT_EQ(trace, plain_trace);
+  EXPECT_EQ(recorded.visible(), plain.visible());
+  EXPECT_EQ(recorded.hidden(), plain.hidden());
+}
+
+TEST(RecordEnergyTrace, IsThePlainSweepsTraceBitForBitInDouble) {
+  check_trace_matches_plain_sweeps<double>(1);
+  check_trace_matches_plain_sweeps<double>(3);
+}
+TEST(RecordEnergyTrace, IsThePlainSweepsTraceBitForBitInFloat) {
+  check_trace_matches_plain_sweeps<float>(1);
+  check_trace_matches_plain_sweeps<float>(3);
 }
 
 TEST(RecordEnergyTrace, RejectsMismatchedChainsAndBadLengths) {
