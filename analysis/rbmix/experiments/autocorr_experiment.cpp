@@ -98,7 +98,7 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, chain_seed, false});
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, chain_seed, false, {}});
     const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(traces);

@@ -69,7 +69,7 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
       train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false});
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, {}});
     result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;

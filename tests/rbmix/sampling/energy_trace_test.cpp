@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
@@ -29,6 +31,17 @@ TEST(RecordEnergyTrace, RecordsTheEnergyAfterEverySweepOfEveryChain) {
   for (int sweep = 0; sweep < 10; ++sweep) replayed.sweep(rbm, rule);
   EXPECT_EQ(replayed.visible(), recorded.visible());
   EXPECT_TRUE(trace.row(6).transpose().isApprox(rbm.energy(replayed.visible(), replayed.hidden())));
+}
+
+TEST(RecordEnergyTrace, ReportsEverySweepBurnInIncludedAndLeavesTheTraceUnchanged) {
+  const Rbm rbm = small_model();
+  const UnitRule rule = GibbsRule{};
+  std::vector<Eigen::Index> reported;
+  BatchedChains<double> watched(2, 5, 3, 7);
+  const MatrixD trace = record_energy_trace(watched, rbm, rule, 4, 3, [&](Eigen::Index done) { reported.push_back(done); });
+  EXPECT_EQ(reported, (std::vector<Eigen::Index>{1, 2, 3, 4, 5, 6, 7}));
+  BatchedChains<double> plain(2, 5, 3, 7);
+  EXPECT_EQ(trace, record_energy_trace(plain, rbm, rule, 4, 3));
 }
 
 TEST(RecordEnergyTrace, RejectsMismatchedChainsAndBadLengths) {
