@@ -42,10 +42,13 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
                    to_real(artificial_modes(mutation, 1000, seed).samples), 16, 100, updates, trials, steps});
   if (!mnist.empty()) {
     const LabelledImages images = load_mnist(mnist, MnistPart::train);
-    const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, seed)).topRows(paper ? 50000 : 10000);
-    all.push_back({"mnist_10h", digits, 10, 100, updates, trials, steps});
+    // At most 50 000 (paper) or 10 000 (smoke) rows, fewer where the directory holds fewer images.
+    const MatrixD all_digits = to_real(stochastic_binarize(images.images.pixels, seed));
+    const MatrixD digits = all_digits.topRows(std::min<Eigen::Index>(paper ? 50000 : 10000, all_digits.rows()));
+    const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
+    all.push_back({"mnist_10h", digits, 10, batch, updates, trials, steps});
     // 003 §4.3: 24 RBMs with 500 hidden units, 2000 updates; each sweep costs 50× more, so smoke runs one short one.
-    all.push_back({"mnist_500h", digits, 500, 100, overrides.updates > 0 ? updates : (paper ? 2000 : 20),
+    all.push_back({"mnist_500h", digits, 500, batch, overrides.updates > 0 ? updates : (paper ? 2000 : 20),
                    overrides.trials > 0 ? trials : (paper ? 24 : 1),
                    overrides.steps > 0 ? steps : (paper ? steps : 2000)});
   }

@@ -122,8 +122,11 @@ ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, con
     options.mnist_skipped = "MNIST with 10 hidden units skipped: give --mnist DIR (rbmix data fetch mnist)";
   } else {
     const LabelledImages images = load_mnist(mnist, MnistPart::train);
-    const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, seed)).topRows(paper ? 50000 : 10000);
-    options.trained.push_back({"mnist_10h", digits, 10, 100, updates, trials, steps, 3});
+    // At most 50 000 (paper) or 10 000 (smoke) rows, fewer where the directory holds fewer images.
+    const MatrixD all_digits = to_real(stochastic_binarize(images.images.pixels, seed));
+    const MatrixD digits = all_digits.topRows(std::min<Eigen::Index>(paper ? 50000 : 10000, all_digits.rows()));
+    const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
+    options.trained.push_back({"mnist_10h", digits, 10, batch, updates, trials, steps, 3});
   }
   return options;
 }
