@@ -997,6 +997,30 @@ case_loglik_average_overflow() {
   awk -v a="$average" 'BEGIN { exit !(a < -1e307 && a > -1e308) }' || fail "average log-likelihood $average"
 }
 
+# Every experiment that reads MNIST runs its smoke scale with --mnist too, in seconds: against a tiny MNIST-style
+# directory here (what CI can run), and also against the directory RBMIX_TEST_MNIST_DIR names when it is set (real
+# MNIST: a local check that smoke scale stays small whatever the data). Each run.json records the smoke sizes.
+case_experiment_smoke_with_mnist() {
+  make_mnist_directory mnist
+  local directories=(mnist) directory name ran=0
+  [[ -n "${RBMIX_TEST_MNIST_DIR:-}" ]] && directories+=("$RBMIX_TEST_MNIST_DIR")
+  succeeds experiment --help
+  local names
+  names=$(awk '/^Subcommands:/ { listed = 1; next } listed && NF { print $1 }' <<<"$OUTPUT" | grep -v '^merge$')
+  [[ -n "$names" ]] || fail "experiment --help lists no experiments: $OUTPUT"
+  for name in $names; do
+    succeeds experiment "$name" --help
+    grep -q -- "--mnist" <<<"$OUTPUT" || continue
+    for directory in "${directories[@]}"; do
+      succeeds experiment "$name" --scale smoke --mnist "$directory" --threads 2 --quiet --out "smoke-$name-$ran"
+      python -c 'import json, sys; c = json.load(open(sys.argv[1]))["configuration"]; sys.exit(c["scale"] != "smoke")' \
+        "smoke-$name-$ran/run.json" || fail "$name: run.json does not record the smoke scale"
+      ran=$((ran + 1))
+    done
+  done
+  ((ran >= 6 * ${#directories[@]})) || fail "only $ran smoke runs with --mnist (six experiments read MNIST)"
+}
+
 # The pcd-study experiment at smoke scale (synthetic data) writes its tables, one SVG per part and run.json.
 case_experiment_pcd_study() {
   succeeds experiment pcd-study --scale smoke --updates 100 --mrf-updates 100 --trials 1 --threads 1 --seed 2 --out p

@@ -15,6 +15,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/tempering.hpp"
+#include "rbmix/progress_option.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -24,6 +25,7 @@ struct AnalyzeArguments {
   std::string operators = "gibbs,flip";
   double beta = 1.0;
   bool json = false;
+  ProgressFlags progress;
 };
 
 std::vector<analysis::OperatorSpecification> parse_operators(const std::string& list) {
@@ -88,18 +90,31 @@ void run_analyze(const AnalyzeArguments& arguments) {
   const LoadedRbm loaded = load_rbm(arguments.model);
   validate_inverse_temperature(arguments.beta);
   std::vector<TimedAnalysis> analyses;
-  for (const auto& specification : parse_operators(arguments.operators)) {
+  const std::vector<analysis::OperatorSpecification> specifications = parse_operators(arguments.operators);
+  // One step per stage of each operator's analysis; the matrix-free stages also count their passes in the note.
+  ProgressReporter progress("analyze", "stage",
+                            static_cast<std::int64_t>(specifications.size()) * analysis::analysis_stages,
+                            arguments.progress.mode());
+  for (std::size_t index = 0; index < specifications.size(); ++index) {
+    const analysis::OperatorSpecification& specification = specifications[index];
+    const std::string name = analysis::to_string(specification);
+    const auto first_stage = static_cast<std::int64_t>(index) * analysis::analysis_stages;
+    const analysis::AnalysisProgress on_stage = [&](int stages_done, const std::string& note) {
+      progress.update(first_stage + stages_done, name + ": " + note);
+    };
     const auto start = std::chrono::steady_clock::now();
     const analysis::OperatorAnalysis result = [&] {
       // The analysis knows the model only as numbers (e.g. energies too large for a double): name the file.
       try {
-        return analysis::analyse_operator(loaded.rbm, specification, arguments.beta);
+        return analysis::analyse_operator(loaded.rbm, specification, arguments.beta, on_stage);
       } catch (const InputError& error) {
         throw InputError(arguments.model + ": " + error.what());
       }
     }();
     analyses.push_back({result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
   }
+  progress.update(static_cast<std::int64_t>(specifications.size()) * analysis::analysis_stages, "done");
+  progress.finish();
   if (arguments.json) {
     nlohmann::json report{{"model", arguments.model}, {"beta", arguments.beta}, {"operators", nlohmann::json::array()}};
     for (const auto& timed : analyses) report["operators"].push_back(to_json(timed.result, timed.seconds));
@@ -122,6 +137,7 @@ void attach_analyze(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--beta", arguments->beta, "inverse temperature")->capture_default_str();
   command->add_flag("--json", arguments->json, "print JSON");
+  add_progress_options(*command, arguments->progress);
   command->callback([arguments] { run_analyze(*arguments); });
 }
 

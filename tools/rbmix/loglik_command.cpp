@@ -17,6 +17,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/progress_option.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix::cli {
@@ -34,6 +35,7 @@ struct LoglikArguments {
   bool double_precision = false;
   bool json = false;
   bool force = false;
+  ProgressFlags progress;
 };
 
 // Enumerating k units visits 2^k states at about one pass over the other layer each: beyond 2^32 states a job
@@ -115,7 +117,15 @@ nlohmann::json estimate(const LoglikArguments& arguments, const Rbm& rbm, const 
   options.single_precision = !arguments.double_precision;
   options.rule = parse_unit_rule(arguments.rule);
   options.base_visible_bias = base_rate_visible_bias(data);
+  ProgressReporter progress("loglik", "AIS distribution",
+                            static_cast<std::int64_t>(ais_inverse_temperatures(options.schedule,
+                                                                               options.distributions)
+                                                          .size()) -
+                                1,
+                            arguments.progress.mode());
+  options.on_distribution = [&progress](Eigen::Index done) { progress.update(done); };
   const AisResult ais = ais_log_partition(rbm, options);
+  progress.finish();
   const LogLikelihoodEstimate likelihood = ais_average_log_likelihood(rbm, data, ais);
   return {{"method", "ais"},
           {"particles", options.particles},
@@ -210,6 +220,7 @@ void attach_loglik(CLI::App& app) {
   command->add_option("--seed", arguments->ais_options.seed, "--ais: random seed")->capture_default_str();
   command->add_flag("--double", arguments->double_precision, "--ais: sample in double instead of float");
   command->add_flag("--json", arguments->json, "print JSON");
+  add_progress_options(*command, arguments->progress);
   command->callback([arguments] { run_loglik(*arguments); });
 }
 

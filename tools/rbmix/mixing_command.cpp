@@ -20,6 +20,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/progress_option.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
@@ -68,6 +69,7 @@ struct MixingArguments {
   std::string out;
   bool json = false;
   bool single_precision = false;
+  ProgressFlags progress;
 };
 
 // The file can be written: it is not a directory and its directory exists. Checked before sampling, so that a bad
@@ -123,8 +125,13 @@ void run_mixing(const MixingArguments& arguments) {
     const LoadedRbm loaded = load_rbm(arguments.model);
     const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
     experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
-                                            arguments.burn_in,  arguments.seed,  arguments.single_precision};
+                                            arguments.burn_in,  arguments.seed,  arguments.single_precision,
+                                            {}};
     require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+    ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
+    request.on_sweep = [&progress, &request](Eigen::Index done) {
+      progress.update(done, done <= request.burn_in ? "burn-in" : "recording");
+    };
     configuration = {{"model", arguments.model},
                      {"operator", to_string(specification)},
                      {"steps", request.steps},
@@ -136,6 +143,7 @@ void run_mixing(const MixingArguments& arguments) {
              std::to_string(request.steps) + " steps after " + std::to_string(request.burn_in) + " burn-in sweeps";
     traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
                                     : experiments::sample_energy_traces(loaded.rbm, request);
+    progress.finish();
     require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
                                     (request.single_precision ? "float" : "double") +
                                     " precision (parameters too large)");
@@ -217,6 +225,7 @@ void attach(CLI::App& parent) {
   command->add_option("--out", arguments->out, "output directory for run.json and the autocorrelation");
   command->add_flag("--json", arguments->json, "print the results as JSON");
   command->add_flag("--float", arguments->single_precision, "run the chains in float");
+  add_progress_options(*command, arguments->progress);
   command->callback([arguments] { run_mixing(*arguments); });
 }
 

@@ -10,6 +10,47 @@ namespace {
 
 constexpr std::string_view kModifiedPrefix = "modified:";
 
+// The stages analyse_operator reports, in order (analysis_stages of them).
+enum Stage : int { stationary_stage, checks_stage, ergodicity_stage, slem_stage, autocorrelation_stage };
+static_assert(autocorrelation_stage + 1 == analysis_stages);
+
+void report(const AnalysisProgress& progress, Stage stage, const std::string& note) {
+  if (progress) progress(stage, note);
+}
+
+// The operator with every application (a pass over all joint states) reported as progress of `stage`: the
+// matrix-free SLEM and series run for an iteration count nobody knows in advance, so the line counts passes.
+template <typename Operator>
+class ReportingOperator {
+ public:
+  using Scalar = double;
+  ReportingOperator(const Operator& base, const AnalysisProgress& progress, Stage stage, std::string what)
+      : base_(base), progress_(progress), stage_(stage), what_(std::move(what)) {}
+  Eigen::Index rows() const { return base_.rows(); }
+  Eigen::Index cols() const { return base_.cols(); }
+  void perform_op(const double* x, double* y) const {
+    base_.perform_op(x, y);
+    count_pass();
+  }
+  void perform_adjoint_op(const double* x, double* y) const {
+    base_.perform_adjoint_op(x, y);
+    count_pass();
+  }
+  VectorD diagonal() const { return base_.diagonal(); }
+
+ private:
+  void count_pass() const {
+    ++passes_;
+    if (progress_) progress_(stage_, what_ + ", " + std::to_string(passes_) + " passes over the states");
+  }
+
+  const Operator& base_;
+  const AnalysisProgress& progress_;
+  Stage stage_;
+  std::string what_;
+  mutable Eigen::Index passes_ = 0;
+};
+
 // The energy βE as a function of the state, or nothing when it is constant under π (τ is then undefined).
 std::optional<VectorD> varying_energy(const Rbm& rbm, double beta, const VectorD& stationary) {
   const VectorD energy = JointStateSpace(rbm).energies(tempered(rbm, beta));
@@ -19,7 +60,8 @@ std::optional<VectorD> varying_energy(const Rbm& rbm, double beta, const VectorD
 }
 
 void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, double beta, const VectorD& stationary,
-                   OperatorAnalysis& out) {
+                   OperatorAnalysis& out, const AnalysisProgress& progress) {
+  report(progress, checks_stage, "dense transition matrix, stationarity and row sums");
   MatrixD sweep = sweep_transition_matrix(rbm, specification.rule, beta);
   TransitionPattern pattern = sweep_transition_pattern(rbm, specification.rule, beta);
   if (specification.modified) {
@@ -38,8 +80,11 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
   out.representation = "dense";
   out.stationarity_residual = stationarity_residual(op, stationary);
   out.row_sum_error = row_sum_error(op);
+  report(progress, ergodicity_stage, "ergodicity");
   out.ergodicity = analyse_ergodicity(PatternGraph(pattern));
+  report(progress, slem_stage, "SLEM (dense eigenvalues)");
   out.slem = dense_slem(sweep);
+  report(progress, autocorrelation_stage, "energy autocorrelation time");
   if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
     out.energy_autocorrelation_time = try_exact_integrated_autocorrelation_time(sweep, stationary, *energy);
     if (!out.energy_autocorrelation_time)
@@ -49,19 +94,25 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
 }
 
 void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specification, double beta,
-                         const VectorD& stationary, OperatorAnalysis& out) {
+                         const VectorD& stationary, OperatorAnalysis& out, const AnalysisProgress& progress) {
   require(!specification.modified, "operator '" + to_string(specification) +
                                        "': modified matrices are analysed densely, "
                                        "for at most 2^" +
                                        std::to_string(max_dense_analysis_units) + " joint states");
+  report(progress, checks_stage, "matrix-free sweep, stationarity and row sums");
   const SweepOperator op(rbm, specification.rule, beta);
   out.representation = "matrix-free";
   out.stationarity_residual = stationarity_residual(op, stationary);
   out.row_sum_error = row_sum_error(op);
+  report(progress, ergodicity_stage, "ergodicity (staged sweep graph)");
   out.ergodicity = analyse_ergodicity(StagedSweepGraph(rbm, specification.rule, beta));
-  out.slem = matrix_free_slem(op, stationary);
+  report(progress, slem_stage, "SLEM (Arnoldi)");
+  out.slem = matrix_free_slem(ReportingOperator(op, progress, slem_stage, "SLEM (Arnoldi)"), stationary);
+  report(progress, autocorrelation_stage, "energy autocorrelation time (lag series)");
   if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
-    const AutocorrelationSeriesResult series = integrated_autocorrelation_time_by_series(op, stationary, *energy);
+    const AutocorrelationSeriesResult series = integrated_autocorrelation_time_by_series(
+        ReportingOperator(op, progress, autocorrelation_stage, "energy autocorrelation time (lag series)"),
+        stationary, *energy);
     if (series.converged)
       out.energy_autocorrelation_time = series.autocorrelation_time;
     else
@@ -82,18 +133,19 @@ std::string to_string(const OperatorSpecification& specification) {
 }
 
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,
-                                  double inverse_temperature) {
+                                  double inverse_temperature, const AnalysisProgress& progress) {
   rbm.validate();
   validate_inverse_temperature(inverse_temperature);
+  report(progress, stationary_stage, "stationary distribution");
   const JointStateSpace space(rbm);
   const VectorD stationary = space.stationary_distribution(tempered(rbm, inverse_temperature));
   OperatorAnalysis out;
   out.name = to_string(specification);
   out.states = space.size();
   if (space.n_visible() + space.n_hidden() <= max_dense_analysis_units)
-    analyse_dense(rbm, specification, inverse_temperature, stationary, out);
+    analyse_dense(rbm, specification, inverse_temperature, stationary, out, progress);
   else
-    analyse_matrix_free(rbm, specification, inverse_temperature, stationary, out);
+    analyse_matrix_free(rbm, specification, inverse_temperature, stationary, out, progress);
   // |μ| = 1 is not simple for a reducible or periodic chain (docs/algorithms.md §2).
   if (!out.ergodicity.ergodic()) out.slem.slem = 1.0;
   return out;

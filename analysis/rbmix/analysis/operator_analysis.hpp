@@ -3,6 +3,7 @@
 // residual, row-sum error, detailed balance of the layers, irreducibility and period, SLEM and the exact
 // autocorrelation time of the energy. Dense matrices for up to 2^max_dense_analysis_units joint states, the
 // matrix-free sweep and staged graph beyond (up to 2^max_joint_units).
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,7 +41,13 @@ struct OperatorAnalysis {
   std::optional<std::string> energy_autocorrelation_time_unavailable;
 };
 
+// Progress of one analysis, for a progress line: called as each of analysis_stages stages starts (stages_done of
+// them complete) with a note naming it, and during the matrix-free SLEM and autocorrelation series after every
+// application of the operator (one pass over all joint states), with the count in the note.
+inline constexpr int analysis_stages = 5;
+using AnalysisProgress = std::function<void(int stages_done, const std::string& note)>;
+
 OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& specification,
-                                  double inverse_temperature = 1.0);
+                                  double inverse_temperature = 1.0, const AnalysisProgress& progress = {});
 
 }  // namespace rbmix::analysis

@@ -148,8 +148,11 @@ CheckModel check_model(const AisCheckOptions& options, std::size_t index) {
              base_rate_visible_bias(bars), rows_with_replacement(bars, options.particles, options.seed)};
   } else if (!options.mnist_directory.empty()) {
     const LabelledImages images = load_mnist(options.mnist_directory, MnistPart::train);
-    const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, options.seed)).topRows(10000);
-    model = {"mnist_784x20_cd1", train(digits, 20, 1, 0.05, 100, options.mnist_training_updates, options.seed),
+    // At most 10 000 rows and mini-batches of 100, fewer where the directory holds fewer images.
+    const MatrixD all_digits = to_real(stochastic_binarize(images.images.pixels, options.seed));
+    const MatrixD digits = all_digits.topRows(std::min<Eigen::Index>(10000, all_digits.rows()));
+    const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
+    model = {"mnist_784x20_cd1", train(digits, 20, 1, 0.05, batch, options.mnist_training_updates, options.seed),
              base_rate_visible_bias(digits), rows_with_replacement(digits, options.particles, options.seed)};
   } else {
     RandomStream stream(options.seed, 0, StreamDomain::experiment);

@@ -91,7 +91,9 @@ struct Autocorr {
   static constexpr std::string_view name = "autocorr";
   static constexpr std::string_view description =
       "003 Table 2: autocorrelation times of G and T on RBMs trained with 20-PT10";
-  static constexpr std::string_view mnist_help = "MNIST directory (IDX files); MNIST settings run only with it";
+  static constexpr std::string_view mnist_help =
+      "MNIST directory (IDX files); MNIST settings run only with it. --scale smoke: at most 10 000 rows, 50 updates "
+      "(10 hidden) and one 500-hidden RBM of 5 updates with 1000 recorded sweeps";
   static constexpr Scale default_scale = Scale::smoke;
   using Options = AutocorrOptions;
   using Result = AutocorrResult;

@@ -199,7 +199,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
                                          configuration.chains,
                                          options.burn_in,
                                          trial_seed(trial_seed(options.seed, job), draw++),
-                                         false};
+                                         false,
+                                         {}};
         const MatrixD traces = specification.modified ? sample_modified_sweep_energy_traces(rbm, request)
                                                       : sample_energy_traces(rbm, request);
         out.runs.push_back(

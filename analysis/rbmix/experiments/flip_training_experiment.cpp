@@ -98,6 +98,8 @@ FlipTrainingOptions flip_training_mnist_options(Scale scale, std::uint64_t seed,
   if (scale != Scale::paper) {
     config.updates = mnist_smoke_updates;
     config.evaluation_interval = mnist_smoke_updates / 2;
+    // Smoke scale runs on any MNIST-style directory, also one smaller than a mini-batch (run.json records the batch).
+    config.batch_size = std::min<Eigen::Index>(config.batch_size, rows);
   }
   require(rows >= config.batch_size, directory.string() + ": MNIST training set has " + std::to_string(rows) +
                                          " images, fewer than a mini-batch of " + std::to_string(config.batch_size));

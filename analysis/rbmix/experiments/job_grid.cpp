@@ -13,37 +13,6 @@
 namespace rbmix::experiments {
 namespace {
 
-// Seconds between two progress lines: often enough to see a grid move, rare enough for a cluster's log.
-constexpr double progress_interval_seconds = 10.0;
-
-class Progress {
- public:
-  Progress(bool shown, std::size_t phase, std::size_t total, std::size_t journaled)
-      : shown_(shown), phase_(phase), total_(total), done_(journaled) {
-    first_ = done_;
-  }
-  void job_done() {
-    ++done_;
-    if (!shown_) return;
-    const auto now = std::chrono::steady_clock::now();
-    // The last line only after earlier ones: a grid of a few seconds says nothing.
-    const bool due = std::chrono::duration<double>(now - last_).count() >= progress_interval_seconds;
-    if (!due && !(done_ == total_ && printed_)) return;
-    last_ = now;
-    printed_ = true;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double per_job = elapsed / static_cast<double>(done_ - first_);
-    std::cerr << "grid phase " << phase_ << ": " << done_ << "/" << total_ << " jobs done";
-    if (done_ < total_) std::cerr << ", ETA " << static_cast<long long>(per_job * (total_ - done_) + 0.5) << " s";
-    std::cerr << '\n';
-  }
-
- private:
-  bool shown_, printed_ = false;
-  std::size_t phase_, total_, done_, first_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
-};
-
 JobOutcome run_one(const std::function<std::string(std::size_t)>& job, std::size_t index) {
   try {
     return {true, job(index)};
@@ -136,17 +105,22 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
       todo.clear();
     }
 
-  Progress progress(settings_.show_progress && coordinator, phase, todo.size() + outcomes.size(), outcomes.size());
+  // The smoothed rate of report/progress.hpp: jobs of uneven length finishing in bursts move the ETA a little.
+  ProgressReporter progress("grid phase " + std::to_string(phase), "job",
+                            static_cast<std::int64_t>(todo.size() + outcomes.size()),
+                            coordinator ? settings_.progress : ProgressMode::never, stderr,
+                            static_cast<std::int64_t>(outcomes.size()));
   const auto finished = [&](std::size_t index, const JobOutcome& outcome) {
     journal->record(index, outcome);
     outcomes[index] = outcome;
-    progress.job_done();
+    progress.update(static_cast<std::int64_t>(outcomes.size()));
   };
   const auto attempt = [&job](std::size_t index) { return run_one(job, index); };
   if (distributed)
     run_mpi_jobs(todo, threads, attempt, finished);
   else
     run_on_threads(todo, threads, attempt, finished);
+  progress.finish();
 
   // On rank 0: whether the experiment can go on with every result, or why not.
   std::exception_ptr stop = refusal;

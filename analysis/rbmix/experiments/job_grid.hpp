@@ -22,6 +22,7 @@
 
 #include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/job_shard.hpp"
+#include "rbmix/report/progress.hpp"
 
 namespace rbmix::experiments {
 
@@ -31,7 +32,8 @@ struct JobGridSettings {
   nlohmann::json identity;
   JobShard shard;
   bool resume = false;
-  bool show_progress = true;  // jobs done / total and ETA on stderr, at most every few seconds
+  // Jobs done / total, rate and ETA on stderr (report/progress.hpp): by default also in a log, every 10 s.
+  ProgressMode progress = ProgressMode::always;
 };
 
 // Thrown where this process's part of the grid is done but the experiment cannot go on to its outputs: a shard

@@ -69,7 +69,7 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
       train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false});
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, {}});
     result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;
@@ -122,8 +122,11 @@ ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, con
     options.mnist_skipped = "MNIST with 10 hidden units skipped: give --mnist DIR (rbmix data fetch mnist)";
   } else {
     const LabelledImages images = load_mnist(mnist, MnistPart::train);
-    const MatrixD digits = to_real(stochastic_binarize(images.images.pixels, seed)).topRows(paper ? 50000 : 10000);
-    options.trained.push_back({"mnist_10h", digits, 10, 100, updates, trials, steps, 3});
+    // At most 50 000 (paper) or 10 000 (smoke) rows, fewer where the directory holds fewer images.
+    const MatrixD all_digits = to_real(stochastic_binarize(images.images.pixels, seed));
+    const MatrixD digits = all_digits.topRows(std::min<Eigen::Index>(paper ? 50000 : 10000, all_digits.rows()));
+    const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
+    options.trained.push_back({"mnist_10h", digits, 10, batch, updates, trials, steps, 3});
   }
   return options;
 }

@@ -28,7 +28,6 @@ namespace {
 constexpr int mnist_classes = 10;
 constexpr int mode_classes = 4;
 constexpr double mode_mutation = 0.05;  // Artificial Modes of the smoke scale
-constexpr Eigen::Index patch_side = 5;  // 000 §5.5
 // The data seeds are fixed offsets of the experiment seed's trial seeds, so they never coincide with a run's.
 constexpr std::uint64_t data_seed_index = 1u << 20;
 
@@ -97,7 +96,7 @@ MrfData load_mrf_data(const PcdStudyOptions& options) {
     pixels << all.images.pixels, test.images.pixels;
     all.images.pixels = std::move(pixels);
     // 000 §4.1 takes every patch; a seeded sample of the positions of all 70 000 images keeps the size practical.
-    rows = threshold_binarize(random_patches(all.images, patch_side, options.patches, seed));
+    rows = threshold_binarize(random_patches(all.images, options.patch_side, options.patches, seed));
   }
   const BinaryMatrix shuffled = select_rows(rows, shuffled_row_order(rows.rows(), seed + 1));
   const Eigen::Index train_rows = shuffled.rows() * 3 / 5;
@@ -387,6 +386,7 @@ void PcdStudyOptions::validate() const {
   require(ais_particles > 0 && ais_distributions > 0, "pcd-study: AIS needs particles and distributions");
   require(training_rows > 0 && evaluation_rows > 0, "pcd-study: the data sets need rows");
   require(patches >= 10, "--patches: at least 10 patches");
+  require(patch_side >= 1 && patch_side * patch_side <= 30, "--patch-side: the MRF has side² units, 1 … 30");
 }
 
 PcdStudyOptions pcd_study_options(Scale scale, std::uint64_t seed) {
@@ -408,6 +408,7 @@ PcdStudyOptions pcd_study_options(Scale scale, std::uint64_t seed) {
     options.patches = 1000;
     options.mrf_learning_rates = {0.05, 0.2};
     options.mrf_updates = 400;
+    options.patch_side = 3;
   }
   return options;
 }
@@ -438,6 +439,7 @@ nlohmann::json to_json(const PcdStudyOptions& options) {
           {"training_rows", options.training_rows},
           {"evaluation_rows", options.evaluation_rows},
           {"patches", options.patches},
+          {"patch_side", options.patch_side},
           {"mrf_learning_rates", options.mrf_learning_rates},
           {"mrf_updates", options.mrf_updates},
           {"learning_rate_choice", "best mean final validation score over the trials of each rate"},
@@ -462,6 +464,7 @@ std::vector<ExperimentOption> PcdStudy::own_options() {
           {"--training-rows", "override the training rows"},
           {"--evaluation-rows", "override the validation and test rows each"},
           {"--patches", "override the number of MRF patches"},
+          {"--patch-side", "override the side of the MNIST patches of the MRF part (paper 5, smoke 3)"},
           {"--hidden", "override the hidden units: exact,ais,classification"},
           {"--ais-distributions", "override the AIS distributions K"}};
 }
@@ -469,6 +472,17 @@ std::vector<ExperimentOption> PcdStudy::own_options() {
 PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
   PcdStudyOptions options = pcd_study_options(inputs.scale, inputs.seed);
   options.mnist = inputs.mnist;
+  if (inputs.scale == Scale::smoke && !options.mnist.empty()) {
+    // Smoke scale runs in seconds on any MNIST-style directory, also a tiny one: at most the smoke rows, a third of
+    // the training images held out at most, and the batch no larger than the training rows (all in run.json).
+    const Eigen::Index train_images = load_mnist(options.mnist, MnistPart::train).images.pixels.rows();
+    const Eigen::Index test_images = load_mnist(options.mnist, MnistPart::test).images.pixels.rows();
+    options.evaluation_rows = std::max<Eigen::Index>(1, std::min({options.evaluation_rows, test_images,
+                                                                  train_images / 3}));
+    options.training_rows = std::max<Eigen::Index>(1, std::min(options.training_rows,
+                                                               train_images - options.evaluation_rows));
+    options.batch_size = std::min(options.batch_size, options.training_rows);
+  }
   require(inputs.scale == Scale::smoke || !options.mnist.empty(),
           "--scale paper: pcd-study runs 000's MNIST setting; give the MNIST directory with --mnist DIR");
   if (const auto parts = inputs.words("--parts")) {
@@ -483,6 +497,7 @@ PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
   if (const auto rows = inputs.integer("--training-rows", 1)) options.training_rows = *rows;
   if (const auto rows = inputs.integer("--evaluation-rows", 1)) options.evaluation_rows = *rows;
   if (const auto patches = inputs.integer("--patches", 1)) options.patches = *patches;
+  if (const auto side = inputs.integer("--patch-side", 1)) options.patch_side = *side;
   if (const auto count = inputs.integer("--ais-distributions", 1)) options.ais_distributions = *count;
   if (const auto hidden = inputs.integers("--hidden", 1)) {
     require(hidden->size() == 3, "--hidden: give three counts: exact,ais,classification");

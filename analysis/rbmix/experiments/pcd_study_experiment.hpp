@@ -69,6 +69,9 @@ struct PcdStudyOptions {
   Eigen::Index evaluation_rows = 10000;  // validation and test rows each
   // MRF part: patches (000 §4.1: every 5×5 patch of all 70 000 images, split 60/20/20).
   Eigen::Index patches = 100000;
+  // The side of the MNIST patches: 000 §5.5's 5 gives a fully visible model of 25 units, whose exact gradient sums
+  // over 2^25 states at every update (minutes per run); the smoke scale takes 3×3 patches (2^9 states).
+  Eigen::Index patch_side = 5;
   std::vector<double> mrf_learning_rates{0.01, 0.03, 0.1};
   std::int64_t mrf_updates = 20000;
   std::uint64_t seed = 1;
@@ -76,8 +79,10 @@ struct PcdStudyOptions {
   void validate() const;
 };
 
-// Paper: the defaults above (MNIST needed); smoke: synthetic data, 8/16/16 hidden, 300 updates, batch 20,
-// 2 trials, learning rates 0.05 and 0.1, AIS with 20 particles × 200 distributions, 400 MRF updates.
+// Paper: the defaults above (MNIST needed); smoke: 8/16/16 hidden, 300 updates, batch 20, 2 trials, learning rates
+// 0.05 and 0.1, AIS with 20 particles × 200 distributions, 400 MRF updates; synthetic data, or with MNIST its first
+// 400 training rows, 200 validation and test rows each (fewer where the directory holds fewer images), and 1000 MRF
+// patches of 3×3 pixels.
 PcdStudyOptions pcd_study_options(Scale scale, std::uint64_t seed);
 nlohmann::json to_json(const PcdStudyOptions& options);
 
@@ -120,7 +125,8 @@ struct PcdStudy {
       "000 §5: CD-1, CD-10, MF-CD, PCD (Gibbs and flip) on RBMs, a classifier and an MRF";
   static constexpr std::string_view mnist_help =
       "run on MNIST in this directory (needed for --scale paper): 50 000 / 10 000 / 10 000, training rows re-binarised "
-      "at every use; MRF on 5×5 patches thresholded at 1/2";
+      "at every use; MRF on 5×5 patches thresholded at 1/2. --scale smoke: at most 400 / 200 / 200 rows and 3×3 "
+      "patches (an exact MRF gradient over 2^9, not 2^25, states), in seconds";
   static constexpr Scale default_scale = Scale::smoke;
   using Options = PcdStudyOptions;
   using Result = PcdStudyResult;

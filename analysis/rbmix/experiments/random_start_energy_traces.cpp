@@ -18,7 +18,8 @@ MatrixD sample_energy_traces_in(const Rbm& rbm, const EnergyTraceRequest& reques
   // Uniform start: the Gibbs rule at input 0 sets each unit to 1 with probability 1/2.
   const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(request.chains, rbm.n_visible());
   sample_layer(GibbsRule{}, zero_inputs, chains.visible(), chains.streams());
-  return record_energy_trace(chains, rbm.cast<Scalar>(), request.rule, request.steps, request.burn_in);
+  return record_energy_trace(chains, rbm.cast<Scalar>(), request.rule, request.steps, request.burn_in,
+                             request.on_sweep);
 }
 
 template <typename Scalar>
@@ -31,11 +32,15 @@ MatrixD sample_modified_sweep_energy_traces_in(const Rbm& rbm, const EnergyTrace
   // Each step on the team a ThreadCountTuner picks by timing the steps, as record_energy_trace does.
   ThreadCountTuner tuner;
   const auto step_chains = [&] { chains.step(); };
-  for (Eigen::Index step = 0; step < request.burn_in; ++step) tuner.run(step_chains);
+  for (Eigen::Index step = 0; step < request.burn_in; ++step) {
+    tuner.run(step_chains);
+    if (request.on_sweep) request.on_sweep(step + 1);
+  }
   MatrixD trace(request.steps, request.chains);
   for (Eigen::Index step = 0; step < request.steps; ++step) {
     tuner.run(step_chains);
     trace.row(step) = chains.energies().template cast<double>().transpose();
+    if (request.on_sweep) request.on_sweep(request.burn_in + step + 1);
   }
   return trace;
 }

@@ -2,6 +2,7 @@
 // Energy traces of independent chains started uniformly at random: what `rbmix mixing` and the autocorr experiment
 // estimate integrated autocorrelation times from.
 #include <cstdint>
+#include <functional>
 
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
@@ -15,6 +16,8 @@ struct EnergyTraceRequest {
   Eigen::Index burn_in = 1000;
   std::uint64_t seed = 1;
   bool single_precision = false;
+  // Optional: called after every sweep with the sweeps done of burn_in + steps (a progress line).
+  std::function<void(Eigen::Index sweeps_done)> on_sweep;
 };
 
 // Chains start with visible units uniform at random (each from its own stream), run burn_in sweeps, then record

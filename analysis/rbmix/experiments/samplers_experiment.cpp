@@ -28,6 +28,9 @@ constexpr Eigen::Index kSampleBlock = 1024;
 constexpr double kSyntheticMutationProbability = 0.05;
 // 001 §5: MNIST's first 50 000 training images train, the other 10 000 choose hyperparameters.
 constexpr Eigen::Index kImageTrainingRows = 50000;
+constexpr Eigen::Index kImageValidationRows = 10000;  // the defaults of --validation-rows and --test-rows
+constexpr Eigen::Index kImageTestRows = 2000;
+constexpr Eigen::Index kSmokeImageTrainingRows = 500;
 
 std::vector<SamplerGridPoint> grid_product(const std::vector<double>& rates, const std::vector<double>& decays,
                                            const std::vector<Eigen::Index>& sweeps) {
@@ -274,22 +277,33 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
           all.bottomRows(test),   artificial_modes_side, artificial_modes_side};
 }
 
-SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory,
-                                    Eigen::Index validation_rows, Eigen::Index test_rows) {
+// Image data: paper scale trains on the first 50 000 images and holds out the rest; smoke scale on at most the first
+// kSmokeImageTrainingRows (half a small directory), with at most as many validation and test rows, so that it runs
+// in seconds on any MNIST-style directory. Given --validation-rows / --test-rows are checked, not shrunk.
+SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory, Scale scale,
+                                    std::optional<Eigen::Index> given_validation_rows,
+                                    std::optional<Eigen::Index> given_test_rows) {
   const LabelledImages train = load_mnist(directory, MnistPart::train);
   const LabelledImages test = load_mnist(directory, MnistPart::test);
-  const Eigen::Index held_out = train.images.pixels.rows() - kImageTrainingRows;
-  require(held_out >= 1, name + " in " + directory.string() + ": needs more than " +
-                             std::to_string(kImageTrainingRows) + " training images, has " +
-                             std::to_string(train.images.pixels.rows()));
+  const Eigen::Index images = train.images.pixels.rows();
+  const Eigen::Index training_rows =
+      scale == Scale::paper ? kImageTrainingRows : std::max<Eigen::Index>(1, std::min(kSmokeImageTrainingRows, images / 2));
+  const Eigen::Index held_out = images - training_rows;
+  require(held_out >= 1, name + " in " + directory.string() + ": needs more than " + std::to_string(training_rows) +
+                             " training images, has " + std::to_string(images));
+  const bool smoke = scale == Scale::smoke;
+  const Eigen::Index validation_rows = given_validation_rows.value_or(
+      smoke ? std::min(kSmokeImageTrainingRows, held_out) : kImageValidationRows);
+  const Eigen::Index test_rows = given_test_rows.value_or(
+      smoke ? std::min(kSmokeImageTrainingRows, test.images.pixels.rows()) : kImageTestRows);
   require(validation_rows >= 1 && validation_rows <= held_out,
           "--validation-rows: " + std::to_string(validation_rows) + " is outside 1 … " + std::to_string(held_out));
   require(test_rows >= 1 && test_rows <= test.images.pixels.rows(),
           "--test-rows: " + std::to_string(test_rows) + " is outside 1 … " + std::to_string(test.images.pixels.rows()));
   const BinaryMatrix all_train = threshold_binarize(train.images.pixels);
   return {name,
-          all_train.topRows(kImageTrainingRows),
-          all_train.middleRows(kImageTrainingRows, validation_rows),
+          all_train.topRows(training_rows),
+          all_train.middleRows(training_rows, validation_rows),
           threshold_binarize(test.images.pixels.topRows(test_rows)),
           train.images.height,
           train.images.width};
@@ -312,6 +326,10 @@ SamplersOptions samplers_options(Scale scale, std::uint64_t seed, std::vector<Sa
     data_sets.push_back(scale == Scale::smoke ? synthetic_samplers_data(400, 200, 200, seed)
                                               : synthetic_samplers_data(5000, 1000, 1000, seed));
   }
+  // Smoke scale runs on any MNIST-style directory: the batch fits the smallest training set (run.json records it).
+  if (scale == Scale::smoke)
+    for (const SamplersDataSet& data : data_sets)
+      options.batch_size = std::max<Eigen::Index>(1, std::min<Eigen::Index>(options.batch_size, data.train.rows()));
   options.data_sets = std::move(data_sets);
   return options;
 }
@@ -438,18 +456,19 @@ std::vector<ExperimentOption> Samplers::own_options() {
           {"--updates", "override the FPCD updates per model"},
           {"--samples", "override N, the samples per sampler setting"},
           {"--selection-samples", "override the Gibbs samples that choose the model"},
-          {"--validation-rows", "validation images used (image data; default 10000)"},
-          {"--test-rows", "test images the ISL is reported on (image data; default 2000)"}};
+          {"--validation-rows", "validation images used (image data; default 10000, smoke scale 500)"},
+          {"--test-rows", "test images the ISL is reported on (image data; default 2000, smoke scale 500; smoke "
+                          "trains on at most the first 500 images)"}};
 }
 
 SamplersOptions Samplers::make_options(const ExperimentInputs& inputs) {
-  const Eigen::Index validation_rows = inputs.integer("--validation-rows", 1).value_or(10000);
-  const Eigen::Index test_rows = inputs.integer("--test-rows", 1).value_or(2000);
+  const std::optional<Eigen::Index> validation_rows = inputs.integer("--validation-rows", 1);
+  const std::optional<Eigen::Index> test_rows = inputs.integer("--test-rows", 1);
   std::vector<SamplersDataSet> data_sets;
   if (!inputs.mnist.empty())
-    data_sets.push_back(image_samplers_data("mnist", inputs.mnist, validation_rows, test_rows));
+    data_sets.push_back(image_samplers_data("mnist", inputs.mnist, inputs.scale, validation_rows, test_rows));
   if (const auto fashion = inputs.directory("--fashion-mnist"))
-    data_sets.push_back(image_samplers_data("fashion-mnist", *fashion, validation_rows, test_rows));
+    data_sets.push_back(image_samplers_data("fashion-mnist", *fashion, inputs.scale, validation_rows, test_rows));
   require(!data_sets.empty() || (!inputs.has("--validation-rows") && !inputs.has("--test-rows")),
           "--validation-rows and --test-rows apply to image data only (--mnist or --fashion-mnist)");
   SamplersOptions options = samplers_options(inputs.scale, inputs.seed, std::move(data_sets));

@@ -110,6 +110,7 @@ VectorD annealed_log_weights(const Rbm& rbm, const VectorD& base_bias, const std
       particles.add_log_weight_increments(betas[k], betas[k - 1], log_weights);
       if (k + 1 < betas.size()) particles.transition(betas[k]);
     });
+    if (options.on_distribution) options.on_distribution(static_cast<Eigen::Index>(k));
   }
   return log_weights;
 }

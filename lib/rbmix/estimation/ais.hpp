@@ -18,6 +18,7 @@
 // Particle p draws from RandomStream(seed, p, StreamDomain::chains): results do not depend on the thread count.
 // The log weights are accumulated in double; the sampling and the inputs run in float or double (options).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct AisOptions {
   VectorD base_visible_bias;     // b_A; empty means 0 (a uniform base)
   bool single_precision = true;  // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
   UnitRule rule = GibbsRule{};   // the operator of the visible updates
+  // Optional: called after each intermediate distribution with the distributions done of K (a progress line).
+  std::function<void(Eigen::Index distributions_done)> on_distribution;
 
   bool is_valid(std::string* why) const;
 };

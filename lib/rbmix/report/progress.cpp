@@ -43,9 +43,15 @@ ProgressReporter::ProgressReporter(std::string label, std::string unit, std::int
 
 ProgressReporter::~ProgressReporter() { finish(); }
 
+std::optional<double> ProgressReporter::rate() const {
+  if (!(weights_ > 0.0)) return std::nullopt;
+  return weighted_rates_ / weights_;
+}
+
 std::optional<double> ProgressReporter::seconds_left() const {
-  if (!rate_ || !(*rate_ > 0.0)) return std::nullopt;
-  return static_cast<double>(std::max<std::int64_t>(total_ - done_, 0)) / *rate_;
+  const std::optional<double> steps_per_second = rate();
+  if (!steps_per_second || !(*steps_per_second > 0.0)) return std::nullopt;
+  return static_cast<double>(std::max<std::int64_t>(total_ - done_, 0)) / *steps_per_second;
 }
 
 std::string ProgressReporter::line() const {
@@ -54,10 +60,10 @@ std::string ProgressReporter::line() const {
   std::snprintf(numbers, sizeof numbers, "%s %lld/%lld (%.0f%%)", unit_.c_str(), static_cast<long long>(done_),
                 static_cast<long long>(total_), percent);
   std::string text = label_ + ": " + numbers;
-  if (rate_) {
-    char rate[64];
-    std::snprintf(rate, sizeof rate, "%.3g/s", *rate_);
-    text += std::string("  ") + rate;
+  if (const auto steps_per_second = rate()) {
+    char shown[64];
+    std::snprintf(shown, sizeof shown, "%.3g/s", *steps_per_second);
+    text += std::string("  ") + shown;
   }
   if (const auto left = seconds_left()) text += "  ETA " + format_duration(*left);
   if (!note_.empty()) text += "  " + note_;
@@ -71,10 +77,17 @@ void ProgressReporter::update(std::int64_t done, const std::string& note) {
   const double now = clock_();
   const double elapsed = now - last_time_;
   if (elapsed >= rate_sample_interval) {
-    // Exponential smoothing in time: an interval of Δt weighs 1 − e^{−Δt/τ} against the history.
+    // The interval's steps spread over it: its weight is ∫_0^Δt e^{−s/τ} ds = τ(1 − e^{−Δt/τ}), and the history
+    // decays by e^{−Δt/τ}. At a steady pace every interval has the same rate, so the ratio is that rate exactly.
     const double measured = static_cast<double>(done_ - last_done_) / elapsed;
-    const double weight = 1.0 - std::exp(-elapsed / rate_time_constant);
-    rate_ = rate_ ? *rate_ + weight * (measured - *rate_) : measured;
+    const std::optional<double> current = rate();
+    const double time_constant = current && *current > 0.0
+                                     ? std::max(rate_time_constant, rate_window_steps / *current)
+                                     : rate_time_constant;
+    const double decay = std::exp(-elapsed / time_constant);
+    const double weight = time_constant * (1.0 - decay);
+    weighted_rates_ = decay * weighted_rates_ + weight * measured;
+    weights_ = decay * weights_ + weight;
     last_time_ = now;
     last_done_ = done_;
   }

@@ -4,9 +4,13 @@
 // On a terminal the line is rewritten in place (\r) at most every print_interval; where the stream is not a terminal
 // (a log file, a pipe) it stays quiet unless asked for (ProgressMode::always), and then writes whole lines at most
 // every log_interval, so a log does not fill with updates.
-// The time left is remaining / rate with the rate smoothed exponentially in time (time constant rate_time_constant):
-// a single slow step (an evaluation, a checkpoint) moves the estimate a little instead of making it jump, and the
-// estimate does not climb while the work runs at a steady pace.
+// The time left is remaining / rate with the rate an exponentially weighted average in time: the steps of the last
+// window over its length, each interval weighted ∫ e^{−age/τ}. Normalised by the weights so far, it is the plain
+// average rate while the run is younger than τ (the first interval does not set it alone), and forgets the old
+// pace after that. τ is rate_time_constant, or the time of rate_window_steps steps when steps are slower (grid jobs
+// of minutes): an average over a handful of jobs would jump with each long one. So a single slow step (an
+// evaluation, a checkpoint, a long job) moves the estimate a little instead of making it jump, and the estimate does
+// not climb while the work runs at a steady pace.
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -29,7 +33,8 @@ class ProgressReporter {
   using Clock = std::function<double()>;  // seconds since any fixed origin
   static constexpr double print_interval = 0.25;      // seconds between rewrites of a terminal line
   static constexpr double log_interval = 10.0;        // seconds between lines elsewhere
-  static constexpr double rate_time_constant = 10.0;  // seconds: the smoothed rate forgets with e^{−Δt/10 s}
+  static constexpr double rate_time_constant = 10.0;  // seconds: the smoothed rate forgets with e^{−Δt/10 s} …
+  static constexpr double rate_window_steps = 20.0;   // … or over the time of 20 steps, whichever is longer
 
   // `label` names the command ("train"), `unit` the step ("update"); `total` > 0 steps are planned, of which
   // `first` are already done (a resumed run). `clock` defaults to a steady clock; tests pass their own.
@@ -46,7 +51,7 @@ class ProgressReporter {
   void finish();
 
   // Steps per second, smoothed; nullopt before the first measured interval.
-  std::optional<double> rate() const { return rate_; }
+  std::optional<double> rate() const;
   // Seconds left at the smoothed rate; nullopt until there is a rate.
   std::optional<double> seconds_left() const;
   // The line as it would be printed now (without \r or newline).
@@ -69,7 +74,9 @@ class ProgressReporter {
   std::int64_t last_done_ = 0;
   double last_print_ = 0.0;
   std::int64_t printed_done_ = -1;  // the step count the last printed line showed
-  std::optional<double> rate_;
+  // Σ over measured intervals of (steps/second)·weight and of weight, each decayed by e^{−age/τ}: rate = ratio.
+  double weighted_rates_ = 0.0;
+  double weights_ = 0.0;
 };
 
 }  // namespace rbmix

@@ -6,7 +6,8 @@ namespace rbmix {
 
 template <typename Scalar>
 MatrixD record_energy_trace(BatchedChains<Scalar>& chains, const BasicRbm<Scalar>& rbm, const UnitRule& rule,
-                            Eigen::Index steps, Eigen::Index burn_in) {
+                            Eigen::Index steps, Eigen::Index burn_in,
+                            const std::function<void(Eigen::Index sweeps_done)>& on_sweep) {
   rbm.validate("record_energy_trace: model");
   require(rbm.n_visible() == chains.visible().cols() && rbm.n_hidden() == chains.hidden().cols(),
           "record_energy_trace: the chains' layer sizes differ from the model's");
@@ -27,18 +28,24 @@ MatrixD record_energy_trace(BatchedChains<Scalar>& chains, const BasicRbm<Scalar
   // Each sweep runs on the team that a ThreadCountTuner picks by timing the sweeps, as training's updates do
   // (thread_count_tuner.hpp); the chains' numbers do not depend on the team.
   ThreadCountTuner tuner;
-  for (Eigen::Index step = 0; step < burn_in; ++step) tuner.run(sweep);
+  for (Eigen::Index step = 0; step < burn_in; ++step) {
+    tuner.run(sweep);
+    if (on_sweep) on_sweep(step + 1);
+  }
   MatrixD trace(steps, chains.chains());
   for (Eigen::Index step = 0; step < steps; ++step) {
     tuner.run(sweep);
     trace.row(step) = chains.energies_from_fields(rbm, fields).template cast<double>().transpose();
+    if (on_sweep) on_sweep(burn_in + step + 1);
   }
   return trace;
 }
 
 template MatrixD record_energy_trace<float>(BatchedChains<float>&, const BasicRbm<float>&, const UnitRule&,
-                                            Eigen::Index, Eigen::Index);
+                                            Eigen::Index, Eigen::Index,
+                                            const std::function<void(Eigen::Index)>&);
 template MatrixD record_energy_trace<double>(BatchedChains<double>&, const BasicRbm<double>&, const UnitRule&,
-                                             Eigen::Index, Eigen::Index);
+                                             Eigen::Index, Eigen::Index,
+                                             const std::function<void(Eigen::Index)>&);
 
 }  // namespace rbmix

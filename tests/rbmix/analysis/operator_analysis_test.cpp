@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -55,6 +58,23 @@ TEST(OperatorAnalysis, MatrixFreePathBeyondTheDenseLimit) {
     EXPECT_TRUE(result.energy_autocorrelation_time.has_value());
   }
   EXPECT_THROW(analyse_operator(rbm, parse_operator_specification("modified:gibbs")), InputError);
+}
+
+// The progress hook sees every stage in order, and the matrix-free stages count exactly the passes the solvers made.
+TEST(OperatorAnalysis, ReportsItsStagesAndTheMatrixFreePasses) {
+  for (const auto& [m, n] : {std::pair{3, 3}, std::pair{6, 5}}) {
+    const Rbm rbm = random_rbm(m, n, 3);
+    std::vector<int> stages;
+    int slem_reports = 0;
+    const OperatorAnalysis result =
+        analyse_operator(rbm, parse_operator_specification("gibbs"), 1.0, [&](int stage, const std::string& note) {
+          if (stages.empty() || stages.back() != stage) stages.push_back(stage);
+          if (note.starts_with("SLEM (Arnoldi), ")) ++slem_reports;
+        });
+    EXPECT_EQ(stages, (std::vector<int>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(slem_reports, result.representation == "matrix-free" ? result.slem.operator_applications : 0);
+    EXPECT_EQ(result.slem.slem, analyse_operator(rbm, parse_operator_specification("gibbs")).slem.slem);
+  }
 }
 
 // A periodic chain reports SLEM 1 (|μ| = 1 is not simple) on either path.

@@ -208,6 +208,22 @@ TEST(AisLogPartition, DoesNotDependOnTheThreadCount) {
   EXPECT_EQ(one.log_weights, many.log_weights);
 }
 
+TEST(AisLogPartition, ReportsEveryDistributionAndLeavesTheWeightsUnchanged) {
+  const Rbm rbm = random_model(8, 5, 1.0, 6);
+  AisOptions options;
+  options.particles = 4;
+  options.distributions = 6;
+  const AisResult plain = ais_log_partition(rbm, options);
+  std::vector<Eigen::Index> reported;
+  options.on_distribution = [&](Eigen::Index done) { reported.push_back(done); };
+  const AisResult watched = ais_log_partition(rbm, options);
+  EXPECT_EQ(reported, (std::vector<Eigen::Index>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(watched.log_weights, plain.log_weights);
+  reported.clear();
+  reverse_ais_log_partition(rbm, MatrixD::Ones(3, 8), options);
+  EXPECT_EQ(reported.size(), 6U);
+}
+
 TEST(AisAverageLogLikelihood, IsTheExactOneShiftedByTheLogPartitionError) {
   const Rbm rbm = random_model(10, 6, 1.0, 8);
   MatrixD data(3, 10);

@@ -35,7 +35,7 @@ JobGridSettings settings_in(const std::filesystem::path& directory) {
   JobGridSettings settings;
   settings.directory = directory;
   settings.identity = {{"arguments", {"roots"}}, {"seed", 1}};
-  settings.show_progress = false;
+  settings.progress = ProgressMode::never;
   return settings;
 }
 

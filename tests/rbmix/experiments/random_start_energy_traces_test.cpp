@@ -16,7 +16,7 @@ Rbm small_rbm() {
 
 // steps × chains energies, the same for the same seed, other for another seed; each chain's start is its own.
 TEST(RandomStartEnergyTraces, OneColumnPerChainDeterminedByTheSeed) {
-  const EnergyTraceRequest request{FlipTheStateRule{}, 50, 3, 5, 9, false};
+  const EnergyTraceRequest request{FlipTheStateRule{}, 50, 3, 5, 9, false, {}};
   const MatrixD traces = sample_energy_traces(small_rbm(), request);
   ASSERT_EQ(traces.rows(), 50);
   ASSERT_EQ(traces.cols(), 3);
@@ -43,7 +43,7 @@ TEST(RandomStartEnergyTraces, RefusesTooFewChainsOrSteps) {
 // The modified sweep (its sampler's rows are checked by χ² in modified_sweep_chains_test): one column per chain,
 // fixed by the seed, in both precisions; refused beyond the tiny models whose exact diagonal it needs.
 TEST(RandomStartEnergyTraces, ModifiedSweepTracesAreDeterminedByTheSeed) {
-  const EnergyTraceRequest request{GibbsRule{}, 40, 2, 3, 9, false};
+  const EnergyTraceRequest request{GibbsRule{}, 40, 2, 3, 9, false, {}};
   const MatrixD traces = sample_modified_sweep_energy_traces(small_rbm(), request);
   ASSERT_EQ(traces.rows(), 40);
   ASSERT_EQ(traces.cols(), 2);

@@ -3,8 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace rbmix {
 namespace {
@@ -70,6 +75,44 @@ TEST(ProgressReporter, OneSlowStepMovesTheEstimateALittle) {
   }
   // Back at the steady pace the estimate returns towards 2 steps/s.
   EXPECT_NEAR(*progress.rate(), 2.0, 0.05);
+}
+
+// An experiment grid: 60 jobs of 2 to 6 s (a fixed pseudo-random sequence) on 2 workers, each taking the next job
+// when it finishes; the reporter sees the completion times. From the first fifth of the jobs on, the ETA never rises
+// by more than 7 % of the run between two completions, and from the first third on the predicted end (now + ETA)
+// lies within 10 % of the true end. A rate smoothed over τ = 10 s alone (about 5 jobs, with the first interval
+// setting it) misses both: its ETA jumps by 13 % of the run at a long job (the 12 s → 16 s jump seen on real grids)
+// and its predicted end strays by 10.4 %.
+TEST(ProgressReporter, AGridOfUnevenJobsOnTwoWorkersHasASteadyEstimate) {
+  constexpr int jobs = 60;
+  std::vector<double> completions;
+  double workers[2] = {0.0, 0.0};
+  std::uint64_t state = 12345;
+  for (int job = 0; job < jobs; ++job) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // Knuth's MMIX LCG: a fixed sequence
+    const double duration = 2.0 + 4.0 * static_cast<double>(state >> 11) / 9007199254740992.0;
+    double& worker = workers[0] <= workers[1] ? workers[0] : workers[1];
+    worker += duration;
+    completions.push_back(worker);
+  }
+  std::sort(completions.begin(), completions.end());
+  const double end = completions.back();
+
+  ManualClock time;
+  ProgressReporter progress("grid phase 0", "job", jobs, ProgressMode::never, nullptr, 0, time.clock());
+  std::optional<double> previous_left;
+  double worst_end_error = 0.0, worst_rise = 0.0;
+  for (int done = 1; done <= jobs; ++done) {
+    time.now = completions[static_cast<std::size_t>(done - 1)];
+    progress.update(done);
+    if (done < jobs / 5 || done == jobs) continue;
+    const double left = *progress.seconds_left();
+    if (done >= jobs / 3) worst_end_error = std::max(worst_end_error, std::abs(time.now + left - end) / end);
+    if (previous_left) worst_rise = std::max(worst_rise, (left - *previous_left) / end);
+    previous_left = left;
+  }
+  EXPECT_LT(worst_rise, 0.07);
+  EXPECT_LT(worst_end_error, 0.10);
 }
 
 TEST(ProgressReporter, NeverWritesNothingAndAlwaysWritesLinesToAFile) {

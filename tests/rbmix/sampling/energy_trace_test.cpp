@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/binary_product.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -72,6 +74,17 @@ TEST(RecordEnergyTrace, IsThePlainSweepsTraceBitForBitInDouble) {
 TEST(RecordEnergyTrace, IsThePlainSweepsTraceBitForBitInFloat) {
   check_trace_matches_plain_sweeps<float>(1);
   check_trace_matches_plain_sweeps<float>(3);
+}
+
+TEST(RecordEnergyTrace, ReportsEverySweepBurnInIncludedAndLeavesTheTraceUnchanged) {
+  const Rbm rbm = small_model();
+  const UnitRule rule = GibbsRule{};
+  std::vector<Eigen::Index> reported;
+  BatchedChains<double> watched(2, 5, 3, 7);
+  const MatrixD trace = record_energy_trace(watched, rbm, rule, 4, 3, [&](Eigen::Index done) { reported.push_back(done); });
+  EXPECT_EQ(reported, (std::vector<Eigen::Index>{1, 2, 3, 4, 5, 6, 7}));
+  BatchedChains<double> plain(2, 5, 3, 7);
+  EXPECT_EQ(trace, record_energy_trace(plain, rbm, rule, 4, 3));
 }
 
 TEST(RecordEnergyTrace, RejectsMismatchedChainsAndBadLengths) {

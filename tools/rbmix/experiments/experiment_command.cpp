@@ -31,13 +31,15 @@ struct ExperimentArguments {
   std::string mnist;
   std::string shard;  // "I/N"; empty: every job
   bool resume = false;
+  bool quiet = false;
   std::map<std::string, std::string> own;  // the experiment's own options, by name, as typed
   CLI::App* command = nullptr;             // whose parsed options identify the grid (job_grid.hpp)
 };
 
 // Options that do not change results, left out of the grid's identity.
 bool changes_no_result(const std::string& name) {
-  return name == "--out" || name == "--seed" || name == "--threads" || name == "--shard" || name == "--resume";
+  return name == "--out" || name == "--seed" || name == "--threads" || name == "--shard" || name == "--resume" ||
+         name == "--quiet";
 }
 
 // The command line that reproduces the grid (the experiment's name, then its options as given), without --seed (the
@@ -75,6 +77,7 @@ experiments::JobGridSettings grid_settings(const ExperimentArguments& arguments)
       {"arguments", grid_arguments(arguments)}, {"seed", arguments.seed}, {"rbmix_version", RBMIX_VERSION}};
   if (!arguments.shard.empty()) grid.shard = experiments::parse_shard(arguments.shard);
   grid.resume = arguments.resume;
+  if (arguments.quiet) grid.progress = ProgressMode::never;
   return grid;
 }
 
@@ -112,6 +115,9 @@ void attach(CLI::App& parent, const experiments::ExperimentEntry& entry) {
   command->add_option("--shard", arguments->shard,
                       "I/N: run only share I of N of the jobs (every N-th), journaled in --out for `experiment merge`");
   command->add_flag("--resume", arguments->resume, "skip the jobs already journaled in --out by an interrupted run");
+  command->add_flag("--quiet", arguments->quiet,
+                    "no progress line (by default each phase's jobs done, rate and ETA go to stderr, in a log every "
+                    "10 s)");
   for (const experiments::ExperimentOption& option : entry.options)
     command->add_option(option.name, arguments->own[option.name], option.help);
   arguments->command = command;
