@@ -14,6 +14,7 @@
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/pcd_study_data.hpp"
 #include "rbmix/experiments/sample_statistics.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
@@ -24,86 +25,6 @@
 
 namespace rbmix::experiments {
 namespace {
-
-constexpr int mnist_classes = 10;
-constexpr int mode_classes = 4;
-constexpr double mode_mutation = 0.05;  // Artificial Modes of the smoke scale
-// The data seeds are fixed offsets of the experiment seed's trial seeds, so they never coincide with a run's.
-constexpr std::uint64_t data_seed_index = 1u << 20;
-
-// One data set of the RBM parts: training rows (grey levels when `grey`), fixed 0/1 validation and test rows, and
-// the labels of each.
-struct RbmData {
-  MatrixD train;
-  bool grey = false;
-  MatrixD validation;
-  MatrixD test;
-  std::vector<int> train_labels, validation_labels, test_labels;
-  int classes = 0;
-};
-
-std::vector<int> to_ints(const std::vector<std::uint8_t>& labels) { return {labels.begin(), labels.end()}; }
-
-RbmData load_rbm_data(const PcdStudyOptions& options) {
-  RbmData data;
-  const std::uint64_t seed = trial_seed(options.seed, data_seed_index);
-  if (options.mnist.empty()) {
-    const auto make = [&](Eigen::Index rows, std::uint64_t index, MatrixD& out, std::vector<int>& labels) {
-      const LabelledData modes = artificial_modes(mode_mutation, static_cast<int>(rows), seed + index);
-      out = to_real(modes.samples);
-      labels = modes.labels;
-    };
-    make(options.training_rows, 0, data.train, data.train_labels);
-    make(options.evaluation_rows, 1, data.validation, data.validation_labels);
-    make(options.evaluation_rows, 2, data.test, data.test_labels);
-    data.classes = mode_classes;
-    return data;
-  }
-  const LabelledImages train = load_mnist(options.mnist, MnistPart::train);
-  const LabelledImages test = load_mnist(options.mnist, MnistPart::test);
-  const Eigen::Index available = train.images.pixels.rows() - options.evaluation_rows;
-  require(options.training_rows <= available && options.evaluation_rows <= test.images.pixels.rows(),
-          "pcd-study: MNIST has too few images for the requested training and evaluation rows");
-  // 000 §4.1: the training images are binarised afresh whenever they are used; validation (the last training
-  // images) and test are binarised once.
-  data.grey = true;
-  data.train = train.images.pixels.topRows(options.training_rows).cast<double>() / 255.0;
-  data.train_labels = to_ints({train.labels.begin(), train.labels.begin() + options.training_rows});
-  const Eigen::Index first_validation = train.images.pixels.rows() - options.evaluation_rows;
-  data.validation =
-      to_real(stochastic_binarize(train.images.pixels.middleRows(first_validation, options.evaluation_rows), seed));
-  data.validation_labels = to_ints({train.labels.begin() + first_validation, train.labels.end()});
-  data.test = to_real(stochastic_binarize(test.images.pixels.topRows(options.evaluation_rows), seed + 1));
-  data.test_labels = to_ints({test.labels.begin(), test.labels.begin() + options.evaluation_rows});
-  data.classes = mnist_classes;
-  return data;
-}
-
-// Patches of the MRF part: training, validation and test (60/20/20).
-struct MrfData {
-  BinaryMatrix train, validation, test;
-};
-
-MrfData load_mrf_data(const PcdStudyOptions& options) {
-  const std::uint64_t seed = trial_seed(options.seed, data_seed_index + 1);
-  BinaryMatrix rows;
-  if (options.mnist.empty()) {
-    rows = artificial_modes(mode_mutation, static_cast<int>(options.patches), seed).samples;
-  } else {
-    LabelledImages all = load_mnist(options.mnist, MnistPart::train);
-    const LabelledImages test = load_mnist(options.mnist, MnistPart::test);
-    ByteMatrix pixels(all.images.pixels.rows() + test.images.pixels.rows(), all.images.pixels.cols());
-    pixels << all.images.pixels, test.images.pixels;
-    all.images.pixels = std::move(pixels);
-    // 000 §4.1 takes every patch; a seeded sample of the positions of all 70 000 images keeps the size practical.
-    rows = threshold_binarize(random_patches(all.images, options.patch_side, options.patches, seed));
-  }
-  const BinaryMatrix shuffled = select_rows(rows, shuffled_row_order(rows.rows(), seed + 1));
-  const Eigen::Index train_rows = shuffled.rows() * 3 / 5;
-  const Eigen::Index validation_rows = shuffled.rows() / 5;
-  return {shuffled.topRows(train_rows), shuffled.middleRows(train_rows, validation_rows),
-          shuffled.bottomRows(shuffled.rows() - train_rows - validation_rows)};
-}
 
 bool lower_is_better(PcdStudyPart part) { return part == PcdStudyPart::classification; }
 

@@ -142,43 +142,100 @@ bool inputs_bounded_for_factoring(const EnumerationView& view) {
   return bound.maxCoeff() <= max_factored_input;
 }
 
+using RowArray = Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The low units' 2^low_units states, tabled once: row s holds state s's input A_low to the other layer, e^{A_low}
+// and e^{−A_low}, padded to whole lanes with a = 0 and both exponentials 0, so that a padding unit adds
+// max(0, 0) + log(1 + 0) = 0; `bias` the enumerated layer's bias term of each state.
+struct LowUnitTables {
+  RowArray input, exp_positive, exp_negative;
+  std::vector<double> bias;
+};
+
+LowUnitTables low_unit_tables(const EnumerationView& view, int low_units, Eigen::Index padded) {
+  const Eigen::Index others = view.other_bias.size();
+  const Eigen::Index low_states = Eigen::Index{1} << low_units;
+  LowUnitTables tables{RowArray::Zero(low_states, padded), RowArray::Zero(low_states, padded),
+                       RowArray::Zero(low_states, padded), std::vector<double>(static_cast<std::size_t>(low_states))};
+  for (Eigen::Index state = 0; state < low_states; ++state) {
+    for (int unit = 0; unit < low_units; ++unit)
+      if ((state >> unit) & 1) {
+        tables.input.row(state).head(others) += view.unit_weights.row(unit).array();
+        tables.bias[static_cast<std::size_t>(state)] += view.enumerated_bias[unit];
+      }
+    tables.exp_positive.row(state).head(others) = tables.input.row(state).head(others).exp();
+    tables.exp_negative.row(state).head(others) = (-tables.input.row(state).head(others)).exp();
+  }
+  return tables;
+}
+
+// Eight lanes whatever the vector width (two packets of four with AVX2, one of eight with AVX-512): the same sums in
+// the same order on every build.
+constexpr Eigen::Index factored_lanes = 8;
+
 // Eigen's packet types carry alignment attributes that a template argument drops; harmless here (GCC warns).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
-double factored_log_partition(const EnumerationView& view) {
+// log_term + Σ_o softplus(a_o) for a = A_high + A_low of one high and one low state, from their inputs and
+// exponentials (`padded` entries each): the positive parts and the factors 1 + e^{−|a|} gathered per lane, the
+// lanes added in order and their products logged once (or per lane when `single_logarithm` is false).
+double add_factored_softplus(double log_term, const double* high_input, const double* high_exp,
+                             const double* high_exp_negative, const double* low_input, const double* low_exp,
+                             const double* low_exp_negative, Eigen::Index padded, bool single_logarithm) {
   using namespace Eigen::internal;
   using Packet = packet_traits<double>::type;
-  // Eight lanes whatever the vector width (two packets of four with AVX2, one of eight with AVX-512): the same
-  // sums in the same order on every build.
-  constexpr Eigen::Index lanes = 8;
   constexpr Eigen::Index packet = unpacket_traits<Packet>::size;
-  constexpr Eigen::Index packets = lanes / packet;
-  static_assert(lanes % packet == 0);
+  constexpr Eigen::Index packets = factored_lanes / packet;
+  static_assert(factored_lanes % packet == 0);
   const Packet zero = pset1<Packet>(0.0);
   const Packet one = pset1<Packet>(1.0);
+  Packet positive[packets];
+  Packet product[packets];
+  for (Eigen::Index p = 0; p < packets; ++p) {
+    positive[p] = pset1<Packet>(0.0);
+    product[p] = pset1<Packet>(1.0);
+  }
+  // Each factor lies in [1, 2] and a lane multiplies at most padded / lanes of them: for up to 8 × 1023 units no
+  // lane's product overflows.
+  for (Eigen::Index o = 0; o < padded; o += factored_lanes)
+    for (Eigen::Index p = 0; p < packets; ++p) {
+      const Eigen::Index k = o + p * packet;
+      const Packet a = padd(ploadu<Packet>(high_input + k), ploadu<Packet>(low_input + k));
+      positive[p] = padd(positive[p], pmax(a, zero));
+      const Packet decay = pmin(pmul(ploadu<Packet>(high_exp + k), ploadu<Packet>(low_exp + k)),
+                                pmul(ploadu<Packet>(high_exp_negative + k), ploadu<Packet>(low_exp_negative + k)));
+      product[p] = pmul(product[p], padd(one, decay));
+    }
+  alignas(64) double positive_lanes[factored_lanes];
+  alignas(64) double product_lanes[factored_lanes];
+  for (Eigen::Index p = 0; p < packets; ++p) {
+    pstoreu(positive_lanes + p * packet, positive[p]);
+    pstoreu(product_lanes + p * packet, product[p]);
+  }
+  // All lanes' factors together are at most 2^padded: below 2^1000 one logarithm serves the state.
+  double whole_product = 1.0;
+  for (Eigen::Index lane = 0; lane < factored_lanes; ++lane) {
+    log_term += positive_lanes[lane];
+    if (single_logarithm) {
+      whole_product *= product_lanes[lane];
+    } else {
+      log_term += std::log(product_lanes[lane]);
+    }
+  }
+  if (single_logarithm) log_term += std::log(whole_product);
+  return log_term;
+}
+#pragma GCC diagnostic pop
+
+double factored_log_partition(const EnumerationView& view) {
   const auto units = static_cast<int>(view.unit_weights.rows());
   const Eigen::Index others = view.other_bias.size();
-  const Eigen::Index padded = (others + lanes - 1) / lanes * lanes;
+  const Eigen::Index padded = (others + factored_lanes - 1) / factored_lanes * factored_lanes;
   const bool single_logarithm = padded <= 1000;
   const int low_units = std::min(units, low_units_limit);
   const int high_units = units - low_units;
   const Eigen::Index low_states = Eigen::Index{1} << low_units;
-  // Row s of each table: state s of the low units, padded to whole lanes with a = 0 and both exponentials 0, so that
-  // a padding unit adds max(0, 0) + log(1 + 0) = 0.
-  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_input =
-      Eigen::ArrayXXd::Zero(low_states, padded);
-  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_exp = low_input;
-  Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> low_exp_negative = low_input;
-  std::vector<double> low_bias(static_cast<std::size_t>(low_states), 0.0);
-  for (Eigen::Index state = 0; state < low_states; ++state) {
-    for (int unit = 0; unit < low_units; ++unit)
-      if ((state >> unit) & 1) {
-        low_input.row(state).head(others) += view.unit_weights.row(unit).array();
-        low_bias[static_cast<std::size_t>(state)] += view.enumerated_bias[unit];
-      }
-    low_exp.row(state).head(others) = low_input.row(state).head(others).exp();
-    low_exp_negative.row(state).head(others) = (-low_input.row(state).head(others)).exp();
-  }
+  const LowUnitTables low = low_unit_tables(view, low_units, padded);
 
   const std::uint64_t high_states = std::uint64_t{1} << high_units;
   constexpr std::uint64_t max_blocks = 1024;
@@ -192,51 +249,15 @@ double factored_log_partition(const EnumerationView& view) {
     Eigen::ArrayXd high_input = Eigen::ArrayXd::Zero(padded);
     Eigen::ArrayXd high_exp = Eigen::ArrayXd::Zero(padded);
     Eigen::ArrayXd high_exp_negative = Eigen::ArrayXd::Zero(padded);
+    // Every low state under the current high state.
     const auto visit_high_state = [&](double high_bias, LogSumExp& sum) {
       high_exp.head(others) = high_input.head(others).exp();
       high_exp_negative.head(others) = (-high_input.head(others)).exp();
-      for (Eigen::Index low = 0; low < low_states; ++low) {
-        const double* input = low_input.row(low).data();
-        const double* exp_positive = low_exp.row(low).data();
-        const double* exp_negative = low_exp_negative.row(low).data();
-        Packet positive[packets];
-        Packet product[packets];
-        for (Eigen::Index p = 0; p < packets; ++p) {
-          positive[p] = pset1<Packet>(0.0);
-          product[p] = pset1<Packet>(1.0);
-        }
-        // Each factor lies in [1, 2] and a lane multiplies at most padded / lanes of them: for up to 8 × 1023
-        // units no lane's product overflows.
-        for (Eigen::Index o = 0; o < padded; o += lanes)
-          for (Eigen::Index p = 0; p < packets; ++p) {
-            const Eigen::Index k = o + p * packet;
-            const Packet a = padd(ploadu<Packet>(high_input.data() + k), ploadu<Packet>(input + k));
-            positive[p] = padd(positive[p], pmax(a, zero));
-            const Packet decay =
-                pmin(pmul(ploadu<Packet>(high_exp.data() + k), ploadu<Packet>(exp_positive + k)),
-                     pmul(ploadu<Packet>(high_exp_negative.data() + k), ploadu<Packet>(exp_negative + k)));
-            product[p] = pmul(product[p], padd(one, decay));
-          }
-        alignas(64) double positive_lanes[lanes];
-        alignas(64) double product_lanes[lanes];
-        for (Eigen::Index p = 0; p < packets; ++p) {
-          pstoreu(positive_lanes + p * packet, positive[p]);
-          pstoreu(product_lanes + p * packet, product[p]);
-        }
-        double log_term = high_bias + low_bias[static_cast<std::size_t>(low)];
-        // All lanes' factors together are at most 2^padded: below 2^1000 one logarithm serves the state.
-        double whole_product = 1.0;
-        for (Eigen::Index lane = 0; lane < lanes; ++lane) {
-          log_term += positive_lanes[lane];
-          if (single_logarithm) {
-            whole_product *= product_lanes[lane];
-          } else {
-            log_term += std::log(product_lanes[lane]);
-          }
-        }
-        if (single_logarithm) log_term += std::log(whole_product);
-        sum.add(log_term);
-      }
+      for (Eigen::Index state = 0; state < low_states; ++state)
+        sum.add(add_factored_softplus(high_bias + low.bias[static_cast<std::size_t>(state)], high_input.data(),
+                                      high_exp.data(), high_exp_negative.data(), low.input.row(state).data(),
+                                      low.exp_positive.row(state).data(), low.exp_negative.row(state).data(), padded,
+                                      single_logarithm));
     };
 #pragma omp for schedule(dynamic)
     for (std::int64_t block = 0; block < static_cast<std::int64_t>(blocks); ++block) {
@@ -265,7 +286,6 @@ double factored_log_partition(const EnumerationView& view) {
   for (const auto& block : sums) total.merge(block);
   return total.value();
 }
-#pragma GCC diagnostic pop
 
 double log_partition_of_view(const EnumerationView& view) {
   if (factored_log_partition_enabled() && inputs_bounded_for_factoring(view)) return factored_log_partition(view);
