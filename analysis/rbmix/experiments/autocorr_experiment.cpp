@@ -116,30 +116,18 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
 namespace {
 
 nlohmann::json operator_to_grid_json(const AutocorrOperatorResult& result) {
-  nlohmann::json estimates = nlohmann::json::array(), autocorrelation = nlohmann::json::array();
-  for (const auto& estimate : result.estimates)
-    estimates.push_back({{"method", estimate.method},
-                         {"time", exact_number(estimate.time)},
-                         {"lower", exact_number(estimate.lower)},
-                         {"upper", exact_number(estimate.upper)},
-                         {"cutoff", estimate.cutoff},
-                         {"trusted", estimate.trusted},
-                         {"warning", estimate.warning}});
-  for (const double value : result.autocorrelation) autocorrelation.push_back(exact_number(value));
-  return {{"estimates", estimates}, {"autocorrelation", autocorrelation}};
+  nlohmann::json estimates = nlohmann::json::array();
+  for (const auto& estimate : result.estimates) estimates.push_back(exact_estimate(estimate));
+  const std::vector<double> autocorrelation(result.autocorrelation.begin(), result.autocorrelation.end());
+  return {{"estimates", estimates}, {"autocorrelation", exact_numbers(autocorrelation)}};
 }
 
 AutocorrOperatorResult operator_from_grid_json(const nlohmann::json& json) {
   AutocorrOperatorResult result;
-  for (const auto& estimate : json.at("estimates"))
-    result.estimates.push_back({estimate.at("method").get<std::string>(), read_exact_number(estimate.at("time")),
-                                read_exact_number(estimate.at("lower")), read_exact_number(estimate.at("upper")),
-                                estimate.at("cutoff").get<Eigen::Index>(), estimate.at("trusted").get<bool>(),
-                                estimate.at("warning").get<std::string>()});
-  const nlohmann::json& autocorrelation = json.at("autocorrelation");
-  result.autocorrelation.resize(static_cast<Eigen::Index>(autocorrelation.size()));
-  for (std::size_t lag = 0; lag < autocorrelation.size(); ++lag)
-    result.autocorrelation(static_cast<Eigen::Index>(lag)) = read_exact_number(autocorrelation[lag]);
+  for (const auto& estimate : json.at("estimates")) result.estimates.push_back(read_exact_estimate(estimate));
+  const std::vector<double> autocorrelation = read_exact_numbers(json.at("autocorrelation"));
+  result.autocorrelation =
+      Eigen::Map<const VectorD>(autocorrelation.data(), static_cast<Eigen::Index>(autocorrelation.size()));
   return result;
 }
 
@@ -210,8 +198,7 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
       for (const auto& estimate : operator_result->estimates)
         trials.add_row({options.settings[trial.setting].name, static_cast<long long>(trial.trial),
                         std::string(operator_result == &trial.gibbs ? "G" : "T"), estimate.method, estimate.time,
-                        estimate.lower, estimate.upper, estimate.trusted,
-                        trial.train_seconds});
+                        estimate.lower, estimate.upper, estimate.trusted, trial.train_seconds});
   out.write_csv("autocorr_trials.csv", trials);
 
   for (std::size_t s = 0; s < options.settings.size(); ++s) {

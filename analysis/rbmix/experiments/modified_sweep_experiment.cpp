@@ -180,14 +180,7 @@ nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial) {
   nlohmann::json operators = nlohmann::json::array();
   for (const auto& estimates : trial.estimates) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& estimate : estimates)
-      list.push_back({{"method", estimate.method},
-                      {"time", exact_number(estimate.time)},
-                      {"lower", exact_number(estimate.lower)},
-                      {"upper", exact_number(estimate.upper)},
-                      {"cutoff", estimate.cutoff},
-                      {"trusted", estimate.trusted},
-                      {"warning", estimate.warning}});
+    for (const auto& estimate : estimates) list.push_back(exact_estimate(estimate));
     operators.push_back(list);
   }
   return {{"setting", trial.setting}, {"trial", trial.trial}, {"operators", operators}};
@@ -199,11 +192,7 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
   trial.estimates.clear();
   for (const auto& list : json.at("operators")) {
     std::vector<analysis::IntegratedTimeEstimate> estimates;
-    for (const auto& estimate : list)
-      estimates.push_back({estimate.at("method").get<std::string>(), read_exact_number(estimate.at("time")),
-                           read_exact_number(estimate.at("lower")), read_exact_number(estimate.at("upper")),
-                           estimate.at("cutoff").get<Eigen::Index>(), estimate.at("trusted").get<bool>(),
-                           estimate.at("warning").get<std::string>()});
+    for (const auto& estimate : list) estimates.push_back(read_exact_estimate(estimate));
     trial.estimates.push_back(estimates);
   }
 }
