@@ -155,7 +155,6 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
   return estimate;
 }
 
-
 namespace {
 
 // Every chain constant (each may sit at its own value): no within-chain variance, τ undefined.
@@ -166,13 +165,18 @@ bool chains_are_constant(const MatrixD& traces) {
 // The variance of a windowed sum over lags −M..M: Var τ̂ ≈ 2(2M+1) τ²/S (Sokal 1997 eq. 3.19; Priestley 1981).
 IntegratedTimeEstimate windowed_estimate(const char* method, double time, Eigen::Index cutoff, double total) {
   const double standard_error = std::abs(time) * std::sqrt(2.0 * (2.0 * static_cast<double>(cutoff) + 1.0) / total);
-  return {method,  time, time - band_quantile * standard_error, time + band_quantile * standard_error,
-          cutoff, false, ""};
+  return {method, time, time - band_quantile * standard_error, time + band_quantile * standard_error, cutoff,
+          false,  ""};
 }
 
 IntegratedTimeEstimate sequence_estimate(const char* method, const MatrixD& traces, bool monotone, bool ranks) {
   if (traces.rows() < 4)
-    return {method, not_a_number, not_a_number, not_a_number, 0, false,
+    return {method,
+            not_a_number,
+            not_a_number,
+            not_a_number,
+            0,
+            false,
             "each chain needs at least 4 steps to be split in two"};
   if (chains_are_constant(traces)) return untrusted_constant(method);
   const SequenceEstimate sequence =
@@ -192,8 +196,8 @@ Eigen::Index resolved_batch_size(const MatrixD& traces, Eigen::Index batch_size,
     batch_size = std::max<Eigen::Index>(
         1, static_cast<Eigen::Index>(std::floor(std::pow(static_cast<double>(traces.rows()), 2.0 / 3.0) + 1e-9)));
   require(traces.rows() / batch_size >= 2, std::string(method) + ": batches of " + std::to_string(batch_size) +
-                                                " steps leave fewer than 2 per chain of " +
-                                                std::to_string(traces.rows()));
+                                               " steps leave fewer than 2 per chain of " +
+                                               std::to_string(traces.rows()));
   return batch_size;
 }
 
@@ -306,6 +310,13 @@ bool is_batch_means(const std::string& method) {
   return method == "batch_means" || method == "overlapping_batch_means";
 }
 
+// The estimators of τ_f that read the autocorrelation only up to a cutoff (an AR order, a window, a sequence's end).
+// The rank-normalised estimate is τ of another function, which the batch means of f do not bound.
+bool is_lag_window(const std::string& method) {
+  return method == "autoregressive" || method == "adaptive_window" || method == "initial_positive_sequence" ||
+         method == "initial_monotone_sequence";
+}
+
 }  // namespace
 
 std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
@@ -335,6 +346,16 @@ const IntegratedTimeEstimate& MixingDiagnostics::recommended() const {
   throw InputError("mixing diagnostics: no estimate by the recommended method");
 }
 
+std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates) {
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < estimates.size(); ++k)
+    if (estimates[k].method == recommended_integrated_time_method)
+      order.insert(order.begin(), k);
+    else
+      order.push_back(k);
+  return order;
+}
+
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
   rule.validate();
   for (std::size_t k = 0; k < diagnostics.estimates.size(); ++k) {
@@ -355,12 +376,9 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   out.tail_effective_sample_size = splittable ? tail_effective_sample_size(traces) : not_a_number;
 
   const TraceAutocovariance covariance = trace_autocovariance(traces);
-  out.estimates = {autoregressive_integrated_time(covariance),
-                   adaptive_window_integrated_time(covariance),
-                   initial_positive_sequence_integrated_time(traces),
-                   initial_monotone_sequence_integrated_time(traces),
-                   rank_normalised_integrated_time(traces),
-                   batch_means_integrated_time(traces),
+  out.estimates = {autoregressive_integrated_time(covariance),        adaptive_window_integrated_time(covariance),
+                   initial_positive_sequence_integrated_time(traces), initial_monotone_sequence_integrated_time(traces),
+                   rank_normalised_integrated_time(traces),           batch_means_integrated_time(traces),
                    overlapping_batch_means_integrated_time(traces)};
 
   for (const IntegratedTimeEstimate& estimate : out.estimates) {
@@ -380,6 +398,21 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
         signals.disagreement = std::max(signals.disagreement, std::abs(estimate.time - reference.time) / spread);
     }
     out.signals.push_back(signals);
+  }
+  // The lag-window estimators' bands hold only the variance of the lags they summed: a slow tail beyond the cutoff
+  // is a bias the band cannot see (§6.2). The overlapping batch means sum no window and keep the tail up to
+  // O(τ_exp/b), so the upper limit reaches up to theirs — the tail's estimate added to the upper error, as
+  // Schaefer, Sommer & Virotta (2011 §3) add τ_exp ρ(W) — and the width rule then sees the tail too. The
+  // disagreement above was measured with the variance-only bands, which is what makes it a test of the bias.
+  const auto reference = std::find_if(out.estimates.begin(), out.estimates.end(), [](const auto& estimate) {
+    return estimate.method == "overlapping_batch_means";
+  });
+  for (std::size_t k = 0; k < out.estimates.size(); ++k) {
+    IntegratedTimeEstimate& estimate = out.estimates[k];
+    if (!is_lag_window(estimate.method) || !std::isfinite(estimate.time) || !std::isfinite(reference->upper)) continue;
+    estimate.upper = std::max(estimate.upper, reference->upper);
+    if (estimate.time > 0.0)
+      out.signals[k].relative_half_width = (estimate.upper - estimate.lower) / (2.0 * estimate.time);
   }
   apply_trust_rule(out, rule);
   return out;
