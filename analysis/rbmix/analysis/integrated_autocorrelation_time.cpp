@@ -310,13 +310,6 @@ bool is_batch_means(const std::string& method) {
   return method == "batch_means" || method == "overlapping_batch_means";
 }
 
-// The estimators of τ_f that read the autocorrelation only up to a cutoff (an AR order, a window, a sequence's end).
-// The rank-normalised estimate is τ of another function, which the batch means of f do not bound.
-bool is_lag_window(const std::string& method) {
-  return method == "autoregressive" || method == "adaptive_window" || method == "initial_positive_sequence" ||
-         method == "initial_monotone_sequence";
-}
-
 }  // namespace
 
 std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
@@ -398,21 +391,6 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
         signals.disagreement = std::max(signals.disagreement, std::abs(estimate.time - reference.time) / spread);
     }
     out.signals.push_back(signals);
-  }
-  // The lag-window estimators' bands hold only the variance of the lags they summed: a slow tail beyond the cutoff
-  // is a bias the band cannot see (§6.2). The overlapping batch means sum no window and keep the tail up to
-  // O(τ_exp/b), so the upper limit reaches up to theirs — the tail's estimate added to the upper error, as
-  // Schaefer, Sommer & Virotta (2011 §3) add τ_exp ρ(W) — and the width rule then sees the tail too. The
-  // disagreement above was measured with the variance-only bands, which is what makes it a test of the bias.
-  const auto reference = std::find_if(out.estimates.begin(), out.estimates.end(), [](const auto& estimate) {
-    return estimate.method == "overlapping_batch_means";
-  });
-  for (std::size_t k = 0; k < out.estimates.size(); ++k) {
-    IntegratedTimeEstimate& estimate = out.estimates[k];
-    if (!is_lag_window(estimate.method) || !std::isfinite(estimate.time) || !std::isfinite(reference->upper)) continue;
-    estimate.upper = std::max(estimate.upper, reference->upper);
-    if (estimate.time > 0.0)
-      out.signals[k].relative_half_width = (estimate.upper - estimate.lower) / (2.0 * estimate.time);
   }
   apply_trust_rule(out, rule);
   return out;

@@ -19,12 +19,6 @@
 //                                (Flegal & Jones 2010). Interval: the batch variance is ≈ σ² χ²_ν/ν, ν = C(a−1).
 //   overlapping_batch_means    — every window of b steps (Meketon & Schmeiser 1984); its variance is 2/3 of the
 //                                batch means' (ν = 1.5 C(a−1)).
-// The bands above hold only the variance of the lags an estimator summed; a slow tail beyond its cutoff is a bias
-// they cannot see (the demo's BAS model: the monotone sequence's band missed the exact τ by 3 of its standard
-// errors). mixing_diagnostics therefore raises the upper limit of the four lag-window estimators (autoregressive,
-// adaptive window, both sequences) to the overlapping batch means' upper limit where that is higher: the batch
-// means sum no window and keep the tail up to O(τ_exp/b) — the tail's estimate added to the upper error as in
-// Schaefer, Sommer & Virotta (2011 §3). The functions below return the variance-only bands.
 // The batch-means estimators sum no lag window and are the independent cross-check of the others. Every estimate
 // carries its own warning (a fit at its largest order, a window or sequence that reached the end of the chain, a
 // constant trace); the trust rule (trust_verdict) adds the checks that see slow tails.
@@ -89,9 +83,7 @@ struct TrustSignals {
 // Empty when `signals` pass `rule`; otherwise the reasons, separated by "; ".
 std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule);
 
-// Every estimator on the same traces, the multi-chain diagnostics, and the trust verdicts; the lag-window estimates'
-// upper limits tail-corrected (above). The disagreement signal uses the variance-only bands, the width signal the
-// corrected ones.
+// Every estimator on the same traces, the multi-chain diagnostics, and the trust verdicts.
 struct MixingDiagnostics {
   Eigen::Index steps = 0;
   Eigen::Index chains = 0;

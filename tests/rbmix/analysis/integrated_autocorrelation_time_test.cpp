@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
-#include <functional>
 
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 #include "rbmix/analysis/state_space.hpp"
@@ -187,60 +185,6 @@ TEST(TrustRule, FlagsTheWindowThatMissesASlowTail) {
   EXPECT_LT(window.time, 0.7 * exact);
   EXPECT_NE(window.warning.find("cross-check"), std::string::npos) << window.warning;
   EXPECT_NEAR(diagnostics.recommended().time, exact, 0.2 * exact);
-}
-
-// Coverage of the recommended estimate's 95 % interval over independent trace sets, each from its own seed. With
-// `replicates` sets the count of misses is Binomial(replicates, 1 − coverage); for a correct interval (coverage
-// ≥ 0.95) the chance of reaching `allowed_misses` is below the stated rate.
-int recommended_misses(int replicates, double exact, const std::function<MatrixD(std::uint64_t)>& traces_of_seed) {
-  int misses = 0;
-  for (int replicate = 0; replicate < replicates; ++replicate) {
-    const IntegratedTimeEstimate& estimate =
-        mixing_diagnostics(traces_of_seed(1000 + static_cast<std::uint64_t>(replicate))).recommended();
-    if (!(estimate.lower <= exact && exact <= estimate.upper)) ++misses;
-  }
-  return misses;
-}
-
-TEST(IntervalCoverage, TheRecommendedIntervalCoversAnAr1Process) {
-  // 100 sets of 4 chains × 4096 steps of φ = 0.9 (τ = 19): P(≥ 15 misses | p = 0.05) = 1.1e-3 (binomial tail).
-  constexpr int replicates = 100, allowed_misses = 15;
-  const double exact = testing::autoregressive_integrated_time_exact(0.9);
-  const int misses = recommended_misses(
-      replicates, exact, [](std::uint64_t seed) { return testing::autoregressive_series(0.9, 4096, 4, seed); });
-  std::printf("ar1 misses %d\n", misses);
-  EXPECT_LT(misses, allowed_misses);
-}
-
-TEST(IntervalCoverage, TheRecommendedIntervalCoversASlowTail) {
-  // The fast-plus-slow series of FlagsTheWindowThatMissesASlowTail, 16 chains × 20 000 steps: the monotone sequence
-  // stops in the noise of the slow tail, and only the batch means' upper limit reaches the exact τ.
-  constexpr int replicates = 40, allowed_misses = 8;
-  const double exact = (4.0 / 3.0 * 3.0 + 1.0 / 15.0 * 199.0) / (4.0 / 3.0 + 1.0 / 15.0);
-  const int misses = recommended_misses(replicates, exact, [](std::uint64_t seed) {
-    MatrixD traces = testing::autoregressive_series(0.5, 20000, 16, seed);
-    traces +=
-        std::sqrt((1.0 / 15.0) * (1.0 - 0.99 * 0.99)) * testing::autoregressive_series(0.99, 20000, 16, seed + 7919);
-    return traces;
-  });
-  std::printf("slow misses %d\n", misses);
-  EXPECT_LT(misses, allowed_misses);
-}
-
-TEST(IntervalCoverage, TheRecommendedIntervalCoversTheExactTimeOfABimodalRbm) {
-  const Rbm rbm = bimodal_model();
-  const analysis::JointStateSpace space(rbm);
-  const double exact = analysis::exact_integrated_autocorrelation_time(
-      analysis::sweep_transition_matrix(rbm, GibbsRule{}), space.stationary_distribution(rbm), space.energies(rbm));
-  constexpr int replicates = 40, allowed_misses = 8;
-  const int misses = recommended_misses(replicates, exact, [&](std::uint64_t seed) {
-    BatchedChains<double> sampler(8, 3, 3, seed);
-    const MatrixD uniform_inputs = MatrixD::Zero(8, 3);
-    sample_layer(GibbsRule{}, uniform_inputs, sampler.visible(), sampler.streams());
-    return record_energy_trace(sampler, rbm, UnitRule{GibbsRule{}}, 8192, 1000);
-  });
-  std::printf("rbm exact %g misses %d\n", exact, misses);
-  EXPECT_LT(misses, allowed_misses);
 }
 
 TEST(TrustRule, NamesEveryReason) {
