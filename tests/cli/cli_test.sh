@@ -1182,6 +1182,9 @@ case_experiment_estimator_calibration() {
   done
   rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
+  rejects "--configurations: '16by5000'" experiment estimator-calibration --configurations 16by5000 --out t
+  succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500 --seed 5 --out c3
+  expect_output_contains "under it the recommended initial_monotone_sequence flags"
 }
 
 # The per-unit modified rule runs in every command that takes an operator, and analyze shifts its sweep too.

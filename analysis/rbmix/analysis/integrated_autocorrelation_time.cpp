@@ -155,7 +155,6 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
   return estimate;
 }
 
-
 namespace {
 
 // Every chain constant (each may sit at its own value): no within-chain variance, τ undefined.
@@ -166,13 +165,18 @@ bool chains_are_constant(const MatrixD& traces) {
 // The variance of a windowed sum over lags −M..M: Var τ̂ ≈ 2(2M+1) τ²/S (Sokal 1997 eq. 3.19; Priestley 1981).
 IntegratedTimeEstimate windowed_estimate(const char* method, double time, Eigen::Index cutoff, double total) {
   const double standard_error = std::abs(time) * std::sqrt(2.0 * (2.0 * static_cast<double>(cutoff) + 1.0) / total);
-  return {method,  time, time - band_quantile * standard_error, time + band_quantile * standard_error,
-          cutoff, false, ""};
+  return {method, time, time - band_quantile * standard_error, time + band_quantile * standard_error, cutoff,
+          false,  ""};
 }
 
 IntegratedTimeEstimate sequence_estimate(const char* method, const MatrixD& traces, bool monotone, bool ranks) {
   if (traces.rows() < 4)
-    return {method, not_a_number, not_a_number, not_a_number, 0, false,
+    return {method,
+            not_a_number,
+            not_a_number,
+            not_a_number,
+            0,
+            false,
             "each chain needs at least 4 steps to be split in two"};
   if (chains_are_constant(traces)) return untrusted_constant(method);
   const SequenceEstimate sequence =
@@ -192,8 +196,8 @@ Eigen::Index resolved_batch_size(const MatrixD& traces, Eigen::Index batch_size,
     batch_size = std::max<Eigen::Index>(
         1, static_cast<Eigen::Index>(std::floor(std::pow(static_cast<double>(traces.rows()), 2.0 / 3.0) + 1e-9)));
   require(traces.rows() / batch_size >= 2, std::string(method) + ": batches of " + std::to_string(batch_size) +
-                                                " steps leave fewer than 2 per chain of " +
-                                                std::to_string(traces.rows()));
+                                               " steps leave fewer than 2 per chain of " +
+                                               std::to_string(traces.rows()));
   return batch_size;
 }
 
@@ -335,6 +339,16 @@ const IntegratedTimeEstimate& MixingDiagnostics::recommended() const {
   throw InputError("mixing diagnostics: no estimate by the recommended method");
 }
 
+std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates) {
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < estimates.size(); ++k)
+    if (estimates[k].method == recommended_integrated_time_method)
+      order.insert(order.begin(), k);
+    else
+      order.push_back(k);
+  return order;
+}
+
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
   rule.validate();
   for (std::size_t k = 0; k < diagnostics.estimates.size(); ++k) {
@@ -355,12 +369,9 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   out.tail_effective_sample_size = splittable ? tail_effective_sample_size(traces) : not_a_number;
 
   const TraceAutocovariance covariance = trace_autocovariance(traces);
-  out.estimates = {autoregressive_integrated_time(covariance),
-                   adaptive_window_integrated_time(covariance),
-                   initial_positive_sequence_integrated_time(traces),
-                   initial_monotone_sequence_integrated_time(traces),
-                   rank_normalised_integrated_time(traces),
-                   batch_means_integrated_time(traces),
+  out.estimates = {autoregressive_integrated_time(covariance),        adaptive_window_integrated_time(covariance),
+                   initial_positive_sequence_integrated_time(traces), initial_monotone_sequence_integrated_time(traces),
+                   rank_normalised_integrated_time(traces),           batch_means_integrated_time(traces),
                    overlapping_batch_means_integrated_time(traces)};
 
   for (const IntegratedTimeEstimate& estimate : out.estimates) {

@@ -99,6 +99,10 @@ struct MixingDiagnostics {
 // The method `recommended()` returns.
 inline constexpr const char* recommended_integrated_time_method = "initial_monotone_sequence";
 
+// The indices of `estimates` with the recommended method's first, the others in their order: the order in which
+// tables show them (the headline, then the others beside it).
+std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates);
+
 MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule = {});
 // Re-applies `rule` to diagnostics already computed (the calibration compares rules this way).
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule);

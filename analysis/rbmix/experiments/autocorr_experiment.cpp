@@ -3,8 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/analysis/wilcoxon_signed_rank.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/binarize.hpp"
 #include "rbmix/data/datasets.hpp"
@@ -122,30 +127,18 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
 namespace {
 
 nlohmann::json operator_to_grid_json(const AutocorrOperatorResult& result) {
-  nlohmann::json estimates = nlohmann::json::array(), autocorrelation = nlohmann::json::array();
-  for (const auto& estimate : result.estimates)
-    estimates.push_back({{"method", estimate.method},
-                         {"time", exact_number(estimate.time)},
-                         {"lower", exact_number(estimate.lower)},
-                         {"upper", exact_number(estimate.upper)},
-                         {"cutoff", estimate.cutoff},
-                         {"trusted", estimate.trusted},
-                         {"warning", estimate.warning}});
-  for (const double value : result.autocorrelation) autocorrelation.push_back(exact_number(value));
-  return {{"estimates", estimates}, {"autocorrelation", autocorrelation}};
+  nlohmann::json estimates = nlohmann::json::array();
+  for (const auto& estimate : result.estimates) estimates.push_back(exact_estimate(estimate));
+  const std::vector<double> autocorrelation(result.autocorrelation.begin(), result.autocorrelation.end());
+  return {{"estimates", estimates}, {"autocorrelation", exact_numbers(autocorrelation)}};
 }
 
 AutocorrOperatorResult operator_from_grid_json(const nlohmann::json& json) {
   AutocorrOperatorResult result;
-  for (const auto& estimate : json.at("estimates"))
-    result.estimates.push_back({estimate.at("method").get<std::string>(), read_exact_number(estimate.at("time")),
-                                read_exact_number(estimate.at("lower")), read_exact_number(estimate.at("upper")),
-                                estimate.at("cutoff").get<Eigen::Index>(), estimate.at("trusted").get<bool>(),
-                                estimate.at("warning").get<std::string>()});
-  const nlohmann::json& autocorrelation = json.at("autocorrelation");
-  result.autocorrelation.resize(static_cast<Eigen::Index>(autocorrelation.size()));
-  for (std::size_t lag = 0; lag < autocorrelation.size(); ++lag)
-    result.autocorrelation(static_cast<Eigen::Index>(lag)) = read_exact_number(autocorrelation[lag]);
+  for (const auto& estimate : json.at("estimates")) result.estimates.push_back(read_exact_estimate(estimate));
+  const std::vector<double> autocorrelation = read_exact_numbers(json.at("autocorrelation"));
+  result.autocorrelation =
+      Eigen::Map<const VectorD>(autocorrelation.data(), static_cast<Eigen::Index>(autocorrelation.size()));
   return result;
 }
 
@@ -180,44 +173,96 @@ AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& run
   return result;
 }
 
+namespace {
+
+// The kinds of reason a trust verdict gives (trust_verdict, docs/algorithms.md §6.6), in the words of the table.
+std::vector<std::string> reason_kinds(const std::string& warning) {
+  std::vector<std::string> kinds;
+  std::size_t begin = 0;
+  while (begin < warning.size()) {
+    const std::size_t end = std::min(warning.find("; ", begin), warning.size());
+    const std::string reason = warning.substr(begin, end - begin);
+    if (reason.find("R̂") != std::string::npos)
+      kinds.push_back("rhat");
+    else if (reason.find("τ̂ long") != std::string::npos)
+      kinds.push_back("short_chain");
+    else if (reason.find("interval") != std::string::npos)
+      kinds.push_back("wide_interval");
+    else if (reason.find("cross-check") != std::string::npos)
+      kinds.push_back("cross_check");
+    else
+      kinds.push_back("method_warning");
+    begin = end + 2;
+  }
+  return kinds;
+}
+
+// "kind count" for every kind met, in a fixed order, e.g. "G cross_check 2; T wide_interval 1".
+std::string exclusion_reasons(const std::map<std::string, long long>& gibbs,
+                              const std::map<std::string, long long>& flip) {
+  std::string text;
+  for (const auto& [label, counts] : {std::pair{"G", &gibbs}, std::pair{"T", &flip}})
+    for (const auto& [kind, count] : *counts)
+      text += (text.empty() ? "" : "; ") + std::string(label) + " " + kind + " " + std::to_string(count);
+  return text;
+}
+
+}  // namespace
+
 Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result) {
-  Table summary({"setting", "hidden", "trials", "steps", "estimator", "tau_G", "tau_T", "gain_percent", "untrusted_G",
-                 "untrusted_T"});
+  Table summary({"setting", "hidden", "trials", "steps", "estimator", "headline", "used", "excluded",
+                 "excluded_because", "tau_G", "tau_T", "gain_percent", "wilcoxon_p"});
+  if (result.trials.empty()) return summary;
+  // Every trial has the same estimators in the same order (integrated_autocorrelation_times); the recommended one
+  // (docs/algorithms.md §6.7) comes first, the others beside it.
+  const auto& methods = result.trials.front().gibbs.estimates;
+  const std::vector<std::size_t> order = analysis::recommended_first(methods);
   for (std::size_t s = 0; s < options.settings.size(); ++s) {
     const Table2Setting& setting = options.settings[s];
-    // Every trial has the same estimators, in the same order (integrated_autocorrelation_times).
-    const std::size_t estimators = result.trials.empty() ? 0 : result.trials.front().gibbs.estimates.size();
-    for (std::size_t e = 0; e < estimators; ++e) {
-      double sum_gibbs = 0.0, sum_flip = 0.0;
-      long long untrusted_gibbs = 0, untrusted_flip = 0, count = 0;
-      std::string method;
+    for (const std::size_t e : order) {
+      // 003 Table 2's gain from the trials whose G and T estimates are both trusted: an untrusted τ̂ may be off by
+      // any factor (§6.7), and one such trial would set the mean.
+      std::vector<double> gibbs, flip;
+      std::map<std::string, long long> gibbs_reasons, flip_reasons;
+      long long count = 0;
       for (const AutocorrTrial& trial : result.trials) {
         if (trial.setting != s) continue;
-        method = trial.gibbs.estimates[e].method;
-        sum_gibbs += trial.gibbs.estimates[e].time;
-        sum_flip += trial.flip.estimates[e].time;
-        untrusted_gibbs += trial.gibbs.estimates[e].trusted ? 0 : 1;
-        untrusted_flip += trial.flip.estimates[e].trusted ? 0 : 1;
         ++count;
+        const analysis::IntegratedTimeEstimate& g = trial.gibbs.estimates[e];
+        const analysis::IntegratedTimeEstimate& t = trial.flip.estimates[e];
+        for (const std::string& kind : reason_kinds(g.warning)) ++gibbs_reasons[kind];
+        for (const std::string& kind : reason_kinds(t.warning)) ++flip_reasons[kind];
+        if (!g.trusted || !t.trusted) continue;
+        gibbs.push_back(g.time);
+        flip.push_back(t.time);
       }
+      const auto mean = [](const std::vector<double>& values) {
+        double sum = 0.0;
+        for (const double value : values) sum += value;
+        return values.empty() ? std::nan("") : sum / static_cast<double>(values.size());
+      };
+      const double mean_gibbs = mean(gibbs), mean_flip = mean(flip);
+      const long long used = static_cast<long long>(gibbs.size());
       summary.add_row({setting.name, static_cast<long long>(setting.hidden), count,
-                       static_cast<long long>(setting.steps), method, sum_gibbs / static_cast<double>(count),
-                       sum_flip / static_cast<double>(count), 100.0 * (1.0 - sum_flip / sum_gibbs), untrusted_gibbs,
-                       untrusted_flip});
+                       static_cast<long long>(setting.steps), methods[e].method,
+                       std::string(methods[e].method == analysis::recommended_integrated_time_method ? "yes" : "no"),
+                       used, count - used, exclusion_reasons(gibbs_reasons, flip_reasons), mean_gibbs, mean_flip,
+                       100.0 * (1.0 - mean_flip / mean_gibbs),
+                       used > 0 ? analysis::wilcoxon_signed_rank(gibbs, flip).p_value : std::nan("")});
     }
   }
   return summary;
 }
 
 void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out) {
-  Table trials({"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "train_seconds"});
+  Table trials(
+      {"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "warning", "train_seconds"});
   for (const AutocorrTrial& trial : result.trials)
     for (const auto* operator_result : {&trial.gibbs, &trial.flip})
       for (const auto& estimate : operator_result->estimates)
         trials.add_row({options.settings[trial.setting].name, static_cast<long long>(trial.trial),
                         std::string(operator_result == &trial.gibbs ? "G" : "T"), estimate.method, estimate.time,
-                        estimate.lower, estimate.upper, estimate.trusted,
-                        trial.train_seconds});
+                        estimate.lower, estimate.upper, estimate.trusted, estimate.warning, trial.train_seconds});
   out.write_csv("autocorr_trials.csv", trials);
 
   for (std::size_t s = 0; s < options.settings.size(); ++s) {

@@ -80,7 +80,10 @@ void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial);
 
 AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& runner = JobRunner());
 
-// 003 Table 2: per setting and estimator, mean τ of G and T over the trials and the gain 1 − τ_T/τ_G in percent.
+// 003 Table 2: per setting and estimator (the recommended one first, marked headline), the mean τ of G and T over
+// the trials whose G and T estimates are both trusted, the gain 1 − τ_T/τ_G in percent and the two-sided p of the
+// Wilcoxon signed-rank test of the same pairs (003 §5.2); how many trials were excluded, and the kinds of reason
+// (method_warning, rhat, short_chain, wide_interval, cross_check) counted per operator.
 Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result);
 // autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
 // (Fig. 4: the autocorrelation functions of G and T averaged over the trials).

@@ -355,12 +355,40 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
 }
 
 std::vector<ExperimentOption> EstimatorCalibration::own_options() {
-  return {{"--replicates", "independent trace sets per (model, operator, chains x steps) (default: paper 4, smoke 2)"}};
+  return {{"--replicates", "independent trace sets per (model, operator, chains x steps) (default: paper 4, smoke 2)"},
+          {"--configurations",
+           "chain configurations CHAINSxSTEPS, comma-separated, e.g. 16x5000,64x5000 (default: the scale's)"},
+          {"--operators",
+           "operators to run comma-separated (default: gibbs,flip,mix:0.5,unit-modified:0.5; smoke gibbs,flip)"},
+          {"--random-rbms", "random RBMs per (m = n, c) (default: paper 2, smoke 1)"}};
 }
+
+namespace {
+
+// "CHAINSxSTEPS", both positive integers.
+ChainConfiguration parse_configuration(const std::string& text) {
+  const std::size_t cross = text.find('x');
+  const auto positive = [&](const std::string& digits) {
+    require(!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 10,
+            "--configurations: '" + text + "' is not CHAINSxSTEPS (e.g. 16x5000)");
+    return static_cast<Eigen::Index>(std::stoll(digits));
+  };
+  require(cross != std::string::npos, "--configurations: '" + text + "' is not CHAINSxSTEPS (e.g. 16x5000)");
+  return {positive(text.substr(0, cross)), positive(text.substr(cross + 1))};
+}
+
+}  // namespace
 
 EstimatorCalibrationOptions EstimatorCalibration::make_options(const ExperimentInputs& inputs) {
   EstimatorCalibrationOptions options = estimator_calibration_options(inputs.scale, inputs.seed);
   if (const auto replicates = inputs.integer("--replicates", 1)) options.replicates = static_cast<int>(*replicates);
+  if (const auto configurations = inputs.words("--configurations")) {
+    options.configurations.clear();
+    for (const std::string& text : *configurations) options.configurations.push_back(parse_configuration(text));
+  }
+  if (const auto operators = inputs.words("--operators")) options.operators = *operators;
+  if (const auto random_rbms = inputs.integer("--random-rbms", 0))
+    options.random_rbms_per_setting = static_cast<int>(*random_rbms);
   options.validate();
   return options;
 }
@@ -390,6 +418,11 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
         << ", disagreement <= " << chosen.rule.max_disagreement << " standard errors: flags "
         << chosen.pooled.flagged_far_share() << " of the " << chosen.pooled.far_off << " estimates > 20 % off and "
         << chosen.pooled.flagged_close_share() << " of the " << chosen.pooled.close << " within 10 %\n";
+    for (const EstimatorScore& score : score_estimators(result, chosen.rule))
+      if (score.method == analysis::recommended_integrated_time_method)
+        log << "  under it the recommended " << score.method << " flags " << score.flagged_far_share() << " of its "
+            << score.far_off << " estimates > 20 % off and " << score.flagged_close_share() << " of the " << score.close
+            << " within 10 %\n";
   }
   report.record_fields["skipped_operators"] = result.skipped_operators;
   return report;

@@ -116,4 +116,27 @@ std::vector<std::uint8_t> read_hex_bytes(const nlohmann::json& json) {
   return bytes;
 }
 
+nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate) {
+  return {{"method", estimate.method},
+          {"time", exact_number(estimate.time)},
+          {"lower", exact_number(estimate.lower)},
+          {"upper", exact_number(estimate.upper)},
+          {"cutoff", estimate.cutoff},
+          {"trusted", estimate.trusted},
+          {"warning", estimate.warning}};
+}
+
+analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json) {
+  require(json.is_object(), "a journaled estimate is not an object: " + json.dump());
+  for (const char* key : {"method", "time", "lower", "upper", "cutoff", "trusted", "warning"})
+    require(json.contains(key), std::string("a journaled estimate has no '") + key + "'");
+  require(json.at("method").is_string() && json.at("warning").is_string() && json.at("trusted").is_boolean() &&
+              json.at("cutoff").is_number_integer(),
+          "a journaled estimate's method, warning, trusted or cutoff has the wrong type: " + json.dump());
+  return {json.at("method").get<std::string>(),  read_exact_number(json.at("time")),
+          read_exact_number(json.at("lower")),   read_exact_number(json.at("upper")),
+          json.at("cutoff").get<Eigen::Index>(), json.at("trusted").get<bool>(),
+          json.at("warning").get<std::string>()};
+}
+
 }  // namespace rbmix::experiments

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/rbm.hpp"
 
@@ -20,6 +21,11 @@ double read_exact_number(const nlohmann::json& text);
 // A list of doubles, each an exact number; read_exact_numbers throws InputError unless `json` is such a list.
 nlohmann::json exact_numbers(const std::vector<double>& values);
 std::vector<double> read_exact_numbers(const nlohmann::json& json);
+
+// An autocorrelation-time estimate as {method, time, lower, upper, cutoff, trusted, warning}, its doubles exact
+// numbers; read_exact_estimate throws InputError naming what is missing or malformed.
+nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate);
+analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json);
 
 // A matrix or vector as {"rows", "cols", "values": exact numbers in storage order}, for results that carry a model.
 nlohmann::json exact_matrix(const MatrixD& matrix);

@@ -183,14 +183,7 @@ nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial) {
   nlohmann::json operators = nlohmann::json::array();
   for (const auto& estimates : trial.estimates) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& estimate : estimates)
-      list.push_back({{"method", estimate.method},
-                      {"time", exact_number(estimate.time)},
-                      {"lower", exact_number(estimate.lower)},
-                      {"upper", exact_number(estimate.upper)},
-                      {"cutoff", estimate.cutoff},
-                      {"trusted", estimate.trusted},
-                      {"warning", estimate.warning}});
+    for (const auto& estimate : estimates) list.push_back(exact_estimate(estimate));
     operators.push_back(list);
   }
   return {{"setting", trial.setting}, {"trial", trial.trial}, {"operators", operators}};
@@ -202,11 +195,7 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
   trial.estimates.clear();
   for (const auto& list : json.at("operators")) {
     std::vector<analysis::IntegratedTimeEstimate> estimates;
-    for (const auto& estimate : list)
-      estimates.push_back({estimate.at("method").get<std::string>(), read_exact_number(estimate.at("time")),
-                           read_exact_number(estimate.at("lower")), read_exact_number(estimate.at("upper")),
-                           estimate.at("cutoff").get<Eigen::Index>(), estimate.at("trusted").get<bool>(),
-                           estimate.at("warning").get<std::string>()});
+    for (const auto& estimate : list) estimates.push_back(read_exact_estimate(estimate));
     trial.estimates.push_back(estimates);
   }
 }
@@ -302,13 +291,16 @@ Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const Mo
 }
 
 Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result) {
-  Table table({"setting", "hidden", "trials", "steps", "operator", "estimator", "tau", "tau_over_tau_G", "untrusted"});
+  Table table({"setting", "hidden", "trials", "steps", "operator", "estimator", "headline", "tau", "tau_over_tau_G",
+               "untrusted"});
+  if (result.trained.empty()) return table;
   const std::vector<UnitRule> operators = modified_sweep_trained_operators(options);
-  // Every trial has the same estimators, in the same order (integrated_autocorrelation_times).
-  const std::size_t estimators = result.trained.empty() ? 0 : result.trained.front().estimates.front().size();
+  // Every trial has the same estimators, in the same order (integrated_autocorrelation_times); the recommended one
+  // (docs/algorithms.md §6.7) first.
+  const std::vector<std::size_t> order = analysis::recommended_first(result.trained.front().estimates.front());
   for (std::size_t s = 0; s < options.trained.size(); ++s) {
     const Table2Setting& setting = options.trained[s];
-    for (std::size_t e = 0; e < estimators; ++e) {
+    for (const std::size_t e : order) {
       std::vector<double> sums(operators.size(), 0.0);
       std::vector<long long> untrusted(operators.size(), 0);
       long long count = 0;
@@ -325,6 +317,7 @@ Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const Mo
       for (std::size_t op = 0; op < operators.size(); ++op)
         table.add_row({setting.name, static_cast<long long>(setting.hidden), count,
                        static_cast<long long>(setting.steps), to_string(operators[op]), method,
+                       std::string(method == analysis::recommended_integrated_time_method ? "yes" : "no"),
                        sums[op] / static_cast<double>(count), sums[op] / sums[kGibbs], untrusted[op]});
     }
   }
@@ -412,14 +405,14 @@ void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<Se
 void write_trained_tables(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
                           ResultDirectory& out) {
   // No timings here: the tables are byte-identical however the grid ran.
-  Table trials({"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted"});
+  Table trials({"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "warning"});
   const std::vector<UnitRule> trained_operators = modified_sweep_trained_operators(options);
   for (const ModifiedSweepTrainedTrial& trial : result.trained)
     for (std::size_t op = 0; op < trained_operators.size(); ++op)
       for (const auto& estimate : trial.estimates[op])
         trials.add_row({options.trained[trial.setting].name, static_cast<long long>(trial.trial),
                         to_string(trained_operators[op]), estimate.method, estimate.time, estimate.lower,
-                        estimate.upper, estimate.trusted});
+                        estimate.upper, estimate.trusted, estimate.warning});
   out.write_csv("modified_sweep_trained_trials.csv", trials);
   out.write_csv("modified_sweep_trained.csv", modified_sweep_trained_table(options, result));
 }

@@ -47,10 +47,10 @@ TEST_P(Ar1Series, EveryEstimatorFindsTheExactTimeWithinItsInterval) {
   ASSERT_EQ(diagnostics.estimates.size(), 7u);
   for (const IntegratedTimeEstimate& estimate : diagnostics.estimates) {
     SCOPED_TRACE(estimate.method);
-    const double bias = is_batch_means(estimate) ? 2.0 * coefficient /
-                                                       ((1.0 - coefficient) * (1.0 - coefficient) *
-                                                        static_cast<double>(estimate.cutoff))
-                                                 : 0.0;
+    const double bias =
+        is_batch_means(estimate)
+            ? 2.0 * coefficient / ((1.0 - coefficient) * (1.0 - coefficient) * static_cast<double>(estimate.cutoff))
+            : 0.0;
     EXPECT_NEAR(estimate.time, exact, allowed_standard_errors * standard_error(estimate) + 0.01 * exact + bias);
     EXPECT_LT(estimate.lower, estimate.time);
     EXPECT_GT(estimate.upper, estimate.time);
@@ -169,7 +169,8 @@ TEST(TrustRule, FlagsTheWindowThatMissesASlowTail) {
   // keeps ≈ 90 % of the tail) can flag it: the gap is ≈ 10 combined standard errors, far past the rule's 3.
   constexpr Eigen::Index tail_steps = 20000, tail_chains = 64;
   MatrixD traces = testing::autoregressive_series(0.5, tail_steps, tail_chains, 31);
-  traces += std::sqrt((1.0 / 15.0) * (1.0 - 0.99 * 0.99)) * testing::autoregressive_series(0.99, tail_steps, tail_chains, 32);
+  traces +=
+      std::sqrt((1.0 / 15.0) * (1.0 - 0.99 * 0.99)) * testing::autoregressive_series(0.99, tail_steps, tail_chains, 32);
   const double exact = (4.0 / 3.0 * 3.0 + 1.0 / 15.0 * 199.0) / (4.0 / 3.0 + 1.0 / 15.0);
   const MixingDiagnostics diagnostics = mixing_diagnostics(traces);
   for (const IntegratedTimeEstimate& estimate : diagnostics.estimates) {

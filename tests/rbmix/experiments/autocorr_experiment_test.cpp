@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <variant>
 
 #include "rbmix/core/error.hpp"
 
@@ -38,7 +41,47 @@ TEST(Autocorr, SmokeScaleEstimatesEveryTrialWithBothOperators) {
       EXPECT_LE(operator_result->autocorrelation.cwiseAbs().maxCoeff(), 1.0 + 1e-12);
     }
   }
-  EXPECT_EQ(autocorr_summary_table(options, result).rows(), 3u * 7u);
+  EXPECT_EQ(autocorr_summary_table(options, result).rows(), 3u * 7u);  // the three settings × seven estimators
+}
+
+// Table 2's gain and Wilcoxon test take only the trials whose G and T estimates are both trusted, and the table
+// says how many it left out and why; the recommended estimator's row comes first.
+TEST(Autocorr, TheGainUsesTrustedPairsAndCountsTheExcluded) {
+  const AutocorrOptions options = short_options({"bas4x4"});
+  AutocorrResult result;
+  const auto trial_with = [](int index, double gibbs, double flip, const std::string& flip_warning) {
+    AutocorrTrial trial;
+    trial.trial = index;
+    trial.gibbs.estimates = {{"batch_means", gibbs, gibbs - 1.0, gibbs + 1.0, 10, true, ""},
+                             {"initial_monotone_sequence", gibbs, gibbs - 1.0, gibbs + 1.0, 10, true, ""}};
+    trial.flip.estimates = trial.gibbs.estimates;
+    for (auto& estimate : trial.flip.estimates) {
+      estimate.time = flip;
+      estimate.trusted = flip_warning.empty();
+      estimate.warning = flip_warning;
+    }
+    return trial;
+  };
+  for (int index = 0; index < 6; ++index) result.trials.push_back(trial_with(index, 10.0 + index, 5.0, ""));
+  // τ̂_T = 1000 would turn the gain negative if it were averaged in.
+  result.trials.push_back(trial_with(
+      6, 10.0, 1000.0,
+      "R̂ = 1.2 > 1.01: the chains disagree; disagrees with the cross-check by 9 standard errors (more than 3)"));
+  const Table table = autocorr_summary_table(options, result);
+  ASSERT_EQ(table.rows(), 2u);
+  const auto cell = [&](std::size_t row, const std::string& column) {
+    const auto& columns = table.columns();
+    return table.at(row, static_cast<std::size_t>(std::find(columns.begin(), columns.end(), column) - columns.begin()));
+  };
+  EXPECT_EQ(std::get<std::string>(cell(0, "estimator")), "initial_monotone_sequence");
+  EXPECT_EQ(std::get<std::string>(cell(0, "headline")), "yes");
+  EXPECT_EQ(std::get<long long>(cell(0, "used")), 6);
+  EXPECT_EQ(std::get<long long>(cell(0, "excluded")), 1);
+  EXPECT_EQ(std::get<std::string>(cell(0, "excluded_because")), "T cross_check 1; T rhat 1");
+  EXPECT_DOUBLE_EQ(std::get<double>(cell(0, "tau_G")), 12.5);
+  EXPECT_DOUBLE_EQ(std::get<double>(cell(0, "gain_percent")), 60.0);
+  // Six pairs, every difference of the same sign: the exact two-sided p is 2/2^6.
+  EXPECT_DOUBLE_EQ(std::get<double>(cell(0, "wilcoxon_p")), 2.0 / 64.0);
 }
 
 // A setting keeps its seeds when others are left out (--only), and the thread count does not matter.

@@ -84,5 +84,26 @@ TEST(ExactNumber, BytesTravelAsHexadecimalText) {
   EXPECT_THROW(read_hex_bytes(nlohmann::json(5)), InputError);
 }
 
+// Autocorrelation-time estimates travel in the autocorr and modified-sweep journals; an undefined one (NaN) too.
+TEST(ExactNumber, EstimatesKeepEveryFieldAndBit) {
+  const analysis::IntegratedTimeEstimate estimate{
+      "initial_monotone_sequence", 1.0 / 3.0, std::nan(""), 0.7, 42, false, "the pair sums stayed positive"};
+  const analysis::IntegratedTimeEstimate restored =
+      read_exact_estimate(nlohmann::json::parse(exact_estimate(estimate).dump()));
+  EXPECT_EQ(restored.method, estimate.method);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.time), std::bit_cast<std::uint64_t>(estimate.time));
+  EXPECT_TRUE(std::isnan(restored.lower));
+  EXPECT_EQ(restored.upper, estimate.upper);
+  EXPECT_EQ(restored.cutoff, 42);
+  EXPECT_FALSE(restored.trusted);
+  EXPECT_EQ(restored.warning, estimate.warning);
+  nlohmann::json without_cutoff = exact_estimate(estimate);
+  without_cutoff.erase("cutoff");
+  EXPECT_THROW(read_exact_estimate(without_cutoff), InputError);
+  nlohmann::json decimal_time = exact_estimate(estimate);
+  decimal_time["time"] = 0.5;
+  EXPECT_THROW(read_exact_estimate(decimal_time), InputError);
+}
+
 }  // namespace
 }  // namespace rbmix::experiments

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
@@ -89,7 +91,14 @@ TEST(ModifiedSweep, SmokeScaleSamplesTheTrainedRbmAndRoundTripsThroughTheGrid) {
   ModifiedSweepRbm rbm;
   from_grid_json(to_grid_json(result.rbms.front()), rbm);
   EXPECT_EQ(to_grid_json(rbm), to_grid_json(result.rbms.front()));
-  EXPECT_EQ(modified_sweep_trained_table(options, result).rows(), 7u * trial.estimates.size());
+  const Table trained = modified_sweep_trained_table(options, result);
+  EXPECT_EQ(trained.rows(), 7u * trial.estimates.size());
+  // The headline rows, the recommended estimator under every operator, come first.
+  const auto& columns = trained.columns();
+  const auto estimator =
+      static_cast<std::size_t>(std::find(columns.begin(), columns.end(), "estimator") - columns.begin());
+  for (std::size_t row = 0; row < trial.estimates.size(); ++row)
+    EXPECT_EQ(std::get<std::string>(trained.at(row, estimator)), analysis::recommended_integrated_time_method);
 }
 
 TEST(ModifiedSweep, OptionsNameWhatIsOutOfRange) {
