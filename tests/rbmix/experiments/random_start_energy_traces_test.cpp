@@ -30,14 +30,14 @@ TEST(RandomStartEnergyTraces, OneColumnPerChainDeterminedByTheSeed) {
 // E(v, h) = −bᵀv − cᵀh − hᵀWv lies between the extremes over the 2^7 joint states.
 TEST(RandomStartEnergyTraces, EnergiesAreThoseOfJointStates) {
   const Rbm rbm = small_rbm();
-  const MatrixD traces = sample_energy_traces(rbm, {GibbsRule{}, 200, 2, 0, 3, true});
+  const MatrixD traces = sample_energy_traces(rbm, {GibbsRule{}, 200, 2, 0, 3, true, {}});
   const double largest_magnitude = rbm.weights.cwiseAbs().sum();
   EXPECT_LE(traces.cwiseAbs().maxCoeff(), largest_magnitude + 1e-6);
 }
 
 TEST(RandomStartEnergyTraces, RefusesTooFewChainsOrSteps) {
-  EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 1, 1, 0, 1, false}), InputError);
-  EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 10, 0, 0, 1, false}), InputError);
+  EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 1, 1, 0, 1, false, {}}), InputError);
+  EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 10, 0, 0, 1, false, {}}), InputError);
 }
 
 // The modified sweep (its sampler's rows are checked by χ² in modified_sweep_chains_test): one column per chain,
@@ -53,7 +53,7 @@ TEST(RandomStartEnergyTraces, ModifiedSweepTracesAreDeterminedByTheSeed) {
   in_float.single_precision = true;
   EXPECT_EQ(sample_modified_sweep_energy_traces(small_rbm(), in_float).rows(), 40);
   EXPECT_THROW(sample_modified_sweep_energy_traces(Rbm(12, 10), request), InputError);
-  EXPECT_THROW(sample_modified_sweep_energy_traces(small_rbm(), {GibbsRule{}, 1, 1, 0, 1, false}), InputError);
+  EXPECT_THROW(sample_modified_sweep_energy_traces(small_rbm(), {GibbsRule{}, 1, 1, 0, 1, false, {}}), InputError);
 }
 
 }  // namespace
