@@ -95,6 +95,7 @@ void run_analyze(const AnalyzeArguments& arguments) {
   ProgressReporter progress("analyze", "stage",
                             static_cast<std::int64_t>(specifications.size()) * analysis::analysis_stages,
                             arguments.progress.mode());
+  progress.show_elapsed_instead_of_eta();  // the SLEM stage takes most of the time: a stage rate would mislead
   for (std::size_t index = 0; index < specifications.size(); ++index) {
     const analysis::OperatorSpecification& specification = specifications[index];
     const std::string name = analysis::to_string(specification);

@@ -108,101 +108,124 @@ std::string shown_time(const analysis::IntegratedTimeEstimate& estimate) {
   return text;
 }
 
+// The traces to estimate from (steps × chains), what run.json records of where they came from, and a line saying so.
+struct MixingTraces {
+  MatrixD traces;
+  nlohmann::json configuration;
+  std::string source;
+};
+
+MixingTraces traces_from_file(const MixingArguments& arguments) {
+  MixingTraces read{read_trace_file(arguments.trace), {}, "trace " + arguments.trace};
+  read.configuration = {{"trace", arguments.trace}, {"steps", read.traces.rows()}, {"chains", read.traces.cols()}};
+  return read;
+}
+
+// The energy traces of chains under the model and operator, with a progress line over burn-in and recording.
+MixingTraces sample_model_traces(const MixingArguments& arguments) {
+  const LoadedRbm loaded = load_rbm(arguments.model);
+  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+  experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
+                                          arguments.burn_in,  arguments.seed,  arguments.single_precision,
+                                          {}};
+  require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+  ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
+  request.on_sweep = [&progress, &request](Eigen::Index done) {
+    progress.update(done, done <= request.burn_in ? "burn-in" : "recording");
+  };
+  MixingTraces sampled;
+  sampled.configuration = {{"model", arguments.model},
+                           {"operator", to_string(specification)},
+                           {"steps", request.steps},
+                           {"chains", request.chains},
+                           {"burn_in", request.burn_in},
+                           {"float", request.single_precision},
+                           {"start", "visible units uniform at random"}};
+  sampled.source = "operator " + to_string(specification) + ", " + std::to_string(request.chains) +
+                   " chain(s) × " + std::to_string(request.steps) + " steps after " +
+                   std::to_string(request.burn_in) + " burn-in sweeps";
+  sampled.traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
+                                          : experiments::sample_energy_traces(loaded.rbm, request);
+  progress.finish();
+  require(sampled.traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
+                                          (request.single_precision ? "float" : "double") +
+                                          " precision (parameters too large)");
+  return sampled;
+}
+
+nlohmann::json mixing_record(const MixingArguments& arguments, const MixingTraces& input,
+                             const analysis::MixingDiagnostics& diagnostics) {
+  const auto number_or_null = [](double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+  };
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& estimate : diagnostics.estimates) results.push_back(to_json(estimate));
+  nlohmann::json record = make_run_record("mixing", input.configuration, arguments.seed);
+  record["integrated_autocorrelation_time"] = to_json(diagnostics.recommended());
+  record["integrated_autocorrelation_times"] = results;
+  record["potential_scale_reduction"] = number_or_null(diagnostics.potential_scale_reduction);
+  record["bulk_effective_sample_size"] = number_or_null(diagnostics.bulk_effective_sample_size);
+  record["tail_effective_sample_size"] = number_or_null(diagnostics.tail_effective_sample_size);
+  record["energy_mean"] = input.traces.mean();
+  return record;
+}
+
+// autocorrelation.csv and its plot up to `lags`; returns the files written.
+std::vector<std::string> write_autocorrelation(const std::filesystem::path& out, const MixingArguments& arguments,
+                                               const analysis::TraceAutocovariance& covariance, Eigen::Index lags) {
+  const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];
+  Table acf({"lag", "autocorrelation"});
+  PlotSeries series{arguments.trace.empty() ? arguments.rule : arguments.trace, {}, {}, {}, {}, false};
+  for (Eigen::Index lag = 0; lag <= lags; ++lag) {
+    acf.add_row({static_cast<long long>(lag), correlation[lag]});
+    series.x.push_back(static_cast<double>(lag));
+    series.y.push_back(correlation[lag]);
+  }
+  acf.write_csv(out / "autocorrelation.csv");
+  write_svg_plot(out / "autocorrelation.svg", {series},
+                 autocorrelation_plot_options(arguments.trace.empty() ? "Autocorrelation of the energy"
+                                                                      : "Autocorrelation of the trace"));
+  return {"autocorrelation.csv", "autocorrelation.svg"};
+}
+
+void print_mixing_summary(const std::string& source, const analysis::MixingDiagnostics& diagnostics) {
+  const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
+  std::cout << source << "\n";
+  std::cout << "tau = " << shown_time(headline) << " (" << headline.method << ", 95 % interval), "
+            << (headline.trusted ? "trusted" : "NOT trusted: " + headline.warning) << "\n";
+  std::cout << "R-hat (rank-normalised, split) " << diagnostics.potential_scale_reduction << ", bulk ESS "
+            << diagnostics.bulk_effective_sample_size << ", tail ESS " << diagnostics.tail_effective_sample_size
+            << "\n";
+  integrated_time_table(diagnostics.estimates).print(std::cout);
+}
+
 void run_mixing(const MixingArguments& arguments) {
   require(arguments.model.empty() != arguments.trace.empty(), "mixing: give exactly one of --model and --trace");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
   // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
-  nlohmann::json configuration;
-  std::string source;
-  MatrixD traces;
-  if (!arguments.trace.empty()) {
-    traces = read_trace_file(arguments.trace);
-    configuration = {{"trace", arguments.trace}, {"steps", traces.rows()}, {"chains", traces.cols()}};
-    source = "trace " + arguments.trace;
-  } else {
-    const LoadedRbm loaded = load_rbm(arguments.model);
-    const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
-    experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
-                                            arguments.burn_in,  arguments.seed,  arguments.single_precision,
-                                            {}};
-    require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
-    ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
-    request.on_sweep = [&progress, &request](Eigen::Index done) {
-      progress.update(done, done <= request.burn_in ? "burn-in" : "recording");
-    };
-    configuration = {{"model", arguments.model},
-                     {"operator", to_string(specification)},
-                     {"steps", request.steps},
-                     {"chains", request.chains},
-                     {"burn_in", request.burn_in},
-                     {"float", request.single_precision},
-                     {"start", "visible units uniform at random"}};
-    source = "operator " + to_string(specification) + ", " + std::to_string(request.chains) + " chain(s) × " +
-             std::to_string(request.steps) + " steps after " + std::to_string(request.burn_in) + " burn-in sweeps";
-    traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
-                                    : experiments::sample_energy_traces(loaded.rbm, request);
-    progress.finish();
-    require(traces.allFinite(), arguments.model + ": the sampled energies E(v, h) are not all finite in " +
-                                    (request.single_precision ? "float" : "double") +
-                                    " precision (parameters too large)");
-  }
+  const MixingTraces input = arguments.trace.empty() ? sample_model_traces(arguments) : traces_from_file(arguments);
   // chains × steps, the layout --trace reads.
-  if (!arguments.trace_out.empty()) write_npy(arguments.trace_out, matrix_to_npy(MatrixD(traces.transpose())));
+  if (!arguments.trace_out.empty())
+    write_npy(arguments.trace_out, matrix_to_npy(MatrixD(input.traces.transpose())));
 
-  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
-  const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(traces);
-  const std::vector<analysis::IntegratedTimeEstimate>& estimates = diagnostics.estimates;
-  const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
-  const Eigen::Index lags = autocorrelation_lags_to_report(estimates, traces.rows());
+  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces);
+  const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
-
-  const auto number_or_null = [](double value) {
-    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-  };
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& estimate : estimates) results.push_back(to_json(estimate));
-  nlohmann::json record = make_run_record("mixing", configuration, arguments.seed);
-  record["integrated_autocorrelation_time"] = to_json(headline);
-  record["integrated_autocorrelation_times"] = results;
-  record["potential_scale_reduction"] = number_or_null(diagnostics.potential_scale_reduction);
-  record["bulk_effective_sample_size"] = number_or_null(diagnostics.bulk_effective_sample_size);
-  record["tail_effective_sample_size"] = number_or_null(diagnostics.tail_effective_sample_size);
-  record["energy_mean"] = traces.mean();
-
+  const nlohmann::json record = mixing_record(arguments, input, diagnostics);
   if (!arguments.out.empty()) {
-    std::vector<std::string> files;
-    if (!constant) {
-      const VectorD correlation = covariance.mean_autocovariance / covariance.mean_autocovariance[0];
-      Table acf({"lag", "autocorrelation"});
-      PlotSeries series{arguments.trace.empty() ? arguments.rule : arguments.trace, {}, {}, {}, {}, false};
-      for (Eigen::Index lag = 0; lag <= lags; ++lag) {
-        acf.add_row({static_cast<long long>(lag), correlation[lag]});
-        series.x.push_back(static_cast<double>(lag));
-        series.y.push_back(correlation[lag]);
-      }
-      acf.write_csv(out / "autocorrelation.csv");
-      write_svg_plot(out / "autocorrelation.svg", {series},
-                     autocorrelation_plot_options(arguments.trace.empty() ? "Autocorrelation of the energy"
-                                                                          : "Autocorrelation of the trace"));
-      files = {"autocorrelation.csv", "autocorrelation.svg"};
-    }
-    write_run_record(out, record, files);
+    const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
+    write_run_record(out, record,
+                     constant ? std::vector<std::string>{} : write_autocorrelation(out, arguments, covariance, lags));
   }
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';
-  } else {
-    std::cout << source << "\n";
-    std::cout << "tau = " << shown_time(headline) << " (" << headline.method << ", 95 % interval), "
-              << (headline.trusted ? "trusted" : "NOT trusted: " + headline.warning) << "\n";
-    std::cout << "R-hat (rank-normalised, split) " << diagnostics.potential_scale_reduction << ", bulk ESS "
-              << diagnostics.bulk_effective_sample_size << ", tail ESS " << diagnostics.tail_effective_sample_size
-              << "\n";
-    integrated_time_table(estimates).print(std::cout);
-    if (!arguments.out.empty())
-      std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
+    return;
   }
+  print_mixing_summary(input.source, diagnostics);
+  if (!arguments.out.empty())
+    std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
 }
 
 void attach(CLI::App& parent) {

@@ -3,7 +3,7 @@
 // validation. Writes model.npz (the selected model, io/model_file.hpp), run.json (configuration, history, figures)
 // and prints a summary (or the summary as JSON with --json).
 // rbmix mrf loglik: the average log-likelihood of a data set under such a model, exact (log Z by enumeration) up to
-// kMaxEnumeratedBoltzmannMachineUnits units, the average log pseudo-likelihood beyond, labelled as such.
+// kMaxEnumeratedLogPartitionUnits units, the average log pseudo-likelihood beyond, labelled as such.
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -148,10 +148,10 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
   require(data.cols() == model.size(), "--data " + arguments.data + " has " + std::to_string(data.cols()) +
                                            " columns but the model " + arguments.model + " has " +
                                            std::to_string(model.size()) + " units");
-  const bool enumerable = model.size() <= kMaxEnumeratedBoltzmannMachineUnits;
+  const bool enumerable = model.size() <= kMaxEnumeratedLogPartitionUnits;
   require(arguments.measure != "ll" || enumerable,
           "--measure ll: the model has " + std::to_string(model.size()) + " units; exact log Z enumerates at most " +
-              std::to_string(kMaxEnumeratedBoltzmannMachineUnits) + " (use --measure pl, the pseudo-likelihood)");
+              std::to_string(kMaxEnumeratedLogPartitionUnits) + " (use --measure pl, the pseudo-likelihood)");
   const bool exact = arguments.measure == "ll" || (arguments.measure == "auto" && enumerable);
   std::filesystem::path out;
   if (!arguments.out.empty()) out = prepare_output_directory(arguments.out);
@@ -193,14 +193,14 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
 void attach_mrf_loglik(CLI::App& mrf) {
   auto arguments = std::make_shared<MrfLoglikArguments>();
   CLI::App* command = mrf.add_subcommand("loglik", "Average log-likelihood of data under an MRF (exact ≤ " +
-                                                       std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
+                                                       std::to_string(kMaxEnumeratedLogPartitionUnits) +
                                                        " units, pseudo-likelihood beyond)");
   command->add_option("--model", arguments->model, "model file written by rbmix mrf train (model.npz)")->required();
   command->add_option("--data", arguments->data, "data (.npy, .csv, .png or a directory of .png; 0/1 values)")
       ->required();
   command
       ->add_option("--measure", arguments->measure,
-                   "ll (exact, ≤ " + std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
+                   "ll (exact, ≤ " + std::to_string(kMaxEnumeratedLogPartitionUnits) +
                        " units)|pl (pseudo-likelihood)|auto (ll where exact is possible)")
       ->check(CLI::IsMember({"auto", "ll", "pl"}))
       ->capture_default_str();

@@ -6,22 +6,20 @@
 
 namespace rbmix::cli {
 
-// A whole number of at least 1 (units, samples, chains).
-inline const CLI::Validator positive_count(
-    [](std::string& input) {
-      long long value = 0;
-      if (CLI::detail::lexical_cast(input, value) && value >= 1) return std::string();
-      return "must be a whole number of at least 1, got " + input;
-    },
-    "INT >= 1");
+// A whole number of at least `minimum`, refused with "must be a whole number of at least M, got X".
+inline CLI::Validator whole_number_at_least(long long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& input) {
+        long long value = 0;
+        if (CLI::detail::lexical_cast(input, value) && value >= minimum) return std::string();
+        return "must be a whole number of at least " + std::to_string(minimum) + ", got " + input;
+      },
+      "INT >= " + std::to_string(minimum));
+}
 
+// A whole number of at least 1 (units, samples, chains).
+inline const CLI::Validator positive_count = whole_number_at_least(1);
 // A whole number of at least 0 (how many samples a picture shows).
-inline const CLI::Validator non_negative_count(
-    [](std::string& input) {
-      long long value = 0;
-      if (CLI::detail::lexical_cast(input, value) && value >= 0) return std::string();
-      return "must be a whole number of at least 0, got " + input;
-    },
-    "INT >= 0");
+inline const CLI::Validator non_negative_count = whole_number_at_least(0);
 
 }  // namespace rbmix::cli

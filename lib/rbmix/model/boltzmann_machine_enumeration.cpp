@@ -88,9 +88,9 @@ BlockResult enumerate_block(const BoltzmannMachine& model, int low_bits, std::ui
 ExactBoltzmannMachineSummary enumerate(const BoltzmannMachine& model, bool with_statistics) {
   model.validate("Boltzmann machine");
   const Eigen::Index n = model.size();
-  require(n <= kMaxEnumeratedBoltzmannMachineUnits, "Boltzmann machine: exact enumeration is limited to " +
-                                                        std::to_string(kMaxEnumeratedBoltzmannMachineUnits) +
-                                                        " units, the model has " + std::to_string(n));
+  const Eigen::Index limit = with_statistics ? kMaxEnumeratedBoltzmannMachineUnits : kMaxEnumeratedLogPartitionUnits;
+  require(n <= limit, "Boltzmann machine: exact enumeration is limited to " + std::to_string(limit) +
+                          " units, the model has " + std::to_string(n));
   const int block_bits = static_cast<int>(std::min<Eigen::Index>(kBlockBits, n / 2));
   const int low_bits = static_cast<int>(n) - block_bits;
   const auto blocks = static_cast<std::int64_t>(1) << block_bits;

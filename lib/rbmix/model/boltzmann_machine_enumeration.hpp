@@ -1,6 +1,7 @@
 #pragma once
 // Exact log Z, log-likelihood and model statistics of a Boltzmann machine by enumerating all 2ⁿ states, for
-// n ≤ kMaxEnumeratedBoltzmannMachineUnits (000 §5.5 evaluates its 25-unit MRFs this way).
+// n ≤ kMaxEnumeratedBoltzmannMachineUnits (000 §5.5 evaluates its 25-unit MRFs this way; log Z alone up to
+// kMaxEnumeratedLogPartitionUnits).
 //
 // How: the states are split into a fixed number of blocks (fixed by n alone, so the result does not depend on the
 // thread count); OpenMP shares the blocks. Within a block the low units run through a Gray code, so consecutive
@@ -11,9 +12,12 @@
 
 namespace rbmix {
 
+// Training enumerates at every update and evaluation (the exact gradient, exact validation): 25 units, as 000 §5.5.
 inline constexpr Eigen::Index kMaxEnumeratedBoltzmannMachineUnits = 25;
+// One log Z alone (scoring a fitted model, `rbmix mrf loglik`): 2^30 states, about a minute on two cores.
+inline constexpr Eigen::Index kMaxEnumeratedLogPartitionUnits = 30;
 
-// log Z. Validates the model; throws InputError if n > kMaxEnumeratedBoltzmannMachineUnits.
+// log Z. Validates the model; throws InputError if n > kMaxEnumeratedLogPartitionUnits.
 double exact_log_partition(const BoltzmannMachine& model);
 
 // log Z and E_p[x xᵀ], E_p[x] under the model, from one enumeration.

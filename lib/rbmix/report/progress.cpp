@@ -39,6 +39,7 @@ ProgressReporter::ProgressReporter(std::string label, std::string unit, std::int
   enabled_ = stream_ != nullptr && (mode == ProgressMode::always || (mode == ProgressMode::automatic && terminal_));
   last_time_ = clock_();
   last_print_ = last_time_;
+  start_time_ = last_time_;
 }
 
 ProgressReporter::~ProgressReporter() { finish(); }
@@ -60,6 +61,11 @@ std::string ProgressReporter::line() const {
   std::snprintf(numbers, sizeof numbers, "%s %lld/%lld (%.0f%%)", unit_.c_str(), static_cast<long long>(done_),
                 static_cast<long long>(total_), percent);
   std::string text = label_ + ": " + numbers;
+  if (elapsed_only_) {
+    text += "  elapsed " + format_duration(clock_() - start_time_);
+    if (!note_.empty()) text += "  " + note_;
+    return text;
+  }
   if (const auto steps_per_second = rate()) {
     char shown[64];
     std::snprintf(shown, sizeof shown, "%.3g/s", *steps_per_second);

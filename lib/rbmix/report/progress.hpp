@@ -45,6 +45,9 @@ class ProgressReporter {
   ProgressReporter& operator=(const ProgressReporter&) = delete;
 
   bool enabled() const { return enabled_; }
+  // For steps of very unequal cost (analyze's stages, one of which takes most of the time): the line shows the
+  // time elapsed instead of a rate and an ETA, which such steps would make misleading.
+  void show_elapsed_instead_of_eta() { elapsed_only_ = true; }
   // `done` steps are complete; `note` (may be empty) ends the line. Cheap when nothing is printed.
   void update(std::int64_t done, const std::string& note = {});
   // Prints the last state and ends the line (a terminal's line is kept); idempotent, also run by the destructor.
@@ -68,6 +71,8 @@ class ProgressReporter {
   bool enabled_ = false;
   bool terminal_ = false;
   bool finished_ = false;
+  bool elapsed_only_ = false;
+  double start_time_ = 0.0;
   std::int64_t done_ = 0;
   std::string note_;
   double last_time_ = 0.0;

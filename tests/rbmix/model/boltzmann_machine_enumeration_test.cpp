@@ -87,8 +87,21 @@ TEST(ExactLogPartition, DoesNotDependOnTheThreadCount) {
   EXPECT_EQ(one_thread.statistics.second_moments, three_threads.statistics.second_moments);
 }
 
+// Training's statistics stop at 25 units; one log Z (scoring a fitted model) goes on to 30. 26 units, 2^26 states,
+// take about a second.
+TEST(ExactLogPartition, ALogPartitionAloneEnumeratesBeyondTrainingsLimit) {
+  const Eigen::Index units = kMaxEnumeratedBoltzmannMachineUnits + 1;
+  BoltzmannMachine model = BoltzmannMachine::zeros(units);
+  model.biases = testing::random_boltzmann_machine(units, 3.0, 7).biases;
+  double expected = 0.0;
+  for (const double bias : model.biases) expected += softplus(bias);
+  EXPECT_NEAR(exact_log_partition(model), expected, kLogPartitionTolerance * static_cast<double>(units));
+  EXPECT_THROW(exact_summary(model), InputError);
+}
+
 TEST(ExactLogPartition, RefusesTooManyUnitsAndInvalidModels) {
-  EXPECT_THROW(exact_log_partition(BoltzmannMachine::zeros(kMaxEnumeratedBoltzmannMachineUnits + 1)), InputError);
+  EXPECT_THROW(exact_log_partition(BoltzmannMachine::zeros(kMaxEnumeratedLogPartitionUnits + 1)), InputError);
+  EXPECT_THROW(exact_summary(BoltzmannMachine::zeros(kMaxEnumeratedBoltzmannMachineUnits + 1)), InputError);
   BoltzmannMachine model = BoltzmannMachine::zeros(3);
   model.couplings(0, 2) = 1.0;
   EXPECT_THROW(exact_log_partition(model), InputError);

@@ -53,6 +53,18 @@ TEST(ProgressReporter, AtASteadyPaceTheRateIsExactAndTheTimeLeftFalls) {
   EXPECT_DOUBLE_EQ(*progress.seconds_left(), 250.0);
 }
 
+// Steps of very unequal cost (analyze's stages) show the time elapsed, never a rate or an ETA.
+TEST(ProgressReporter, UnequalStepsShowTheTimeElapsedInsteadOfAnEstimate) {
+  ManualClock time;
+  ProgressReporter progress("analyze", "stage", 10, ProgressMode::never, nullptr, 0, time.clock());
+  progress.show_elapsed_instead_of_eta();
+  time.now = 1.0;
+  progress.update(3, "gibbs: SLEM");
+  time.now = 125.0;
+  progress.update(4);
+  EXPECT_EQ(progress.line(), "analyze: stage 4/10 (40%)  elapsed 0:02:05  gibbs: SLEM");
+}
+
 // One slow step (an evaluation taking 20 steps' time) moves the estimate of the time left by a bounded amount:
 // the smoothing weighs the slow interval 1 − e^{−Δt/τ}, not 1 as the rate of the last interval alone would.
 TEST(ProgressReporter, OneSlowStepMovesTheEstimateALittle) {
