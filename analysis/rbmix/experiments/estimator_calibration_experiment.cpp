@@ -10,6 +10,7 @@
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
@@ -130,6 +131,33 @@ struct OperatorJob {
   bool skipped = false;
 };
 
+// A job's result as the grid journals it (job_runner.hpp), so that a paper-scale run resumes, shards and reports its
+// progress; every double is an exact number.
+nlohmann::json to_grid_json(const OperatorJob& job) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const CalibrationRun& run : job.runs)
+    runs.push_back({{"model", run.model},
+                    {"operator", run.operator_name},
+                    {"exact_time", exact_number(run.exact_time)},
+                    {"chains", run.configuration.chains},
+                    {"steps", run.configuration.steps},
+                    {"replicate", run.replicate},
+                    {"diagnostics", exact_diagnostics(run.diagnostics)}});
+  return {{"skipped", job.skipped}, {"runs", runs}};
+}
+
+void from_grid_json(const nlohmann::json& json, OperatorJob& job) {
+  job.skipped = json.at("skipped").get<bool>();
+  job.runs.clear();
+  for (const nlohmann::json& run : json.at("runs"))
+    job.runs.push_back({run.at("model").get<std::string>(),
+                        run.at("operator").get<std::string>(),
+                        read_exact_number(run.at("exact_time")),
+                        {run.at("chains").get<Eigen::Index>(), run.at("steps").get<Eigen::Index>()},
+                        run.at("replicate").get<int>(),
+                        read_exact_diagnostics(run.at("diagnostics"))});
+}
+
 bool is_finite_estimate(const analysis::IntegratedTimeEstimate& estimate) {
   return std::isfinite(estimate.time) && estimate.time > 0.0;
 }
@@ -176,8 +204,7 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
   const auto start = std::chrono::steady_clock::now();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
-  // Traces with every estimator are not journaled: the experiment runs in one process.
-  const std::vector<OperatorJob> results = run_jobs_in_process(runner, jobs, [&](std::size_t job) {
+  const std::vector<OperatorJob> results = run_jobs(runner, jobs, [&](std::size_t job) {
     const CalibrationModel& model = models[job / options.operators.size()];
     const std::string& name = options.operators[job % options.operators.size()];
     // The model's seed depends on the model alone, so that every operator sees the same RBM.

@@ -139,4 +139,61 @@ analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json)
           json.at("warning").get<std::string>()};
 }
 
+namespace {
+
+nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
+  return {{"method_warning", signals.method_warning},
+          {"potential_scale_reduction", exact_number(signals.potential_scale_reduction)},
+          {"length_in_times", exact_number(signals.length_in_times)},
+          {"relative_half_width", exact_number(signals.relative_half_width)},
+          {"disagreement", exact_number(signals.disagreement)}};
+}
+
+analysis::TrustSignals read_exact_signals(const nlohmann::json& json) {
+  require(json.is_object(), "journaled trust signals are not an object: " + json.dump());
+  for (const char* key :
+       {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width", "disagreement"})
+    require(json.contains(key), std::string("journaled trust signals have no '") + key + "'");
+  require(json.at("method_warning").is_string(), "journaled trust signals' method_warning is not a string");
+  return {json.at("method_warning").get<std::string>(), read_exact_number(json.at("potential_scale_reduction")),
+          read_exact_number(json.at("length_in_times")), read_exact_number(json.at("relative_half_width")),
+          read_exact_number(json.at("disagreement"))};
+}
+
+}  // namespace
+
+nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics) {
+  nlohmann::json estimates = nlohmann::json::array(), signals = nlohmann::json::array();
+  for (const auto& estimate : diagnostics.estimates) estimates.push_back(exact_estimate(estimate));
+  for (const auto& signal : diagnostics.signals) signals.push_back(exact_signals(signal));
+  return {{"steps", diagnostics.steps},
+          {"chains", diagnostics.chains},
+          {"potential_scale_reduction", exact_number(diagnostics.potential_scale_reduction)},
+          {"bulk_effective_sample_size", exact_number(diagnostics.bulk_effective_sample_size)},
+          {"tail_effective_sample_size", exact_number(diagnostics.tail_effective_sample_size)},
+          {"estimates", estimates},
+          {"signals", signals}};
+}
+
+analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
+  require(json.is_object(), "journaled diagnostics are not an object: " + json.dump());
+  for (const char* key : {"steps", "chains", "potential_scale_reduction", "bulk_effective_sample_size",
+                          "tail_effective_sample_size", "estimates", "signals"})
+    require(json.contains(key), std::string("journaled diagnostics have no '") + key + "'");
+  require(json.at("steps").is_number_integer() && json.at("chains").is_number_integer(),
+          "journaled diagnostics' steps or chains is not an integer");
+  require(json.at("estimates").is_array() && json.at("signals").is_array() &&
+              json.at("estimates").size() == json.at("signals").size(),
+          "journaled diagnostics need as many trust signals as estimates");
+  analysis::MixingDiagnostics diagnostics;
+  diagnostics.steps = json.at("steps").get<Eigen::Index>();
+  diagnostics.chains = json.at("chains").get<Eigen::Index>();
+  diagnostics.potential_scale_reduction = read_exact_number(json.at("potential_scale_reduction"));
+  diagnostics.bulk_effective_sample_size = read_exact_number(json.at("bulk_effective_sample_size"));
+  diagnostics.tail_effective_sample_size = read_exact_number(json.at("tail_effective_sample_size"));
+  for (const auto& estimate : json.at("estimates")) diagnostics.estimates.push_back(read_exact_estimate(estimate));
+  for (const auto& signal : json.at("signals")) diagnostics.signals.push_back(read_exact_signals(signal));
+  return diagnostics;
+}
+
 }  // namespace rbmix::experiments

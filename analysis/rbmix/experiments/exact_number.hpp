@@ -27,6 +27,12 @@ std::vector<double> read_exact_numbers(const nlohmann::json& json);
 nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate);
 analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json);
 
+// Everything mixing_diagnostics says about one trace set (steps, chains, R̂, bulk and tail ESS, every estimate and
+// its trust signals), its doubles exact numbers; read_exact_diagnostics throws InputError naming what is missing or
+// malformed, or when the estimates and signals differ in number.
+nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics);
+analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json);
+
 // A matrix or vector as {"rows", "cols", "values": exact numbers in storage order}, for results that carry a model.
 nlohmann::json exact_matrix(const MatrixD& matrix);
 nlohmann::json exact_vector(const VectorD& vector);

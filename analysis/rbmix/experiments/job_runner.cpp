@@ -6,7 +6,6 @@
 #include <exception>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/mpi_job_backend.hpp"
 
 namespace rbmix::experiments {
 
@@ -26,12 +25,6 @@ void JobRunner::run(std::size_t count, const std::function<void(std::size_t inde
   }
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
-}
-
-void JobRunner::require_in_process() const {
-  if (grid_ == nullptr) return;
-  require(grid_->settings().shard.whole() && !grid_->settings().resume && !mpi_world_active(),
-          "this experiment's job results are not journaled: --shard, --resume and mpirun are not available for it");
 }
 
 }  // namespace rbmix::experiments

@@ -34,8 +34,6 @@ class JobRunner {
 
   int threads() const { return threads_; }
   JobGrid* grid() const { return grid_; }
-  // Throws InputError if the grid asks for what only journaled results allow (a shard, a resume, MPI ranks).
-  void require_in_process() const;
 
  private:
   int threads_;
@@ -71,18 +69,6 @@ std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& r
       throw InputError("journal file '" + runner.grid()->journal_file(index).string() + "': the result of job " +
                        std::to_string(index) + " cannot be read (written by another rbmix version?): " + error.what());
     }
-  return results;
-}
-
-// The same for results that cannot be journaled: the jobs run on this process's threads only, and a grid that asks
-// for what needs the journal (a shard, a resume, MPI ranks) is refused with InputError. An experiment says so where
-// it calls this, so that no result silently bypasses the journal.
-template <typename Job>
-std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs_in_process(const JobRunner& runner, std::size_t count,
-                                                                         Job&& job) {
-  runner.require_in_process();
-  std::vector<std::invoke_result_t<Job&, std::size_t>> results(count);
-  runner.run(count, [&](std::size_t index) { results[index] = job(index); });
   return results;
 }
 

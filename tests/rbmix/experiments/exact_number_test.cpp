@@ -105,5 +105,45 @@ TEST(ExactNumber, EstimatesKeepEveryFieldAndBit) {
   EXPECT_THROW(read_exact_estimate(decimal_time), InputError);
 }
 
+TEST(ExactNumber, DiagnosticsKeepEveryFieldAndBit) {
+  analysis::MixingDiagnostics diagnostics;
+  diagnostics.steps = 5000;
+  diagnostics.chains = 16;
+  diagnostics.potential_scale_reduction = 1.0 + 1.0 / 3.0;
+  diagnostics.bulk_effective_sample_size = std::nan("");
+  diagnostics.tail_effective_sample_size = 1234.5678;
+  diagnostics.estimates = {{"adaptive_window", 6.5, 6.1, 6.9, 33, true, ""},
+                           {"batch_means", 11.1, 9.0, 13.2, 292, false, "wide interval"}};
+  diagnostics.signals = {{"", 1.0 / 7.0, 1.0 / 11.0, 0.05, 0.0}, {"no window", 2.0, 3.0, 0.19, 4.0 / 3.0}};
+  const analysis::MixingDiagnostics restored =
+      read_exact_diagnostics(nlohmann::json::parse(exact_diagnostics(diagnostics).dump()));
+  EXPECT_EQ(restored.steps, 5000);
+  EXPECT_EQ(restored.chains, 16);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.potential_scale_reduction),
+            std::bit_cast<std::uint64_t>(diagnostics.potential_scale_reduction));
+  EXPECT_TRUE(std::isnan(restored.bulk_effective_sample_size));
+  EXPECT_EQ(restored.tail_effective_sample_size, diagnostics.tail_effective_sample_size);
+  ASSERT_EQ(restored.estimates.size(), 2u);
+  ASSERT_EQ(restored.signals.size(), 2u);
+  EXPECT_EQ(restored.estimates[1].warning, "wide interval");
+  EXPECT_EQ(restored.estimates[1].cutoff, 292);
+  EXPECT_EQ(restored.signals[1].method_warning, "no window");
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.signals[0].potential_scale_reduction),
+            std::bit_cast<std::uint64_t>(1.0 / 7.0));
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.signals[0].length_in_times),
+            std::bit_cast<std::uint64_t>(1.0 / 11.0));
+  EXPECT_EQ(restored.signals[1].relative_half_width, 0.19);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.signals[1].disagreement), std::bit_cast<std::uint64_t>(4.0 / 3.0));
+  nlohmann::json one_signal_short = exact_diagnostics(diagnostics);
+  one_signal_short["signals"].erase(1);
+  EXPECT_THROW(read_exact_diagnostics(one_signal_short), InputError);
+  nlohmann::json without_chains = exact_diagnostics(diagnostics);
+  without_chains.erase("chains");
+  EXPECT_THROW(read_exact_diagnostics(without_chains), InputError);
+  nlohmann::json decimal_disagreement = exact_diagnostics(diagnostics);
+  decimal_disagreement["signals"][0]["disagreement"] = 0.5;
+  EXPECT_THROW(read_exact_diagnostics(decimal_disagreement), InputError);
+}
+
 }  // namespace
 }  // namespace rbmix::experiments
