@@ -81,6 +81,18 @@ def test_series_are_checked(series):
         assert series.ndim in (1, 2) and np.all(np.isfinite(series))
 
 
+def test_numpys_default_integers_are_data():
+    """np.array of Python ints is int64 (int32 on some platforms): 0/1 data in either is data, as in uint8."""
+    states = np.array([[0, 1, 1], [1, 0, 0]])
+    for dtype in (np.int64, np.int32):
+        np.testing.assert_array_equal(MODEL.free_energy(states.astype(dtype)),
+                                      MODEL.free_energy(states.astype(np.uint8)))
+    with pytest.raises(rbmix.InputError, match="value at row 0, column 1 is -1"):
+        MODEL.free_energy(np.array([[0, -1, 1]]))
+    with pytest.raises(rbmix.InputError, match="dtype int16 is not one of"):
+        MODEL.free_energy(states.astype(np.int16))
+
+
 def test_messages_are_the_cli_messages():
     with pytest.raises(rbmix.InputError, match=r"^data: a data set must be a 2-D array \(samples × features\), found 1-D$"):
         rbmix.train(np.zeros(4), hidden=2)

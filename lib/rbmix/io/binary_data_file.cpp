@@ -61,6 +61,12 @@ BinaryMatrix binary_matrix_from_npy(const NpyArray& array, const std::string& so
     case NpyDtype::float64:
       copy_zero_one<double>(array.bytes, data, source);
       break;
+    case NpyDtype::int64:
+      copy_zero_one<std::int64_t>(array.bytes, data, source);
+      break;
+    case NpyDtype::int32:
+      copy_zero_one<std::int32_t>(array.bytes, data, source);
+      break;
   }
   return data;
 }
@@ -96,8 +102,15 @@ std::vector<int> labels_from_npy(const NpyArray& array, const std::string& sourc
     case NpyDtype::float32:
       for (std::size_t k = 0; k < labels.size(); ++k) check(element<float>(array, k), k);
       break;
+    case NpyDtype::int64:  // every label rbmix takes is exact in a double, and every larger one stays larger
+      for (std::size_t k = 0; k < labels.size(); ++k) check(static_cast<double>(element<std::int64_t>(array, k)), k);
+      break;
+    case NpyDtype::int32:
+      for (std::size_t k = 0; k < labels.size(); ++k) check(element<std::int32_t>(array, k), k);
+      break;
     case NpyDtype::boolean:
-      throw InputError(source + ": labels must be integers (|u1, or <f4/<f8 or CSV holding whole numbers), not |b1");
+      throw InputError(source +
+                       ": labels must be integers (|u1, <i8, <i4, or <f4/<f8 or CSV holding whole numbers), not |b1");
   }
   return labels;
 }
@@ -123,7 +136,10 @@ MatrixD load_grey_levels(const std::filesystem::path& file) {
       grey = npy_to_matrix<float>(array, source).cast<double>();
       break;
     case NpyDtype::boolean:
-      throw InputError(source + ": grey levels must be |u1 intensities or <f4/<f8 values in [0, 1], not |b1");
+    case NpyDtype::int64:
+    case NpyDtype::int32:
+      throw InputError(source + ": grey levels must be |u1 intensities or <f4/<f8 values in [0, 1], not " +
+                       npy_descr(array.dtype));
   }
   require(all_in_unit_interval(grey), source + ": a grey level lies outside [0, 1]");
   return grey;

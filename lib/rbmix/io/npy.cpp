@@ -108,9 +108,11 @@ NpyDtype parse_descr(const std::string& descr, const std::string& source) {
   if (descr == "<f4") return NpyDtype::float32;
   if (descr == "|u1" || descr == "<u1" || descr == ">u1") return NpyDtype::uint8;
   if (descr == "|b1") return NpyDtype::boolean;
+  if (descr == "<i8") return NpyDtype::int64;
+  if (descr == "<i4") return NpyDtype::int32;
   if (!descr.empty() && descr[0] == '>')
     throw InputError(source + ": big-endian dtype '" + descr + "' is not supported (save it as little-endian)");
-  throw InputError(source + ": dtype '" + descr + "' is not supported (expected <f8, <f4, |u1 or |b1)");
+  throw InputError(source + ": dtype '" + descr + "' is not supported (expected <f8, <f4, |u1, |b1, <i8 or <i4)");
 }
 
 Header parse_header(std::string_view text, const std::string& source) {
@@ -170,8 +172,10 @@ std::int64_t checked_element_count(const std::vector<std::int64_t>& shape, std::
 std::size_t npy_item_size(NpyDtype dtype) {
   switch (dtype) {
     case NpyDtype::float64:
+    case NpyDtype::int64:
       return 8;
     case NpyDtype::float32:
+    case NpyDtype::int32:
       return 4;
     case NpyDtype::uint8:
     case NpyDtype::boolean:
@@ -190,6 +194,10 @@ std::string npy_descr(NpyDtype dtype) {
       return "|u1";
     case NpyDtype::boolean:
       return "|b1";
+    case NpyDtype::int64:
+      return "<i8";
+    case NpyDtype::int32:
+      return "<i4";
   }
   return "";
 }

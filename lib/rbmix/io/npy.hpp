@@ -20,9 +20,11 @@
 
 namespace rbmix {
 
-enum class NpyDtype { float64, float32, uint8, boolean };
+// int64 and int32 are numpy's default integers ("<i8", "<i4": what np.array([0, 1]) and (x > 0.5).astype(int) save):
+// data sets and labels are read from them; rbmix never writes them.
+enum class NpyDtype { float64, float32, uint8, boolean, int64, int32 };
 
-// Item size in bytes and numpy's type string ("<f8", "<f4", "|u1", "|b1").
+// Item size in bytes and numpy's type string ("<f8", "<f4", "|u1", "|b1", "<i8", "<i4").
 std::size_t npy_item_size(NpyDtype dtype);
 std::string npy_descr(NpyDtype dtype);
 

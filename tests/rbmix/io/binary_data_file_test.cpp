@@ -57,6 +57,46 @@ TEST(BinaryDataFile, LabelsAreOneDimensionalBytes) {
   EXPECT_THROW(load_labels(directory / "bool.npy"), InputError);
 }
 
+// numpy's default integers: np.array([[0, 1], [1, 0]]) saves <i8, and astype(np.int32) <i4. The bytes below are
+// what numpy writes (little-endian two's complement).
+NpyArray integer_array(NpyDtype dtype, std::vector<std::int64_t> shape, const std::vector<std::int64_t>& values) {
+  NpyArray array{dtype, std::move(shape), {}};
+  for (const std::int64_t value : values) {
+    if (dtype == NpyDtype::int64) {
+      array.bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+    } else {
+      const auto narrow = static_cast<std::int32_t>(value);
+      array.bytes.append(reinterpret_cast<const char*>(&narrow), sizeof narrow);
+    }
+  }
+  return array;
+}
+
+TEST(BinaryDataFile, ReadsNumpysDefaultIntegers) {
+  const testing::TemporaryDirectory directory;
+  BinaryMatrix expected(2, 2);
+  expected << 0, 1, 1, 0;
+  for (const NpyDtype dtype : {NpyDtype::int64, NpyDtype::int32}) {
+    const std::string name = npy_descr(dtype).substr(1);
+    write_npy(directory / (name + ".npy"), integer_array(dtype, {2, 2}, {0, 1, 1, 0}));
+    EXPECT_EQ(load_binary_matrix(directory / (name + ".npy")), expected);
+    write_npy(directory / (name + "-minus.npy"), integer_array(dtype, {1, 2}, {1, -1}));
+    EXPECT_THAT([&] { load_binary_matrix(directory / (name + "-minus.npy")); },
+                ::testing::ThrowsMessage<InputError>(HasSubstr("row 0, column 1 is -1")));
+    write_npy(directory / (name + "-labels.npy"), integer_array(dtype, {3}, {7, 0, 65535}));
+    EXPECT_EQ(load_labels(directory / (name + "-labels.npy")), (std::vector<int>{7, 0, 65535}));
+    write_npy(directory / (name + "-negative.npy"), integer_array(dtype, {2}, {1, -3}));
+    EXPECT_THAT([&] { load_labels(directory / (name + "-negative.npy")); },
+                ::testing::ThrowsMessage<InputError>(HasSubstr("label 1 (counted from 0) is -3")));
+    EXPECT_THAT([&] { load_grey_levels(directory / (name + ".npy")); },
+                ::testing::ThrowsMessage<InputError>(HasSubstr("not " + npy_descr(dtype))));
+  }
+  // A label beyond int32 but exact in a double is refused, not wrapped.
+  write_npy(directory / "huge.npy", integer_array(NpyDtype::int64, {1}, {std::int64_t{1} << 40}));
+  EXPECT_THAT([&] { load_labels(directory / "huge.npy"); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("label 0 (counted from 0) is 1.09951e+12")));
+}
+
 // Intensities x read as x / 255, the probability stochastic binarisation compares its draws with; floats must lie
 // in [0, 1].
 TEST(BinaryDataFile, GreyLevelsFromIntensitiesOrUnitFloats) {

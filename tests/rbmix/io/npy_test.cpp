@@ -102,6 +102,21 @@ std::string npy_with_header(const std::string& dictionary, const std::string& da
   return bytes + header + data;
 }
 
+TEST(Npy, ReadsNumpysDefaultIntegerDtypes) {
+  const std::string data(16, '\0');
+  const NpyArray wide =
+      decode_npy(npy_with_header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", data), "i8.npy");
+  EXPECT_EQ(wide.dtype, NpyDtype::int64);
+  EXPECT_EQ(wide.element_count(), 2);
+  const NpyArray narrow =
+      decode_npy(npy_with_header("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }", data), "i4.npy");
+  EXPECT_EQ(narrow.dtype, NpyDtype::int32);
+  EXPECT_EQ(narrow.element_count(), 4);
+  EXPECT_THAT([&] { decode_npy(npy_with_header("{'descr': '<i2', 'fortran_order': False, 'shape': (8,), }", data),
+                               "i2.npy"); },
+              ::testing::ThrowsMessage<InputError>(HasSubstr("expected <f8, <f4, |u1, |b1, <i8 or <i4")));
+}
+
 TEST(Npy, RefusesMalformedFilesWithAClearMessage) {
   const std::string good = encode_npy(matrix_to_npy(MatrixD(MatrixD::Ones(2, 2))));
   ASSERT_EQ(decode_error(good), "");
@@ -119,8 +134,8 @@ TEST(Npy, RefusesMalformedFilesWithAClearMessage) {
   const std::string eight_bytes(8, '\0');
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", eight_bytes)),
               HasSubstr("big-endian"));
-  EXPECT_THAT(decode_error(npy_with_header("{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }", eight_bytes)),
-              HasSubstr("dtype '<i8' is not supported"));
+  EXPECT_THAT(decode_error(npy_with_header("{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }", eight_bytes)),
+              HasSubstr("dtype '<u4' is not supported"));
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1), }", eight_bytes)),
               HasSubstr("Fortran-order"));
   EXPECT_THAT(decode_error(npy_with_header("{'descr': '<f8', 'shape': (1,), }", eight_bytes)), HasSubstr("required"));

@@ -69,9 +69,13 @@ MatrixD binary_matrix(const py::handle& object, const std::string& what) {
     npy.dtype = NpyDtype::uint8;
   } else if (kind == 'b') {
     npy.dtype = NpyDtype::boolean;
+  } else if (kind == 'i' && size == 8) {
+    npy.dtype = NpyDtype::int64;
+  } else if (kind == 'i' && size == 4) {
+    npy.dtype = NpyDtype::int32;
   } else {
     throw InputError(what + ": dtype " + std::string(py::str(array.dtype())) +
-                     " is not one of float64, float32, uint8 and bool (0/1 data)");
+                     " is not one of float64, float32, uint8, bool, int64 and int32 (0/1 data)");
   }
   for (py::ssize_t k = 0; k < array.ndim(); ++k) npy.shape.push_back(array.shape(k));
   if (array.ndim() == 2) {
