@@ -161,9 +161,7 @@ ErgodicityReport analyse_sweep_ergodicity(const JointStateSpace& space, UnitTran
               visible.units() == space.n_visible() &&
               visible.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
           "sweep ergodicity: the tables do not fit the state space");
-  const auto interior = [](const MatrixD& table) {
-    return (table.array() > 0.0).all() && (table.array() < 1.0).all();
-  };
+  const auto interior = [](const MatrixD& table) { return (table.array() > 0.0).all() && (table.array() < 1.0).all(); };
   if (interior(hidden.from_zero) && interior(hidden.from_one) && interior(visible.from_zero) &&
       interior(visible.from_one)) {
     ErgodicityReport report;

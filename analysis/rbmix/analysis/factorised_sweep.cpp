@@ -15,10 +15,9 @@ Eigen::MatrixXd conditional_matrix(const JointStateSpace& space, const UnitTrans
   Eigen::MatrixXd out(space.visible_states(), space.hidden_states());
   for (Eigen::Index h = 0; h < out.cols(); ++h)
     for (Eigen::Index v = 0; v < out.rows(); ++v)
-      out(v, h) = layer == Layer::hidden ? table.layer_probability(static_cast<std::uint64_t>(v), 0,
-                                                                    static_cast<std::uint64_t>(h))
-                                         : table.layer_probability(static_cast<std::uint64_t>(h), 0,
-                                                                    static_cast<std::uint64_t>(v));
+      out(v, h) = layer == Layer::hidden
+                      ? table.layer_probability(static_cast<std::uint64_t>(v), 0, static_cast<std::uint64_t>(h))
+                      : table.layer_probability(static_cast<std::uint64_t>(h), 0, static_cast<std::uint64_t>(v));
   return out;
 }
 

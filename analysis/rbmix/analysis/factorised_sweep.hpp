@@ -30,8 +30,7 @@ class FactorisedSweep {
   static bool factorises(const UnitTransitionTable& hidden, const UnitTransitionTable& visible);
 
   // Throws InputError unless the tables fit the state space and factorise.
-  FactorisedSweep(const JointStateSpace& space, const UnitTransitionTable& hidden,
-                  const UnitTransitionTable& visible);
+  FactorisedSweep(const JointStateSpace& space, const UnitTransitionTable& hidden, const UnitTransitionTable& visible);
   template <KernelUnitRule Rule>
   FactorisedSweep(const Rbm& rbm, const Rule& rule, double inverse_temperature = 1.0)
       : FactorisedSweep(JointStateSpace(rbm), unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature),

@@ -72,9 +72,9 @@ RC_GTEST_PROP(Ergodicity, SweepErgodicityAgreesWithTheStagedGraph, ()) {
   const JointStateSpace space(rbm);
   for (const UnitRule& rule : testing::every_builtin_rule()) {
     const ErgodicityReport staged = analyse_ergodicity(StagedSweepGraph(rbm, rule, beta));
-    const ErgodicityReport sweep = analyse_sweep_ergodicity(
-        space, unit_transition_table(rbm, rule, Layer::hidden, beta, Evaluation::structural),
-        unit_transition_table(rbm, rule, Layer::visible, beta, Evaluation::structural));
+    const ErgodicityReport sweep =
+        analyse_sweep_ergodicity(space, unit_transition_table(rbm, rule, Layer::hidden, beta, Evaluation::structural),
+                                 unit_transition_table(rbm, rule, Layer::visible, beta, Evaluation::structural));
     RC_ASSERT(sweep.communicating_classes == staged.communicating_classes);
     RC_ASSERT(sweep.irreducible == staged.irreducible);
     RC_ASSERT(sweep.period == staged.period);

@@ -69,9 +69,10 @@ RC_GTEST_PROP(FactorisedSweep, SlemAndEnergyTimeEqualThoseOfTheWholeSweep, ()) {
   const Rbm rbm = *verify::arbitrary_rbm(n_visible, n_hidden, 2.0);
   const Routes routes = both_routes(rbm, *rc::gen::element(1.0, 0.5));
   RC_PRE(routes.dense_slem > kSmallestComparableSlem);
-  RC_LOG() << std::setprecision(17) << "W = " << rbm.weights << ", b = " << rbm.visible_bias.transpose() << ", c = "
-           << rbm.hidden_bias.transpose() << ": SLEM " << routes.reduced_slem << " against " << routes.dense_slem
-           << ", τ " << routes.reduced_time.value_or(-1.0) << " against " << routes.dense_time.value_or(-1.0) << "\n";
+  RC_LOG() << std::setprecision(17) << "W = " << rbm.weights << ", b = " << rbm.visible_bias.transpose()
+           << ", c = " << rbm.hidden_bias.transpose() << ": SLEM " << routes.reduced_slem << " against "
+           << routes.dense_slem << ", τ " << routes.reduced_time.value_or(-1.0) << " against "
+           << routes.dense_time.value_or(-1.0) << "\n";
   RC_ASSERT(routes.agree());
 }
 
@@ -135,8 +136,8 @@ TEST(FactorisedSweep, OnlyRulesThatIgnoreTheCurrentStateFactorise) {
   EXPECT_FALSE(factorises(parse_unit_rule("mix:0.5")));
   EXPECT_THROW(FactorisedSweep(rbm, FlipTheStateRule{}), InputError);
   const VectorD stationary = JointStateSpace(rbm).stationary_distribution(rbm);
-  EXPECT_THROW(FactorisedSweep(rbm, GibbsRule{}).try_integrated_autocorrelation_time(stationary,
-                                                                                      VectorD::Ones(stationary.size())),
+  EXPECT_THROW(FactorisedSweep(rbm, GibbsRule{})
+                   .try_integrated_autocorrelation_time(stationary, VectorD::Ones(stationary.size())),
                InputError);
 }
 
