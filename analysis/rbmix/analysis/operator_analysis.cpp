@@ -109,8 +109,8 @@ void analyse_factorised(const Rbm& rbm, const SweepOperator& op, double beta, co
     out.energy_autocorrelation_time = factorised.try_integrated_autocorrelation_time(stationary, *energy);
     if (!out.energy_autocorrelation_time)
       out.energy_autocorrelation_time_unavailable =
-          "numerically non-ergodic: the reduced chain's I − K + 1πᵀ is singular in double precision "
-          "(probabilities round to 0 or 1)";
+          "numerically non-ergodic: I − K + 1πᵀ of the chain on the smaller layer is singular in double "
+          "precision (probabilities round to 0 or 1)";
   }
 }
 
