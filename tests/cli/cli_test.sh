@@ -775,6 +775,19 @@ case_threads_identical() {
   cmp -s trace-1.npy trace-2.npy || fail "the energy traces differ between 1 and 2 threads"
 }
 
+# Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms.md §2.5) and says so;
+# flip-the-state does not factorise and stays matrix-free.
+case_analyze_gibbs_through_a_layer() {
+  succeeds model random --visible 6 --hidden 5 --weight-range 1 --seed 3 --out m65.npz
+  succeeds analyze --model m65.npz --operators gibbs,flip --json
+  expect_equal "gibbs SLEM method" "$(json_value operators.0.slem_method)" "through the hidden chain"
+  expect_equal "flip SLEM method" "$(json_value operators.1.slem_method)" matrix-free
+  expect_equal "gibbs irreducible" "$(json_value operators.0.irreducible)" true
+  json_value operators.0.energy_autocorrelation_time >/dev/null
+  succeeds analyze --model m65.npz --operators gibbs
+  expect_output_contains "(through the hidden chain)"
+}
+
 # Weights near the largest double make E(v, h) infinite: analyze and mixing name the model file, not the routine
 # (a Schur decomposition, an autocovariance) that the non-finite numbers would otherwise reach.
 case_bad_infinite_energies() {

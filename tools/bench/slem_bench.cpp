@@ -1,10 +1,14 @@
 // How exact analysis scales with the joint state count 2^{m+n} (m = n = 4 … 10, i.e. 2^8 … 2^20 states):
 // one matrix-free sweep application, the matrix-free SLEM (Spectra on the deflated sweep), the structural
-// ergodicity check (Tarjan + Jarvis–Shier on the staged graph) and, where it fits, the dense SLEM.
+// ergodicity check (Tarjan + Jarvis–Shier on the staged graph), where it fits the dense SLEM, and Gibbs's SLEM and
+// energy τ through its reduced chain on one layer (factorised_sweep.hpp).
 // RBMs: W ~ U[−1, 1] (seeded), zero biases. Counters report the SLEM found and the operator applications used.
 #include <benchmark/benchmark.h>
 
+#include <optional>
+
 #include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/factorised_sweep.hpp"
 #include "rbmix/analysis/slem.hpp"
 #include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -72,10 +76,31 @@ void BM_StructuralErgodicity(benchmark::State& state) {
   state.counters["ergodic"] = report.ergodic();
 }
 
+// What analyze does for Gibbs beyond the dense limit: the layer conditionals, the reduced chain's SLEM and the
+// energy τ by its fundamental matrix (the joint π and energies are formed outside the timed loop).
+void BM_FactorisedSweep(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const Rbm rbm = random_rbm(units);
+  const analysis::JointStateSpace space(rbm);
+  const VectorD stationary = space.stationary_distribution(rbm);
+  const VectorD energy = space.energies(rbm);
+  analysis::SlemResult result;
+  std::optional<double> time;
+  for (auto _ : state) {
+    const analysis::FactorisedSweep factorised(rbm, GibbsRule{});
+    result = factorised.slem();
+    time = factorised.try_integrated_autocorrelation_time(stationary, energy);
+  }
+  set_states(state, units);
+  state.counters["slem"] = result.slem;
+  state.counters["tau"] = time.value_or(-1.0);
+}
+
 // range(0) = m = n, range(1) = 0 for Gibbs, 1 for flip-the-state.
 BENCHMARK(BM_SweepApplication)->ArgsProduct({{4, 6, 8, 10}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatrixFreeSlem)->ArgsProduct({{4, 6, 8, 10}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_DenseSlem)->ArgsProduct({{4, 5}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_FactorisedSweep)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_StructuralErgodicity)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

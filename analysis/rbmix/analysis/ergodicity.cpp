@@ -154,4 +154,23 @@ ErgodicityReport analyse_ergodicity(const TransitionGraph& graph) {
   return report;
 }
 
+ErgodicityReport analyse_sweep_ergodicity(const JointStateSpace& space, UnitTransitionTable hidden,
+                                          UnitTransitionTable visible) {
+  require(hidden.units() == space.n_hidden() &&
+              hidden.from_zero.rows() == static_cast<Eigen::Index>(space.visible_states()) &&
+              visible.units() == space.n_visible() &&
+              visible.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
+          "sweep ergodicity: the tables do not fit the state space");
+  const auto interior = [](const MatrixD& table) { return (table.array() > 0.0).all() && (table.array() < 1.0).all(); };
+  if (interior(hidden.from_zero) && interior(hidden.from_one) && interior(visible.from_zero) &&
+      interior(visible.from_one)) {
+    ErgodicityReport report;
+    report.communicating_classes = 1;
+    report.irreducible = true;
+    report.period = 1;
+    return report;
+  }
+  return analyse_ergodicity(StagedSweepGraph(space, std::move(hidden), std::move(visible)));
+}
+
 }  // namespace rbmix::analysis

@@ -73,4 +73,11 @@ struct ErgodicityReport {
 
 ErgodicityReport analyse_ergodicity(const TransitionGraph& graph);
 
+// The ergodicity of the sweep of two structural tables (Evaluation::structural). Where every unit can reach either
+// state from either state whatever the other layer (every entry strictly inside (0, 1)), every joint state reaches
+// every joint state in one sweep: one class, and period 1 (K(x, x) > 0), with no graph to search — the case of
+// Gibbs at finite parameters. Otherwise the staged sweep graph decides.
+ErgodicityReport analyse_sweep_ergodicity(const JointStateSpace& space, UnitTransitionTable hidden,
+                                          UnitTransitionTable visible);
+
 }  // namespace rbmix::analysis

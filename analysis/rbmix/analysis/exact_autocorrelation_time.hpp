@@ -12,6 +12,12 @@
 
 namespace rbmix::analysis {
 
+// Z x = Σ_{t≥0} K^t x for an x with πᵀx = 0, where Z = (I − K + 1πᵀ)^{−1} is the fundamental matrix: one LU solve.
+// Nothing when the system is singular or conditioned so badly (reciprocal condition number below machine ε) that
+// the solve has no correct digit. The τ below and that of a sweep through one layer (factorised_sweep.hpp) use it.
+std::optional<VectorD> try_fundamental_solve(const MatrixD& transition, const VectorD& stationary,
+                                             const VectorD& centred);
+
 // Dense: one LU solve of (I − K + 1πᵀ) g = f̄. Throws InputError when the system is singular in double precision.
 double exact_integrated_autocorrelation_time(const MatrixD& transition, const VectorD& stationary,
                                              const VectorD& function);

@@ -1,6 +1,9 @@
 #include "rbmix/analysis/operator_analysis.hpp"
 
+#include <algorithm>
+
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
+#include "rbmix/analysis/factorised_sweep.hpp"
 #include "rbmix/analysis/stationarity.hpp"
 #include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/model/tempering.hpp"
@@ -93,6 +96,24 @@ void analyse_dense(const Rbm& rbm, const OperatorSpecification& specification, d
   }
 }
 
+// SLEM and τ of a factorising sweep through its reduced chain (factorised_sweep.hpp).
+void analyse_factorised(const Rbm& rbm, const SweepOperator& op, double beta, const VectorD& stationary,
+                        OperatorAnalysis& out, const AnalysisProgress& progress) {
+  const FactorisedSweep factorised(op.space(), op.table(Layer::hidden), op.table(Layer::visible));
+  const std::string chain = std::string(factorised.reduced_layer() == Layer::hidden ? "hidden" : "visible") +
+                            " chain of 2^" + std::to_string(factorised.reduced_units()) + " states";
+  report(progress, slem_stage, "SLEM (dense, " + chain + ")");
+  out.slem = factorised.slem();
+  report(progress, autocorrelation_stage, "energy autocorrelation time (" + chain + ")");
+  if (const auto energy = varying_energy(rbm, beta, stationary); energy && out.ergodicity.ergodic()) {
+    out.energy_autocorrelation_time = factorised.try_integrated_autocorrelation_time(stationary, *energy);
+    if (!out.energy_autocorrelation_time)
+      out.energy_autocorrelation_time_unavailable =
+          "numerically non-ergodic: I − K + 1πᵀ of the chain on the smaller layer is singular in double "
+          "precision (probabilities round to 0 or 1)";
+  }
+}
+
 void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specification, double beta,
                          const VectorD& stationary, OperatorAnalysis& out, const AnalysisProgress& progress) {
   require(!specification.modified, "operator '" + to_string(specification) +
@@ -104,8 +125,17 @@ void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specificat
   out.representation = "matrix-free";
   out.stationarity_residual = stationarity_residual(op, stationary);
   out.row_sum_error = row_sum_error(op);
-  report(progress, ergodicity_stage, "ergodicity (staged sweep graph)");
-  out.ergodicity = analyse_ergodicity(StagedSweepGraph(rbm, specification.rule, beta));
+  report(progress, ergodicity_stage, "ergodicity (structural tables)");
+  out.ergodicity = analyse_sweep_ergodicity(
+      op.space(), unit_transition_table(rbm, specification.rule, Layer::hidden, beta, Evaluation::structural),
+      unit_transition_table(rbm, specification.rule, Layer::visible, beta, Evaluation::structural));
+  // A sweep that factorises through a layer (Gibbs) has the SLEM and τ of a chain on the smaller layer
+  // (docs/algorithms.md §2.5): dense on 2^min(m, n) states instead of Arnoldi and a lag series on 2^{m+n}.
+  if (std::min(op.space().n_visible(), op.space().n_hidden()) <= max_reduced_chain_units &&
+      FactorisedSweep::factorises(op.table(Layer::hidden), op.table(Layer::visible))) {
+    analyse_factorised(rbm, op, beta, stationary, out, progress);
+    return;
+  }
   report(progress, slem_stage, "SLEM (Arnoldi)");
   out.slem = matrix_free_slem(ReportingOperator(op, progress, slem_stage, "SLEM (Arnoldi)"), stationary);
   report(progress, autocorrelation_stage, "energy autocorrelation time (lag series)");

@@ -2,7 +2,9 @@
 // Everything rbmix can say exactly about one transition operator of one RBM (docs/algorithms.md §2): stationarity
 // residual, row-sum error, detailed balance of the layers, irreducibility and period, SLEM and the exact
 // autocorrelation time of the energy. Dense matrices for up to 2^max_dense_analysis_units joint states, the
-// matrix-free sweep and staged graph beyond (up to 2^max_joint_units).
+// matrix-free sweep and staged graph beyond (up to 2^max_joint_units); beyond the dense limit a sweep that
+// factorises through a layer (Gibbs) takes its SLEM and τ from the dense chain on the smaller layer
+// (factorised_sweep.hpp), and ergodicity needs no graph where every unit transition is structurally possible.
 #include <functional>
 #include <optional>
 #include <string>
@@ -28,7 +30,7 @@ std::string to_string(const OperatorSpecification& specification);
 struct OperatorAnalysis {
   std::string name;
   std::uint64_t states = 0;
-  std::string representation;  // "dense" or "matrix-free"
+  std::string representation;  // "dense" or "matrix-free" (of the stationarity and row-sum checks beyond the limit)
   double stationarity_residual = 0.0;
   double row_sum_error = 0.0;
   std::optional<double> layer_detailed_balance_error;  // dense unit-rule operators: max over K_h and K_v

@@ -19,7 +19,7 @@ namespace rbmix::analysis {
 
 struct SlemResult {
   double slem = 1.0;
-  std::string method;     // "dense" or "matrix-free"
+  std::string method;     // "dense", "matrix-free", or "through the hidden/visible chain" (factorised_sweep.hpp)
   bool converged = true;  // false if the iterative solver stopped before its tolerance
   Eigen::Index iterations = 0;
   Eigen::Index operator_applications = 0;

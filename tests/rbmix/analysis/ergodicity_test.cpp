@@ -64,5 +64,22 @@ RC_GTEST_PROP(Ergodicity, StagedSweepGraphAgreesWithTheDensePattern, ()) {
   }
 }
 
+// The sweep's ergodicity from the structural tables (no graph where every unit transition is possible) must be
+// the staged graph's, for every rule: tied RBMs make the flips' deterministic transitions, random β = 0 the ties.
+RC_GTEST_PROP(Ergodicity, SweepErgodicityAgreesWithTheStagedGraph, ()) {
+  const Rbm rbm = *rc::gen::oneOf(verify::arbitrary_tied_rbm(3, 1), verify::arbitrary_tiny_rbm(3, 2.0));
+  const double beta = *rc::gen::element(1.0, 0.0);
+  const JointStateSpace space(rbm);
+  for (const UnitRule& rule : testing::every_builtin_rule()) {
+    const ErgodicityReport staged = analyse_ergodicity(StagedSweepGraph(rbm, rule, beta));
+    const ErgodicityReport sweep =
+        analyse_sweep_ergodicity(space, unit_transition_table(rbm, rule, Layer::hidden, beta, Evaluation::structural),
+                                 unit_transition_table(rbm, rule, Layer::visible, beta, Evaluation::structural));
+    RC_ASSERT(sweep.communicating_classes == staged.communicating_classes);
+    RC_ASSERT(sweep.irreducible == staged.irreducible);
+    RC_ASSERT(sweep.period == staged.period);
+  }
+}
+
 }  // namespace
 }  // namespace rbmix::analysis

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
+#include "rbmix/analysis/sweep_operator.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/random/random_stream.hpp"
 
@@ -60,21 +61,61 @@ TEST(OperatorAnalysis, MatrixFreePathBeyondTheDenseLimit) {
   EXPECT_THROW(analyse_operator(rbm, parse_operator_specification("modified:gibbs")), InputError);
 }
 
-// The progress hook sees every stage in order, and the matrix-free stages count exactly the passes the solvers made.
+// The progress hook sees every stage in order, and the matrix-free stages count exactly the passes the solvers made
+// (none for Gibbs beyond the dense limit, which goes through its reduced chain).
 TEST(OperatorAnalysis, ReportsItsStagesAndTheMatrixFreePasses) {
   for (const auto& [m, n] : {std::pair{3, 3}, std::pair{6, 5}}) {
-    const Rbm rbm = random_rbm(m, n, 3);
-    std::vector<int> stages;
-    int slem_reports = 0;
-    const OperatorAnalysis result =
-        analyse_operator(rbm, parse_operator_specification("gibbs"), 1.0, [&](int stage, const std::string& note) {
-          if (stages.empty() || stages.back() != stage) stages.push_back(stage);
-          if (note.starts_with("SLEM (Arnoldi), ")) ++slem_reports;
-        });
-    EXPECT_EQ(stages, (std::vector<int>{0, 1, 2, 3, 4}));
-    EXPECT_EQ(slem_reports, result.representation == "matrix-free" ? result.slem.operator_applications : 0);
-    EXPECT_EQ(result.slem.slem, analyse_operator(rbm, parse_operator_specification("gibbs")).slem.slem);
+    for (const char* name : {"gibbs", "flip"}) {
+      const Rbm rbm = random_rbm(m, n, 3);
+      std::vector<int> stages;
+      int slem_reports = 0;
+      const OperatorAnalysis result =
+          analyse_operator(rbm, parse_operator_specification(name), 1.0, [&](int stage, const std::string& note) {
+            if (stages.empty() || stages.back() != stage) stages.push_back(stage);
+            if (note.starts_with("SLEM (Arnoldi), ")) ++slem_reports;
+          });
+      EXPECT_EQ(stages, (std::vector<int>{0, 1, 2, 3, 4}));
+      EXPECT_EQ(slem_reports, result.slem.method == "matrix-free" ? result.slem.operator_applications : 0);
+      EXPECT_EQ(result.slem.slem, analyse_operator(rbm, parse_operator_specification(name)).slem.slem);
+    }
   }
+}
+
+// Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms.md §2.5); its SLEM and
+// energy τ are those of the matrix-free route on all joint states (Arnoldi to 1e-12, the lag series to 1e-13).
+TEST(OperatorAnalysis, GibbsBeyondTheDenseLimitGoesThroughTheSmallerLayer) {
+  constexpr double kMatrixFreeAgreement = 1e-9;
+  for (const auto& [m, n] : {std::pair{6, 5}, std::pair{4, 7}}) {
+    const Rbm rbm = random_rbm(m, n, 5);
+    const OperatorAnalysis result = analyse_operator(rbm, parse_operator_specification("gibbs"));
+    EXPECT_EQ(result.slem.method, n < m ? "through the hidden chain" : "through the visible chain");
+    const JointStateSpace space(rbm);
+    const VectorD stationary = space.stationary_distribution(rbm);
+    const SweepOperator op(rbm, GibbsRule{});
+    const SlemResult arnoldi = matrix_free_slem(op, stationary);
+    ASSERT_TRUE(arnoldi.converged);
+    EXPECT_NEAR(result.slem.slem, arnoldi.slem, kMatrixFreeAgreement * arnoldi.slem);
+    const AutocorrelationSeriesResult series =
+        integrated_autocorrelation_time_by_series(op, stationary, space.energies(rbm));
+    ASSERT_TRUE(series.converged);
+    ASSERT_TRUE(result.energy_autocorrelation_time.has_value());
+    EXPECT_NEAR(*result.energy_autocorrelation_time, series.autocorrelation_time,
+                kMatrixFreeAgreement * series.autocorrelation_time);
+  }
+}
+
+// Gibbs at weights so large that its probabilities round to 0 and 1 is still ergodic beyond the dense limit: the
+// structural tables decide (unit_transition_table.hpp), not the rounded ones; the reduced chain is then singular
+// in double precision, so τ is reported unavailable, as on the dense path.
+TEST(OperatorAnalysis, GibbsWithRoundedProbabilitiesIsStillErgodicBeyondTheDenseLimit) {
+  Rbm rbm = random_rbm(6, 5, 6);
+  rbm.weights *= 2000.0;
+  const OperatorAnalysis result = analyse_operator(rbm, parse_operator_specification("gibbs"));
+  ASSERT_EQ(unit_transition_table(rbm, GibbsRule{}, Layer::hidden).from_zero.maxCoeff(), 1.0);
+  EXPECT_TRUE(result.ergodicity.ergodic());
+  EXPECT_FALSE(result.energy_autocorrelation_time.has_value());
+  ASSERT_TRUE(result.energy_autocorrelation_time_unavailable.has_value());
+  EXPECT_TRUE(result.energy_autocorrelation_time_unavailable->starts_with("numerically non-ergodic"));
 }
 
 // A periodic chain reports SLEM 1 (|μ| = 1 is not simple) on either path.
