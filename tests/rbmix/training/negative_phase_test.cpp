@@ -98,8 +98,8 @@ TEST(ParallelTemperingNegativePhase, ReachesExactStatisticsOnABimodalModel) {
 // and streams and the swap streams, as a checkpoint stores them), by the replica-parallel path or the serial one,
 // with a team of `threads`.
 template <typename Scalar>
-std::string tempering_state_after_calls(const TrainingOptions& options, const Rbm& rbm, const MatrixD& batch,
-                                        int calls, bool replica_parallel, int threads) {
+std::string tempering_state_after_calls(const TrainingOptions& options, const Rbm& rbm, const MatrixD& batch, int calls,
+                                        bool replica_parallel, int threads) {
   const int team = omp_get_max_threads();
   const bool was_enabled = replica_parallel_tempering_enabled();
   omp_set_num_threads(threads);
