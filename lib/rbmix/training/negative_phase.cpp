@@ -191,7 +191,8 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
       } else if (beta == Scalar(0) && replica_parallel_tempering_on) {
         // At β = 0 every total input β(c + W v) and β(b + Wᵀh) is 0 whatever the states, so the products are
         // skipped: the rule sees +0 where the product gave ±0, which no rule tells apart (their inputs enter through
-        // comparisons, |x| and e^{−|x|}), and the draws are the same.
+        // comparisons, |x| and e^{−|x|}), and the draws are the same. (A model with an infinite parameter gave NaN
+        // there; the trainer stops such a run as diverged.)
         chains.sample_from_inputs(Layer::hidden, zero_hidden_inputs_, rule_);
         chains.sample_from_inputs(Layer::visible, zero_visible_inputs_, rule_);
       } else {
