@@ -1,5 +1,9 @@
 #include "rbmix/training/negative_phase.hpp"
 
+#include <omp.h>
+
+#include <atomic>
+#include <exception>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -13,6 +17,8 @@
 
 namespace rbmix {
 namespace {
+
+std::atomic<bool> replica_parallel_tempering_on{true};
 
 // The label group of a classification RBM: the last label_classes visible units (options.label_classes > 0).
 std::optional<SoftmaxGroup> label_group(const TrainingOptions& options, Eigen::Index n_visible) {
@@ -92,6 +98,10 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     if (replicas > 1)
       for (Eigen::Index chain = 0; chain < batch_size; ++chain)
         swap_streams_.emplace_back(options.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
+    if (replicas > 1) {
+      zero_hidden_inputs_ = Matrix<Scalar>::Zero(batch_size, n_hidden);
+      zero_visible_inputs_ = Matrix<Scalar>::Zero(batch_size, n_visible);
+    }
   }
 
   void start_batch(const Matrix<Scalar>& batch, const Matrix<Scalar>& positive_hidden_probabilities) override {
@@ -108,17 +118,12 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
   const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) override {
     if (uses_fast_weights_) add(rbm, fast_weights_, combined_model_);
     const BasicRbm<Scalar>& sampling_model = uses_fast_weights_ ? combined_model_ : rbm;
-    for (std::size_t replica = 0; replica < replicas_.size(); ++replica) {
-      const auto beta = static_cast<Scalar>(inverse_temperatures_[replica]);
-      for (int sweep = 0; sweep < sweeps_; ++sweep) {
-        if (label_group_) {
-          sweep_with_softmax_group(replicas_[replica], sampling_model, rule_, *label_group_, beta);
-        } else {
-          replicas_[replica].sweep(sampling_model, rule_, beta);
-        }
-      }
+    if (replicas_.size() > 1) {
+      sweep_replicas(sampling_model);
+      swap_neighbours();
+    } else {
+      sweep_replica(sampling_model, 0);
     }
-    if (replicas_.size() > 1) swap_neighbours(sampling_model);
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
     const Matrix<Scalar>& visible = replicas_.front().visible();
     rbm.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
@@ -176,13 +181,65 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     sum.hidden_bias = slow.hidden_bias + fast.hidden_bias.cast<Scalar>();
   }
 
-  // Neighbour exchanges (β_0,β_1), (β_1,β_2), … in turn for every tempering system; each system (chain index)
-  // draws from its own stream, so the outcome does not depend on the thread count.
-  void swap_neighbours(const BasicRbm<Scalar>& sampling_model) {
-    const std::size_t replicas = replicas_.size();
-    energies_.resize(replicas);
-    for (std::size_t replica = 0; replica < replicas; ++replica)
+  // k sweeps of one replica at its β.
+  void sweep_replica(const BasicRbm<Scalar>& sampling_model, std::size_t replica) {
+    const auto beta = static_cast<Scalar>(inverse_temperatures_[replica]);
+    BatchedChains<Scalar>& chains = replicas_[replica];
+    for (int sweep = 0; sweep < sweeps_; ++sweep) {
+      if (label_group_) {
+        sweep_with_softmax_group(chains, sampling_model, rule_, *label_group_, beta);
+      } else if (beta == Scalar(0) && replica_parallel_tempering_on) {
+        // At β = 0 every total input β(c + W v) and β(b + Wᵀh) is 0 whatever the states, so the products are
+        // skipped: the rule sees +0 where the product gave ±0, which no rule tells apart (their inputs enter through
+        // comparisons, |x| and e^{−|x|}), and the draws are the same. (A model with an infinite parameter gave NaN
+        // there; the trainer stops such a run as diverged.)
+        chains.sample_from_inputs(Layer::hidden, zero_hidden_inputs_, rule_);
+        chains.sample_from_inputs(Layer::visible, zero_visible_inputs_, rule_);
+      } else {
+        chains.sweep(sampling_model, rule_, beta);
+      }
+    }
+  }
+
+  // Every replica's k sweeps, then its energies E(v, h) at β = 1 for the swaps. The replicas are independent until
+  // the swaps, so with a thread team each replica runs whole on one thread (largest β last: the hot replicas' denser
+  // products take longest), its products and draws on that thread alone. One task per replica replaces some 800
+  // thread-team starts per update of a team inside each 100-row product and draw, and a product on one thread sums
+  // in one order: Eigen's dense product splits its sums differently with 1 and with 2 threads, so a replica on one
+  // thread gives the same bits whatever the team (docs/performance.md, "Parallel tempering").
+  void sweep_replicas(const BasicRbm<Scalar>& sampling_model) {
+    const auto replicas = static_cast<std::ptrdiff_t>(replicas_.size());
+    energies_.resize(replicas_.size());
+    const auto advance = [&](std::size_t replica) {
+      sweep_replica(sampling_model, replica);
       energies_[replica] = replicas_[replica].energies(sampling_model);
+    };
+    if (!replica_parallel_tempering_on || omp_get_max_threads() < 2) {
+      for (std::size_t replica = 0; replica < replicas_.size(); ++replica) advance(replica);
+      return;
+    }
+    // An exception cannot leave a parallel region: the first is kept and thrown after it.
+    std::exception_ptr failure;
+#pragma omp parallel
+    {
+      omp_set_num_threads(1);  // the nested products and draws of this thread's replicas
+#pragma omp for schedule(dynamic, 1)
+      for (std::ptrdiff_t task = 0; task < replicas; ++task) {
+        try {
+          advance(static_cast<std::size_t>(replicas - 1 - task));
+        } catch (...) {
+#pragma omp critical(rbmix_tempering_failure)
+          if (!failure) failure = std::current_exception();
+        }
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+  }
+
+  // Neighbour exchanges (β_0,β_1), (β_1,β_2), … in turn for every tempering system, at the energies sweep_replicas
+  // left; each system (chain index) draws from its own stream, so the outcome does not depend on the thread count.
+  void swap_neighbours() {
+    const std::size_t replicas = replicas_.size();
     const auto chains = static_cast<Eigen::Index>(swap_streams_.size());
     // A few comparisons per chain: serial, since a thread team would cost more than the work.
     for (Eigen::Index chain = 0; chain < chains; ++chain) {
@@ -219,9 +276,15 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
   Matrix<Scalar> hidden_probabilities_;
   BasicStatistics<Scalar> statistics_;
   std::vector<Vector<Scalar>> energies_;
+  // The total inputs of every unit at β = 0 (tempering only): zero, kept so the hottest replica forms no product.
+  Matrix<Scalar> zero_hidden_inputs_;
+  Matrix<Scalar> zero_visible_inputs_;
 };
 
 }  // namespace
+
+void set_replica_parallel_tempering_enabled(bool enabled) { replica_parallel_tempering_on = enabled; }
+bool replica_parallel_tempering_enabled() { return replica_parallel_tempering_on; }
 
 template <typename Scalar>
 std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,

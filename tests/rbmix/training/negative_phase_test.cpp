@@ -1,6 +1,7 @@
 #include "rbmix/training/negative_phase.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include "rbmix/model/exact.hpp"
 #include "rbmix/training/test_models.hpp"
@@ -91,6 +92,55 @@ TEST(ParallelTemperingNegativePhase, ReachesExactStatisticsOnABimodalModel) {
   Statistics negative;
   for (int call = 0; call < kBurnInCalls; ++call) negative = phase->statistics(rbm);
   EXPECT_LT(largest_difference(negative, exact_model_statistics(rbm)), kStatisticalTolerance);
+}
+
+// The state a tempering phase in Scalar reaches after `calls` calls at `rbm` from `batch` (every replica's chains
+// and streams and the swap streams, as a checkpoint stores them), by the replica-parallel path or the serial one,
+// with a team of `threads`.
+template <typename Scalar>
+std::string tempering_state_after_calls(const TrainingOptions& options, const Rbm& rbm, const MatrixD& batch, int calls,
+                                        bool replica_parallel, int threads) {
+  const int team = omp_get_max_threads();
+  const bool was_enabled = replica_parallel_tempering_enabled();
+  omp_set_num_threads(threads);
+  set_replica_parallel_tempering_enabled(replica_parallel);
+  auto phase = make_negative_phase<Scalar>(options, rbm.n_visible(), rbm.n_hidden(), batch.rows());
+  const BasicRbm<Scalar> model = rbm.cast<Scalar>();
+  const Matrix<Scalar> states = batch.cast<Scalar>();
+  phase->start_batch(states, model.hidden_probabilities(states));
+  BinaryWriter writer;
+  for (int call = 0; call < calls; ++call) {
+    const BasicStatistics<Scalar>& statistics = phase->statistics(model);
+    writer.write_matrix(statistics.hidden_visible);
+  }
+  phase->save(writer);
+  set_replica_parallel_tempering_enabled(was_enabled);
+  omp_set_num_threads(team);
+  return writer.bytes();
+}
+
+// The replica-parallel path (each replica's sweeps whole on one thread, no product at β = 0) moves the chains
+// through the same states as the serial path it replaced, with a team of one or two threads, for every rule, in
+// double and float: the statistics of every call and the final state are the same bytes. The model is large enough
+// (40 chains × 60 × 30) that the products are not tiny, and its biases spread the replicas' shares of ones across
+// the 0/1 product's thresholds, so both product paths run.
+TEST(ParallelTemperingNegativePhase, ReplicaParallelPathIsTheSerialPathBitForBit) {
+  Rbm rbm = testing::random_rbm(60, 30, 1.0, 21);
+  rbm.visible_bias.array() -= 1.5;
+  const MatrixD batch = testing::random_binary_rows(40, 60, 22);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::pt);
+  options.replicas = 5;
+  options.sampling_steps = 3;
+  for (const char* rule : {"gibbs", "flip", "naive", "mix:0.3", "unit-modified:0.5"}) {
+    options.rule = parse_unit_rule(rule);
+    const std::string serial = tempering_state_after_calls<double>(options, rbm, batch, 4, false, 1);
+    // Compared as a whole (EXPECT_TRUE): a failure names the rule, not thousands of bytes.
+    EXPECT_TRUE(tempering_state_after_calls<double>(options, rbm, batch, 4, true, 1) == serial) << rule;
+    EXPECT_TRUE(tempering_state_after_calls<double>(options, rbm, batch, 4, true, 2) == serial) << rule;
+    const std::string serial_float = tempering_state_after_calls<float>(options, rbm, batch, 4, false, 1);
+    EXPECT_TRUE(tempering_state_after_calls<float>(options, rbm, batch, 4, true, 2) == serial_float) << rule;
+  }
 }
 
 TEST(ExactNegativePhase, IsTheExactModelStatistics) {
