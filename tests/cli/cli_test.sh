@@ -1169,6 +1169,7 @@ case_mixing_trace() {
   succeeds mixing --trace t.npy
   expect_output_contains "initial_monotone_sequence, 95 % interval"
   expect_output_contains "R-hat (rank-normalised, split)"
+  expect_output_contains "note: 4 chains: a mode no chain left is invisible to every estimate; run 16 or more"
   [[ "$(grep "^tau = " <<<"$OUTPUT")" == "$direct" ]] || fail "--trace of the written traces gives another tau"
   rejects "exactly one of --model and --trace" mixing --model m.npz --trace t.npy
   rejects "exactly one of --model and --trace" mixing --steps 10

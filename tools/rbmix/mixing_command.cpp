@@ -188,6 +188,9 @@ std::vector<std::string> write_autocorrelation(const std::filesystem::path& out,
   return {"autocorrelation.csv", "autocorrelation.svg"};
 }
 
+// Fewer chains than this get the advice to run more: the calibration meets its goal with 16 and 64.
+constexpr Eigen::Index multi_chain_advice = 16;
+
 void print_mixing_summary(const std::string& source, const analysis::MixingDiagnostics& diagnostics) {
   const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
   std::cout << source << "\n";
@@ -197,6 +200,12 @@ void print_mixing_summary(const std::string& source, const analysis::MixingDiagn
             << diagnostics.bulk_effective_sample_size << ", tail ESS " << diagnostics.tail_effective_sample_size
             << "\n";
   integrated_time_table(diagnostics.estimates).print(std::cout);
+  // The calibration (docs/algorithms.md §6.7): a chain that never left one mode looks well mixed to every estimator
+  // and to R̂ of its own halves; only chains started apart show it.
+  if (diagnostics.chains < multi_chain_advice)
+    std::cout << "note: " << diagnostics.chains << (diagnostics.chains == 1 ? " chain" : " chains")
+              << ": a mode no chain left is invisible to every estimate; run " << multi_chain_advice
+              << " or more (--chains) to trust tau (docs/algorithms.md §6.7)\n";
 }
 
 void run_mixing(const MixingArguments& arguments) {

@@ -287,6 +287,7 @@ void TrustRule::validate() const {
   require(min_length_in_times > 0.0, "trust rule: the shortest chain in autocorrelation times must be positive");
   require(max_relative_half_width > 0.0, "trust rule: the widest relative half width must be positive");
   require(max_disagreement > 0.0, "trust rule: the largest disagreement must be positive");
+  require(min_batch_in_times >= 0.0, "trust rule: the shortest batch in autocorrelation times must not be negative");
 }
 
 namespace {
@@ -330,6 +331,9 @@ std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
   if (signals.disagreement > rule.max_disagreement)
     add_reason(reasons, "disagrees with the cross-check by " + format_number(signals.disagreement) +
                             " standard errors (more than " + format_number(rule.max_disagreement) + ")");
+  if (std::isfinite(signals.batch_in_times) && signals.batch_in_times < rule.min_batch_in_times)
+    add_reason(reasons, "its batches are " + format_number(signals.batch_in_times) + " τ̂ long, fewer than " +
+                            format_number(rule.min_batch_in_times) + ": the batch means are biased low");
   return reasons;
 }
 
@@ -381,6 +385,11 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     signals.length_in_times = estimate.time > 0.0 ? static_cast<double>(out.steps) / estimate.time : not_a_number;
     signals.relative_half_width =
         estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
+    // The batch means' bias is −2 Σ_k k ρ(k)/b ≈ −τ_exp τ/b (docs/algorithms.md §6.2): a slow mode within batches
+    // of a few τ̂ pulls them low while their own interval stays honest about the noise only.
+    signals.batch_in_times = is_batch_means(estimate.method) && estimate.time > 0.0
+                                 ? static_cast<double>(estimate.cutoff) / estimate.time
+                                 : not_a_number;
     // The cross-checks: the batch means for the lag-window estimators, the monotone sequence for the batch means.
     for (const IntegratedTimeEstimate& reference : out.estimates) {
       const bool is_reference = is_batch_means(estimate.method) ? reference.method == "initial_monotone_sequence"

@@ -23,6 +23,7 @@
 // carries its own warning (a fit at its largest order, a window or sequence that reached the end of the chain, a
 // constant trace); the trust rule (trust_verdict) adds the checks that see slow tails.
 #include <Eigen/Core>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -60,13 +61,15 @@ IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& tr
 //   N ≥ min_length_in_times τ̂ per chain            (emcee's 50),
 //   (upper − lower)/(2τ̂) ≤ max_relative_half_width (its own interval is narrow),
 //   |τ̂ − τ̂_ref|/√(se² + se_ref²) ≤ max_disagreement for the batch-means cross-checks τ̂_ref (for a batch-means
-//                                                    estimate: the initial monotone sequence), se from the intervals.
-// The last two thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.7).
+//                                                    estimate: the initial monotone sequence), se from the intervals,
+//   b ≥ min_batch_in_times τ̂ for a batch-means estimate (its bias is of order τ̂/b).
+// The last three thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.7).
 struct TrustRule {
   double max_potential_scale_reduction = 1.01;
   double min_length_in_times = 50.0;
   double max_relative_half_width = 0.2;
   double max_disagreement = 3.0;
+  double min_batch_in_times = 10.0;
   // Throws InputError naming the threshold that is not positive.
   void validate() const;
 };
@@ -78,6 +81,7 @@ struct TrustSignals {
   double length_in_times = 0.0;  // N / τ̂
   double relative_half_width = 0.0;
   double disagreement = 0.0;  // the largest over the references; 0 without one
+  double batch_in_times = std::numeric_limits<double>::quiet_NaN();  // b / τ̂ of a batch-means estimate; else NaN
 };
 
 // Empty when `signals` pass `rule`; otherwise the reasons, separated by "; ".

@@ -83,7 +83,8 @@ nlohmann::json to_json(const EstimatorCalibrationOptions& options) {
            {{"max_potential_scale_reduction", options.rule.max_potential_scale_reduction},
             {"min_length_in_times", options.rule.min_length_in_times},
             {"max_relative_half_width", options.rule.max_relative_half_width},
-            {"max_disagreement", options.rule.max_disagreement}}},
+            {"max_disagreement", options.rule.max_disagreement},
+            {"min_batch_in_times", options.rule.min_batch_in_times}}},
           {"seed", options.seed}};
 }
 
@@ -245,13 +246,14 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
 }
 
 std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result,
-                                             const analysis::TrustRule& rule) {
+                                             const analysis::TrustRule& rule, Eigen::Index min_chains) {
   std::vector<EstimatorScore> scores;
   std::vector<double> sums, squares;
   EstimatorScore pooled;
   pooled.method = "all";
   double pooled_sum = 0.0, pooled_squares = 0.0;
   for (const CalibrationRun& run : result.runs) {
+    if (run.configuration.chains < min_chains) continue;
     const auto& estimates = run.diagnostics.estimates;
     if (scores.empty()) {
       for (const auto& estimate : estimates) scores.push_back({estimate.method});
@@ -314,6 +316,8 @@ Table estimator_score_table(const std::vector<EstimatorScore>& scores) {
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out) {
   out.write_csv("estimator_calibration.csv", estimator_score_table(score_estimators(result, options.rule)));
+  out.write_csv("estimator_calibration_multi_chain.csv",
+                estimator_score_table(score_estimators(result, options.rule, multi_chain_runs)));
 
   Table runs({"model", "operator", "chains", "steps", "replicate", "exact_tau", "rhat", "ess_bulk", "ess_tail",
               "estimator", "tau", "lower", "upper", "cutoff", "length_in_times", "relative_half_width", "disagreement",
@@ -437,6 +441,10 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
   ExperimentReport report;
   log << result.runs.size() << " trace sets; estimates against the exact tau, trust rule of the options:\n";
   report.tables.push_back({"scores", estimator_score_table(score_estimators(result, options.rule))});
+  report.tables.back().table.print(log, 3);
+  log << "the same over the runs of at least " << multi_chain_runs << " chains:\n";
+  report.tables.push_back(
+      {"scores_multi_chain", estimator_score_table(score_estimators(result, options.rule, multi_chain_runs))});
   report.tables.back().table.print(log, 3);
   const auto candidates = rule_candidates(result, options.rule);
   if (!result.runs.empty()) {

@@ -87,8 +87,12 @@ struct EstimatorScore {
   double flagged_far_share() const { return far_off > 0 ? static_cast<double>(far_off_flagged) / far_off : 1.0; }
   double flagged_close_share() const { return close > 0 ? static_cast<double>(close_flagged) / close : 0.0; }
 };
-// One score per estimator, then "all" pooling them.
-std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule);
+// One score per estimator, then "all" pooling them; over the runs of at least `min_chains` chains.
+std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule,
+                                             Eigen::Index min_chains = 1);
+// The runs a researcher who follows docs/algorithms.md §6.7 makes: many chains from dispersed starts, so that R̂
+// can see a mode that one chain never left. The scores are also reported over these runs alone.
+inline constexpr Eigen::Index multi_chain_runs = 16;
 
 // The calibration's goals for a trust rule (docs/algorithms.md §6.7).
 inline constexpr double goal_flagged_far_share = 0.95;
@@ -105,7 +109,8 @@ std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& res
 std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates);
 
 Table estimator_score_table(const std::vector<EstimatorScore>& scores);
-// estimator_calibration.csv (scores under options.rule), estimator_calibration_runs.csv (every estimate),
+// estimator_calibration.csv (scores under options.rule; estimator_calibration_multi_chain.csv the same over the
+// runs of at least multi_chain_runs chains), estimator_calibration_runs.csv (every estimate),
 // estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against exact τ).
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out);

@@ -146,18 +146,20 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
           {"potential_scale_reduction", exact_number(signals.potential_scale_reduction)},
           {"length_in_times", exact_number(signals.length_in_times)},
           {"relative_half_width", exact_number(signals.relative_half_width)},
-          {"disagreement", exact_number(signals.disagreement)}};
+          {"disagreement", exact_number(signals.disagreement)},
+          {"batch_in_times", exact_number(signals.batch_in_times)}};
 }
 
 analysis::TrustSignals read_exact_signals(const nlohmann::json& json) {
   require(json.is_object(), "journaled trust signals are not an object: " + json.dump());
   for (const char* key :
-       {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width", "disagreement"})
+       {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width", "disagreement",
+        "batch_in_times"})
     require(json.contains(key), std::string("journaled trust signals have no '") + key + "'");
   require(json.at("method_warning").is_string(), "journaled trust signals' method_warning is not a string");
   return {json.at("method_warning").get<std::string>(), read_exact_number(json.at("potential_scale_reduction")),
           read_exact_number(json.at("length_in_times")), read_exact_number(json.at("relative_half_width")),
-          read_exact_number(json.at("disagreement"))};
+          read_exact_number(json.at("disagreement")),        read_exact_number(json.at("batch_in_times"))};
 }
 
 }  // namespace

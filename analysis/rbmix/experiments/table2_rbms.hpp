@@ -27,8 +27,8 @@ struct Table2Setting {
 // The setting's sizes, not its data.
 nlohmann::json to_json(const Table2Setting& setting);
 
-// 003 Table 2's RBM for `setting`: trained by 20-PT10 with Gibbs sweeps (003 §4.2) from `initialisation`, seeded by
-// `seed` (the trial's trial_seed). autocorr and modified-sweep train them.
+// 003 Table 2's RBM for `setting`: trained by 20-PT10 with Gibbs sweeps (003 §4.2) from `initialisation`, sampled in
+// float, seeded by `seed` (the trial's trial_seed). autocorr and modified-sweep train them.
 Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,
                      std::uint64_t seed);
 

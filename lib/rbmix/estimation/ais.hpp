@@ -42,7 +42,7 @@ struct AisOptions {
   AisSchedule schedule = AisSchedule::linear;
   std::uint64_t seed = 1;
   VectorD base_visible_bias;     // b_A; empty means 0 (a uniform base)
-  bool single_precision = true;  // sample in float (see tools/rbmix/experiments/ais_check.cpp for the measurement)
+  bool single_precision = true;  // sample in float (see analysis/rbmix/experiments/ais_check_experiment.cpp for the measurement)
   UnitRule rule = GibbsRule{};   // the operator of the visible updates
   // Optional: called after each intermediate distribution with the distributions done of K (a progress line).
   std::function<void(Eigen::Index distributions_done)> on_distribution;

@@ -10,6 +10,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/binary_product.hpp"
+#include "rbmix/model/dense_product.hpp"
 
 namespace rbmix {
 
@@ -91,11 +92,12 @@ struct BasicRbm {
   template <typename Derived>
   void layer_inputs(Layer layer, const Eigen::MatrixBase<Derived>& other_layer, Matrix<Scalar>& inputs,
                     Scalar inverse_temperature = Scalar(1)) const {
+    // The same bits whatever the thread team (dense_product.hpp).
     if (layer == Layer::hidden) {
-      inputs.noalias() = other_layer.template cast<Scalar>() * weights.transpose();
+      fixed_split_product(other_layer.template cast<Scalar>(), weights.transpose(), inputs);
       inputs.rowwise() += hidden_bias.transpose();
     } else {
-      inputs.noalias() = other_layer.template cast<Scalar>() * weights;
+      fixed_split_product(other_layer.template cast<Scalar>(), weights, inputs);
       inputs.rowwise() += visible_bias.transpose();
     }
     if (inverse_temperature != Scalar(1)) inputs *= inverse_temperature;

@@ -21,7 +21,7 @@ void batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
                       BasicStatistics<typename DerivedH::Scalar>& out) {
   using Scalar = typename DerivedH::Scalar;
   const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
-  out.hidden_visible.noalias() = inverse_batch * (hidden.transpose() * visible.template cast<Scalar>());
+  fixed_split_product(hidden.transpose(), visible.template cast<Scalar>(), out.hidden_visible, inverse_batch);
   out.visible = visible.template cast<Scalar>().colwise().mean().transpose();
   out.hidden = hidden.colwise().mean().transpose();
 }

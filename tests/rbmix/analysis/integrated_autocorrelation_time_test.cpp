@@ -189,20 +189,28 @@ TEST(TrustRule, FlagsTheWindowThatMissesASlowTail) {
 
 TEST(TrustRule, NamesEveryReason) {
   const TrustRule rule;
-  TrustSignals signals{"", 1.0, 100.0, 0.05, 1.0};
+  const double none = std::nan("");  // not a batch-means estimate
+  TrustSignals signals{"", 1.0, 100.0, 0.05, 1.0, none};
   EXPECT_EQ(trust_verdict(signals, rule), "");
   signals.potential_scale_reduction = 1.05;
   EXPECT_NE(trust_verdict(signals, rule).find("R̂ = 1.05"), std::string::npos);
-  signals = {"", 1.0, 20.0, 0.05, 1.0};
+  signals = {"", 1.0, 20.0, 0.05, 1.0, none};
   EXPECT_NE(trust_verdict(signals, rule).find("20 τ̂ long"), std::string::npos);
-  signals = {"", 1.0, 100.0, 0.5, 1.0};
+  signals = {"", 1.0, 100.0, 0.5, 1.0, none};
   EXPECT_NE(trust_verdict(signals, rule).find("interval is ±50 %"), std::string::npos);
-  signals = {"own", 1.0, 100.0, 0.05, 10.0};
+  signals = {"", 1.0, 100.0, 0.05, 1.0, 4.0};
+  EXPECT_NE(trust_verdict(signals, rule).find("batches are 4 τ̂ long"), std::string::npos);
+  signals.batch_in_times = 10.0;
+  EXPECT_EQ(trust_verdict(signals, rule), "");
+  signals = {"own", 1.0, 100.0, 0.05, 10.0, none};
   const std::string both = trust_verdict(signals, rule);
   EXPECT_EQ(both.rfind("own; ", 0), 0u) << both;
   EXPECT_NE(both.find("10 standard errors"), std::string::npos);
   TrustRule invalid;
   invalid.max_disagreement = 0.0;
+  EXPECT_THROW(invalid.validate(), InputError);
+  invalid = TrustRule{};
+  invalid.min_batch_in_times = -1.0;
   EXPECT_THROW(invalid.validate(), InputError);
 }
 

@@ -114,7 +114,8 @@ TEST(ExactNumber, DiagnosticsKeepEveryFieldAndBit) {
   diagnostics.tail_effective_sample_size = 1234.5678;
   diagnostics.estimates = {{"adaptive_window", 6.5, 6.1, 6.9, 33, true, ""},
                            {"batch_means", 11.1, 9.0, 13.2, 292, false, "wide interval"}};
-  diagnostics.signals = {{"", 1.0 / 7.0, 1.0 / 11.0, 0.05, 0.0}, {"no window", 2.0, 3.0, 0.19, 4.0 / 3.0}};
+  diagnostics.signals = {{"", 1.0 / 7.0, 1.0 / 11.0, 0.05, 0.0, std::nan("")},
+                         {"no window", 2.0, 3.0, 0.19, 4.0 / 3.0, 12.5}};
   const analysis::MixingDiagnostics restored =
       read_exact_diagnostics(nlohmann::json::parse(exact_diagnostics(diagnostics).dump()));
   EXPECT_EQ(restored.steps, 5000);
@@ -134,6 +135,8 @@ TEST(ExactNumber, DiagnosticsKeepEveryFieldAndBit) {
             std::bit_cast<std::uint64_t>(1.0 / 11.0));
   EXPECT_EQ(restored.signals[1].relative_half_width, 0.19);
   EXPECT_EQ(std::bit_cast<std::uint64_t>(restored.signals[1].disagreement), std::bit_cast<std::uint64_t>(4.0 / 3.0));
+  EXPECT_TRUE(std::isnan(restored.signals[0].batch_in_times));
+  EXPECT_EQ(restored.signals[1].batch_in_times, 12.5);
   nlohmann::json one_signal_short = exact_diagnostics(diagnostics);
   one_signal_short["signals"].erase(1);
   EXPECT_THROW(read_exact_diagnostics(one_signal_short), InputError);
