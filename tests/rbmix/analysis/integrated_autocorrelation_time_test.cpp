@@ -54,7 +54,13 @@ TEST_P(Ar1Series, EveryEstimatorFindsTheExactTimeWithinItsInterval) {
     EXPECT_NEAR(estimate.time, exact, allowed_standard_errors * standard_error(estimate) + 0.01 * exact + bias);
     EXPECT_LT(estimate.lower, estimate.time);
     EXPECT_GT(estimate.upper, estimate.time);
-    EXPECT_TRUE(estimate.trusted) << estimate.warning;
+    if (is_batch_means(estimate) && static_cast<double>(estimate.cutoff) < rule.min_batch_in_times * estimate.time) {
+      // At φ = 0.99 (τ = 199) the batches are under 10 τ̂: rule 6 flags the bias allowed for above, and only that.
+      EXPECT_EQ(estimate.warning.rfind("its batches are", 0), 0u) << estimate.warning;
+      EXPECT_EQ(estimate.warning.find(';'), std::string::npos) << estimate.warning;
+    } else {
+      EXPECT_TRUE(estimate.trusted) << estimate.warning;
+    }
   }
 }
 
