@@ -43,8 +43,13 @@ void fixed_split_product(const Eigen::MatrixBase<Left>& left, const Eigen::Matri
     }
   };
   const double work = static_cast<double>(left.rows()) * static_cast<double>(left.cols()) * static_cast<double>(columns);
-  const bool parallel = blocks > 1 && work >= fixed_split_parallel_work && !omp_in_parallel();
-#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  if (blocks == 1 || work < fixed_split_parallel_work || omp_in_parallel()) {
+    // A plain loop: libgomp opens a one-thread region even under `if (false)`, and a tiny model's layer inputs
+    // come here in the sampler's inner loop.
+    for (std::int64_t block = 0; block < blocks; ++block) block_product(block);
+    return;
+  }
+#pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t block = 0; block < blocks; ++block) block_product(block);
 }
 
