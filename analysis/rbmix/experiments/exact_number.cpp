@@ -3,11 +3,23 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix::experiments {
+
+namespace {
+
+// Throws InputError unless `json` is an object holding every key of `keys`; `what` names the record in the message
+// ("a journaled estimate is not an object: …", "… has no 'time'").
+void require_fields(const nlohmann::json& json, std::initializer_list<const char*> keys, const std::string& what) {
+  require(json.is_object(), what + " is not an object: " + json.dump());
+  for (const char* key : keys) require(json.contains(key), what + " has no '" + key + "'");
+}
+
+}  // namespace
 
 nlohmann::json exact_number(double value) {
   char text[64];
@@ -127,9 +139,7 @@ nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate) 
 }
 
 analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json) {
-  require(json.is_object(), "a journaled estimate is not an object: " + json.dump());
-  for (const char* key : {"method", "time", "lower", "upper", "cutoff", "trusted", "warning"})
-    require(json.contains(key), std::string("a journaled estimate has no '") + key + "'");
+  require_fields(json, {"method", "time", "lower", "upper", "cutoff", "trusted", "warning"}, "a journaled estimate");
   require(json.at("method").is_string() && json.at("warning").is_string() && json.at("trusted").is_boolean() &&
               json.at("cutoff").is_number_integer(),
           "a journaled estimate's method, warning, trusted or cutoff has the wrong type: " + json.dump());
@@ -151,11 +161,10 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
 }
 
 analysis::TrustSignals read_exact_signals(const nlohmann::json& json) {
-  require(json.is_object(), "journaled trust signals are not an object: " + json.dump());
-  for (const char* key :
-       {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width", "disagreement",
-        "batch_in_times"})
-    require(json.contains(key), std::string("journaled trust signals have no '") + key + "'");
+  require_fields(json,
+                 {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width",
+                  "disagreement", "batch_in_times"},
+                 "a journaled set of trust signals");
   require(json.at("method_warning").is_string(), "journaled trust signals' method_warning is not a string");
   return {json.at("method_warning").get<std::string>(), read_exact_number(json.at("potential_scale_reduction")),
           read_exact_number(json.at("length_in_times")), read_exact_number(json.at("relative_half_width")),
@@ -178,10 +187,10 @@ nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics)
 }
 
 analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
-  require(json.is_object(), "journaled diagnostics are not an object: " + json.dump());
-  for (const char* key : {"steps", "chains", "potential_scale_reduction", "bulk_effective_sample_size",
-                          "tail_effective_sample_size", "estimates", "signals"})
-    require(json.contains(key), std::string("journaled diagnostics have no '") + key + "'");
+  require_fields(json,
+                 {"steps", "chains", "potential_scale_reduction", "bulk_effective_sample_size",
+                  "tail_effective_sample_size", "estimates", "signals"},
+                 "a journaled diagnostics record");
   require(json.at("steps").is_number_integer() && json.at("chains").is_number_integer(),
           "journaled diagnostics' steps or chains is not an integer");
   require(json.at("estimates").is_array() && json.at("signals").is_array() &&
