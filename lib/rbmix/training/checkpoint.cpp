@@ -121,7 +121,7 @@ std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& sta
   negative_phase.save(writer);
   writer.write_string(std::string(checkpoint_magic));
   writer.write_u64(crc32_of(writer.bytes()));
-  return writer.bytes();
+  return std::move(writer).take_bytes();
 }
 
 namespace {
