@@ -1,6 +1,7 @@
 // How exact analysis scales with the joint state count 2^{m+n} (m = n = 4 … 10, i.e. 2^8 … 2^20 states):
 // one matrix-free sweep application, the matrix-free SLEM (Spectra on the deflated sweep), the structural
-// ergodicity check (Tarjan + Jarvis–Shier on the staged graph), where it fits the dense SLEM, and Gibbs's SLEM and
+// ergodicity check (Tarjan + Jarvis–Shier on the staged graph) and what analyze runs for flip-the-state instead
+// (sets of states carried through the sweep, ergodicity.hpp), where it fits the dense SLEM, and Gibbs's SLEM and
 // energy τ through its reduced chain on one layer (factorised_sweep.hpp).
 // RBMs: W ~ U[−1, 1] (seeded), zero biases. Counters report the SLEM found and the operator applications used.
 #include <benchmark/benchmark.h>
@@ -76,6 +77,22 @@ void BM_StructuralErgodicity(benchmark::State& state) {
   state.counters["ergodic"] = report.ergodic();
 }
 
+// The check analyze runs: flip-the-state's tables hold deterministic transitions, so the shortcut for tables
+// inside (0, 1) does not apply and the sets of states reachable in k sweeps decide.
+void BM_SweepErgodicity(benchmark::State& state) {
+  const int units = static_cast<int>(state.range(0));
+  const Rbm rbm = random_rbm(units);
+  const analysis::JointStateSpace space(rbm);
+  const auto hidden = analysis::unit_transition_table(rbm, UnitRule{FlipTheStateRule{}}, Layer::hidden, 1.0,
+                                                      Evaluation::structural);
+  const auto visible = analysis::unit_transition_table(rbm, UnitRule{FlipTheStateRule{}}, Layer::visible, 1.0,
+                                                       Evaluation::structural);
+  analysis::ErgodicityReport report;
+  for (auto _ : state) report = analysis::analyse_sweep_ergodicity(space, hidden, visible);
+  set_states(state, units);
+  state.counters["ergodic"] = report.ergodic();
+}
+
 // What analyze does for Gibbs beyond the dense limit: the layer conditionals, the reduced chain's SLEM and the
 // energy τ by its fundamental matrix (the joint π and energies are formed outside the timed loop).
 void BM_FactorisedSweep(benchmark::State& state) {
@@ -102,6 +119,7 @@ BENCHMARK(BM_MatrixFreeSlem)->ArgsProduct({{4, 6, 8, 10}, {0, 1}})->Unit(benchma
 BENCHMARK(BM_DenseSlem)->ArgsProduct({{4, 5}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_FactorisedSweep)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_StructuralErgodicity)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SweepErgodicity)->DenseRange(4, 10, 2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

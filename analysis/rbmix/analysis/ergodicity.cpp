@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "rbmix/analysis/sweep_operator.hpp"
+
 namespace rbmix::analysis {
 namespace {
 
@@ -93,6 +95,37 @@ std::uint64_t component_period(const TransitionGraph& graph, const std::vector<s
   return period;
 }
 
+// Sweeps the set iteration below tries before it leaves the question to the staged graph.
+constexpr int kMaxSetSweeps = 64;
+
+// A structural table with every interior probability replaced by 1/2: the same possible transitions, and a
+// sweep's products of them stay at or above 2^−(m+n), so a set's image below cannot underflow to 0.
+UnitTransitionTable possible_transitions(const UnitTransitionTable& structural) {
+  const auto halve_interior = [](const MatrixD& table) -> MatrixD {
+    return table.unaryExpr([](double p) { return p > 0.0 && p < 1.0 ? 0.5 : p; });
+  };
+  return {halve_interior(structural.from_zero), halve_interior(structural.from_one)};
+}
+
+// Whether the states reachable from state 0 in exactly k sweeps (forward: the image under the sweep) or the states
+// that reach it in exactly k sweeps (backward: the preimage) are every state for some k ≤ kMaxSetSweeps. A set is
+// carried as its indicator: the sweep's entries are ≥ 0, so one application (adjoint for the image) has the
+// image's (preimage's) support; the indicator is restored after each sweep.
+bool every_state_within_sweeps(const SweepOperator& sweep, bool forward) {
+  VectorD set = VectorD::Zero(sweep.rows());
+  VectorD next(sweep.rows());
+  set[0] = 1.0;
+  for (int k = 0; k < kMaxSetSweeps; ++k) {
+    if (forward)
+      sweep.perform_adjoint_op(set.data(), next.data());
+    else
+      sweep.perform_op(set.data(), next.data());
+    set = (next.array() > 0.0).cast<double>();
+    if ((set.array() > 0.0).all()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 PatternGraph::PatternGraph(const TransitionPattern& pattern) : pattern_(pattern) {
@@ -162,14 +195,18 @@ ErgodicityReport analyse_sweep_ergodicity(const JointStateSpace& space, UnitTran
               visible.from_zero.rows() == static_cast<Eigen::Index>(space.hidden_states()),
           "sweep ergodicity: the tables do not fit the state space");
   const auto interior = [](const MatrixD& table) { return (table.array() > 0.0).all() && (table.array() < 1.0).all(); };
+  const ErgodicityReport one_aperiodic_class{.communicating_classes = 1, .irreducible = true, .period = 1};
   if (interior(hidden.from_zero) && interior(hidden.from_one) && interior(visible.from_zero) &&
-      interior(visible.from_one)) {
-    ErgodicityReport report;
-    report.communicating_classes = 1;
-    report.irreducible = true;
-    report.period = 1;
-    return report;
-  }
+      interior(visible.from_one))
+    return one_aperiodic_class;
+  // If state 0 reaches every state in exactly k sweeps and every state reaches it in exactly j, the chain is
+  // irreducible, and aperiodic: every state has a predecessor, so 0 also reaches every state (0 among them) in
+  // k + 1 sweeps, and gcd(k, k + 1) = 1. A few sweeps over the states decide it where the staged graph's search
+  // (m + n times the states as nodes) takes seconds; a reducible or periodic chain, or one slower to spread, goes
+  // to the graph, which also counts the classes and finds the period.
+  const SweepOperator structural_sweep(space, possible_transitions(hidden), possible_transitions(visible));
+  if (every_state_within_sweeps(structural_sweep, true) && every_state_within_sweeps(structural_sweep, false))
+    return one_aperiodic_class;
   return analyse_ergodicity(StagedSweepGraph(space, std::move(hidden), std::move(visible)));
 }
 

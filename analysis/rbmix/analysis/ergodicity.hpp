@@ -76,7 +76,9 @@ ErgodicityReport analyse_ergodicity(const TransitionGraph& graph);
 // The ergodicity of the sweep of two structural tables (Evaluation::structural). Where every unit can reach either
 // state from either state whatever the other layer (every entry strictly inside (0, 1)), every joint state reaches
 // every joint state in one sweep: one class, and period 1 (K(x, x) > 0), with no graph to search — the case of
-// Gibbs at finite parameters. Otherwise the staged sweep graph decides.
+// Gibbs at finite parameters. Otherwise, if state 0 reaches every state in exactly k sweeps and every state reaches
+// it in exactly j (k, j ≤ 64; sets of states carried through the sweep, a few milliseconds each at 2^20 states),
+// the chain is irreducible and aperiodic; failing that the staged sweep graph decides, counting the classes.
 ErgodicityReport analyse_sweep_ergodicity(const JointStateSpace& space, UnitTransitionTable hidden,
                                           UnitTransitionTable visible);
 

@@ -44,6 +44,51 @@ RC_GTEST_PROP(SweepOperator, MatchesTheDenseMatrixForEveryRule, ()) {
   }
 }
 
+// One layer by its definition, state by state: each unit of the layer in index order mixes the two joint states
+// that differ only in it, with the probabilities the table gives for the other layer's state.
+VectorD layer_by_definition(const JointStateSpace& space, const UnitTransitionTable& table, Layer layer, bool adjoint,
+                            VectorD values) {
+  const bool hidden = layer == Layer::hidden;
+  for (int unit = 0; unit < table.units(); ++unit) {
+    const std::uint64_t bit = std::uint64_t{1} << (hidden ? space.n_visible() + unit : unit);
+    for (std::uint64_t x0 = 0; x0 < space.size(); ++x0) {
+      if (x0 & bit) continue;
+      const std::uint64_t other = hidden ? space.visible_part(x0) : space.hidden_part(x0);
+      const double up = table.probability(other, unit, 0, 1);
+      const double stay = table.probability(other, unit, 1, 1);
+      const auto i0 = static_cast<Eigen::Index>(x0);
+      const auto i1 = static_cast<Eigen::Index>(x0 | bit);
+      const double a = values[i0];
+      const double b = values[i1];
+      values[i0] = adjoint ? (1.0 - up) * a + (1.0 - stay) * b : (1.0 - up) * a + up * b;
+      values[i1] = adjoint ? up * a + stay * b : (1.0 - stay) * a + stay * b;
+    }
+  }
+  return values;
+}
+
+// 2^18 states on unequal layers: the hidden layer's pass runs in several tiles of the visible states, on the
+// thread team, which the tiny models above never reach.
+TEST(SweepOperator, TiledLayerPassesMatchTheDefinitionOnLargeUnequalLayers) {
+  RandomStream stream(11, 0, StreamDomain::experiment);
+  Rbm rbm(8, 10);
+  rbm.weights = MatrixD::NullaryExpr(10, 8, [&] { return 3.0 * stream.normal(); });
+  rbm.visible_bias = VectorD::NullaryExpr(8, [&] { return stream.normal(); });
+  rbm.hidden_bias = VectorD::NullaryExpr(10, [&] { return stream.normal(); });
+  const VectorD x = random_vector(Eigen::Index{1} << 18, 7);
+  for (const UnitRule& rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
+    const SweepOperator sweep(rbm, rule);
+    for (const Layer layer : {Layer::hidden, Layer::visible})
+      for (const bool adjoint : {false, true}) {
+        VectorD tiled = x;
+        sweep.apply_layer(layer, adjoint, tiled.data());
+        const VectorD expected = layer_by_definition(sweep.space(), sweep.table(layer), layer, adjoint, x);
+        EXPECT_LT(max_difference(tiled, expected), kOperatorTolerance) << to_string(rule) << ", layer " << int(layer)
+                                                                      << (adjoint ? ", adjoint" : "");
+      }
+  }
+}
+
 RC_GTEST_PROP(ModifiedOperator, MatchesTheModifiedDenseMatrix, ()) {
   const Rbm rbm = *verify::arbitrary_tiny_rbm(3, 2.0);
   const MatrixD dense = sweep_transition_matrix(rbm, GibbsRule{});
