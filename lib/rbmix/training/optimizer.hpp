@@ -94,6 +94,16 @@ class Optimizer {
   // NaN wins, so that a NaN anywhere reaches the divergence check.
   static double larger(double a, double b) { return std::isnan(a) || a > b ? a : b; }
 
+  // max |θ| of a block, NaN if an entry is NaN, +∞ if one is infinite. Eigen's NaN-propagating maximum runs one
+  // dependent chain of compare, mask and max per packet (11 % of a PCD-1 update at batch 10); where every entry is
+  // finite — (θ − θ) sums to 0 exactly when none is NaN or infinite — the plain maximum is the same number, in
+  // a fraction of the time, and only a non-finite block takes the slow one.
+  static double largest_magnitude(const Eigen::Map<Eigen::ArrayXd>& theta) {
+    const double largest = theta.abs().template maxCoeff<Eigen::PropagateFast>();
+    if ((theta - theta).sum() == 0.0) return largest;
+    return theta.abs().template maxCoeff<Eigen::PropagateNaN>();
+  }
+
   // One part, in blocks of `block` entries. Large parts are split over threads by whole blocks: every entry's
   // arithmetic is the same whichever thread does it, and the largest magnitude does not depend on the order.
   template <typename Gradient, typename Scalar>
@@ -121,7 +131,7 @@ class Optimizer {
       }
       if (copy)
         Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(copy + first, count) = theta.template cast<Scalar>();
-      return theta.abs().template maxCoeff<Eigen::PropagateNaN>();
+      return largest_magnitude(theta);
     };
     double largest = 0.0;
     if (size < parallel_size) {
