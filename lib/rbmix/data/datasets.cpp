@@ -5,6 +5,7 @@
 #include <string>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/huge_pages.hpp"
 #include "rbmix/random/random_stream.hpp"
 
 namespace rbmix {
@@ -88,6 +89,11 @@ double best_average_log_likelihood(const BinaryMatrix& data) {
   return log_likelihood;
 }
 
-MatrixD to_real(const BinaryMatrix& data) { return data.cast<double>(); }
+MatrixD to_real(const BinaryMatrix& data) {
+  MatrixD rows(data.rows(), data.cols());
+  advise_huge_pages(rows.data(), sizeof(double) * static_cast<std::size_t>(rows.size()));
+  rows = data.cast<double>();
+  return rows;
+}
 
 }  // namespace rbmix
