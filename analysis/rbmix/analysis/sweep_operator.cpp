@@ -51,11 +51,12 @@ void mix_visible_layer(const UnitTransitionTable& table, std::uint64_t visible_s
   }
 }
 
-// The hidden layer on the visible states [first, last): unit j mixes the rows h and h + 2^j (each a run of
-// visible states), with probabilities that vary along the run: a column of the table.
-// The tables are row-major (a row per visible state), so the layer's pass first copies them column-major.
+// The tables are row-major (a row per visible state), so the hidden layer's pass first copies its table
+// column-major: a unit's probabilities for a run of visible states are then contiguous.
 using ColumnMajorTable = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
 
+// The hidden layer on the visible states [first, last): unit j mixes the rows h and h + 2^j (each a run of
+// visible states), with probabilities that vary along the run: a column of the table.
 template <bool adjoint>
 void mix_hidden_layer(const ColumnMajorTable& from_zero, const ColumnMajorTable& from_one,
                       std::uint64_t visible_states, std::uint64_t hidden_states, std::uint64_t first,
