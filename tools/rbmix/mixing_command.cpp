@@ -219,15 +219,15 @@ void run_mixing(const MixingArguments& arguments) {
   if (!arguments.trace_out.empty())
     write_npy(arguments.trace_out, matrix_to_npy(MatrixD(input.traces.transpose())));
 
-  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces);
   const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
+  // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.
+  const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
+  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces, lags);
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
   const nlohmann::json record = mixing_record(arguments, input, diagnostics);
-  if (!arguments.out.empty()) {
-    const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
+  if (!arguments.out.empty())
     write_run_record(out, record,
                      constant ? std::vector<std::string>{} : write_autocorrelation(out, arguments, covariance, lags));
-  }
   if (arguments.json) {
     std::cout << record.dump(2) << '\n';
     return;

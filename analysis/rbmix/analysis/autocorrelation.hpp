@@ -2,10 +2,15 @@
 // Autocorrelation of Markov chain traces (003 §4.3 eq. 16; docs/algorithms.md §6).
 // A trace set is a matrix with one row per time step and one column per chain: all chains have the same length
 // and are independent runs of the same operator. The autocovariance of one series x_0..x_{N−1} is the biased
-// estimate γ̂(Δt) = (1/N) Σ_{t<N−Δt} (x_t − x̄)(x_{t+Δt} − x̄), computed by FFT with zero padding to at least twice
-// the length, so no lag wraps around. Several chains are combined by averaging their autocovariances, each about
-// its own mean (emcee's autocorr.integrated_time averages over walkers; Stan's effective sample size averages
-// the chains' autocovariances too).
+// estimate γ̂(Δt) = (1/N) Σ_{t<N−Δt} (x_t − x̄)(x_{t+Δt} − x̄), computed by FFT with zero padding, so no lag wraps
+// around. Several chains are combined by averaging their autocovariances, each about its own mean (emcee's
+// autocorr.integrated_time averages over walkers; Stan's effective sample size averages the chains' autocovariances
+// too).
+//
+// The estimators read γ̂ only up to a lag of a few autocorrelation times, and a chain long enough to trust is
+// fifty or more of them, so γ̂ can be asked for up to a largest lag L: it is then computed block by block (each
+// block of steps correlated with itself and the L steps after it by one FFT of about twice L), and the memory beside
+// the traces grows with L instead of with the chain (docs/algorithms.md §6).
 #include "rbmix/core/types.hpp"
 
 namespace rbmix::analysis {
@@ -16,14 +21,28 @@ VectorD autocovariance(const VectorD& series);
 // The average over the chains (columns) of each chain's γ̂(0..N−1).
 VectorD mean_autocovariance(const MatrixD& traces);
 
-// What every estimator of the integrated autocorrelation time needs, computed once (one FFT per chain).
+// What every estimator of the integrated autocorrelation time needs, computed once (one pass of FFTs per chain).
 struct TraceAutocovariance {
-  VectorD mean_autocovariance;  // mean over chains of γ̂_c(0..N−1)
+  VectorD mean_autocovariance;  // mean over chains of γ̂_c(0..L), L the largest lag computed
   VectorD chain_means;          // x̄_c
   Eigen::Index steps = 0;       // N, per chain
   Eigen::Index chains = 0;
+  // L.
+  Eigen::Index largest_lag() const { return mean_autocovariance.size() - 1; }
+  // Whether every lag up to N − 1 is there.
+  bool complete() const { return largest_lag() == steps - 1; }
 };
+// Every lag.
 TraceAutocovariance trace_autocovariance(const MatrixD& traces);
+// Lags 0..min(largest_lag, N − 1) (largest_lag ≥ 0): the same numbers to within rounding.
+TraceAutocovariance trace_autocovariance(const MatrixD& traces, Eigen::Index largest_lag);
+
+// The largest lag an estimator asks for first, for chains of `steps` steps: a sixty-fourth of the chain (at least
+// 4096 lags, at most N − 1). A chain of fifty autocorrelation times or more is long enough for every estimator to
+// stop within it; shorter ones ask for 4 times more lags until they stop (grown_lag).
+Eigen::Index first_largest_lag(Eigen::Index steps);
+// The next largest lag after `largest_lag`: 4 times more, at most N − 1.
+Eigen::Index grown_lag(Eigen::Index largest_lag, Eigen::Index steps);
 
 // R̂(Δt) = mean γ̂(Δt) / mean γ̂(0) for Δt = 0..N−1. Throws InputError if every chain is constant, where the
 // autocorrelation is undefined.

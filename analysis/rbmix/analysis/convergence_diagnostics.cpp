@@ -19,11 +19,15 @@ bool all_equal(const MatrixD& traces) { return (traces.array() == traces(0, 0)).
 // default, type 7), as ArviZ's and posterior's tail ESS use.
 double quantile(const MatrixD& traces, double probability) {
   std::vector<double> values(traces.data(), traces.data() + traces.size());
-  std::sort(values.begin(), values.end());
   const double position = probability * static_cast<double>(values.size() - 1);
   const auto below = static_cast<std::size_t>(std::floor(position));
   const std::size_t above = std::min(below + 1, values.size() - 1);
-  return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+  // The two order statistics without sorting every draw: the one at `below`, and the smallest of those after it.
+  const auto lower = values.begin() + static_cast<std::ptrdiff_t>(below);
+  std::nth_element(values.begin(), lower, values.end());
+  const double low = *lower;
+  const double high = above == below ? low : *std::min_element(lower + 1, values.end());
+  return low + (position - static_cast<double>(below)) * (high - low);
 }
 
 MatrixD indicator_at_most(const MatrixD& traces, double threshold) {
@@ -34,8 +38,8 @@ MatrixD indicator_at_most(const MatrixD& traces, double threshold) {
 
 MatrixD split_chains(const MatrixD& traces) {
   validate_traces(traces, "split_chains");
-  require(traces.rows() >= 4, "split_chains: each chain needs at least 4 steps to be split, got " +
-                                  std::to_string(traces.rows()));
+  require(traces.rows() >= 4,
+          "split_chains: each chain needs at least 4 steps to be split, got " + std::to_string(traces.rows()));
   const Eigen::Index half = traces.rows() / 2;
   MatrixD out(half, 2 * traces.cols());
   out.leftCols(traces.cols()) = traces.topRows(half);
@@ -49,7 +53,8 @@ MatrixD rank_normalise(const MatrixD& traces) {
   std::vector<Eigen::Index> order(static_cast<std::size_t>(total));
   std::iota(order.begin(), order.end(), Eigen::Index{0});
   const double* values = traces.data();
-  std::stable_sort(order.begin(), order.end(), [values](Eigen::Index a, Eigen::Index b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [values](Eigen::Index a, Eigen::Index b) { return values[a] < values[b]; });
   MatrixD out(traces.rows(), traces.cols());
   const boost::math::normal standard_normal;
   const double count = static_cast<double>(total);
@@ -71,78 +76,130 @@ double potential_scale_reduction(const MatrixD& traces) {
   if (all_equal(traces)) return 1.0;
   const double steps = static_cast<double>(traces.rows());
   const VectorD means = traces.colwise().mean().transpose();
-  const double within =
-      (traces.rowwise() - means.transpose()).array().square().colwise().sum().mean() / (steps - 1.0);
-  const double between_over_steps = (means.array() - means.mean()).square().sum() / static_cast<double>(means.size() - 1);
+  const double within = (traces.rowwise() - means.transpose()).array().square().colwise().sum().mean() / (steps - 1.0);
+  const double between_over_steps =
+      (means.array() - means.mean()).square().sum() / static_cast<double>(means.size() - 1);
   if (!(within > 0.0)) return std::numeric_limits<double>::infinity();  // constant chains at different values
   return std::sqrt(((steps - 1.0) / steps * within + between_over_steps) / within);
 }
 
-double rank_normalised_split_potential_scale_reduction(const MatrixD& traces) {
-  const MatrixD split = split_chains(traces);
+namespace {
+
+// R̂ of the rank-normalised folded split chains |x − median|, the median over every draw of `traces`.
+double folded_potential_scale_reduction(const MatrixD& traces, const MatrixD& split) {
   std::vector<double> values(traces.data(), traces.data() + traces.size());
   const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), middle, values.end());
   double median = *middle;
   if (values.size() % 2 == 0) median = 0.5 * (median + *std::max_element(values.begin(), middle));
-  const MatrixD folded = (split.array() - median).abs().matrix();
-  return std::max(potential_scale_reduction(rank_normalise(split)), potential_scale_reduction(rank_normalise(folded)));
+  values = {};
+  return potential_scale_reduction(rank_normalise(MatrixD((split.array() - median).abs().matrix())));
 }
 
-SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone) {
-  validate_traces(traces, "effective_sample_size");
-  require(traces.rows() >= 4, "effective_sample_size: each chain needs at least 4 steps");
-  const Eigen::Index steps = traces.rows();
-  const double total = static_cast<double>(traces.size());
-  SequenceEstimate out;
-  out.monotone = monotone;
-  if (all_equal(traces)) {
-    out.effective_sample_size = total;
-    out.time = 1.0;
-    return out;
+// The tail ESS of `traces` whose split chains are `split`.
+double tail_effective_sample_size(const MatrixD& traces, const MatrixD& split) {
+  return std::min(effective_sample_size(indicator_at_most(split, quantile(traces, 0.05))).effective_sample_size,
+                  effective_sample_size(indicator_at_most(split, quantile(traces, 0.95))).effective_sample_size);
+}
+
+}  // namespace
+
+double rank_normalised_split_potential_scale_reduction(const MatrixD& traces) {
+  const MatrixD split = split_chains(traces);
+  return std::max(potential_scale_reduction(rank_normalise(split)), folded_potential_scale_reduction(traces, split));
+}
+
+ConvergenceDiagnostics convergence_diagnostics(const MatrixD& traces) {
+  const MatrixD split = split_chains(traces);
+  ConvergenceDiagnostics out;
+  {
+    const MatrixD ranked = rank_normalise(split);
+    out.bulk = effective_sample_size(ranked);
+    out.potential_scale_reduction =
+        std::max(potential_scale_reduction(ranked), folded_potential_scale_reduction(traces, split));
   }
-  const TraceAutocovariance covariance = trace_autocovariance(traces);
+  out.tail_effective_sample_size = tail_effective_sample_size(traces, split);
+  return out;
+}
+
+namespace {
+
+// Geyer's initial positive sequence over pairs (ρ̂_t, ρ̂_{t+1}), t even, as Stan writes it, on the lags of
+// `covariance`; false if it would read a lag beyond those computed before it stopped (the caller computes more).
+bool sequence_from(const TraceAutocovariance& covariance, bool monotone, SequenceEstimate& out) {
+  const Eigen::Index steps = covariance.steps;
+  const double total = static_cast<double>(steps * covariance.chains);
   const VectorD& mean_covariance = covariance.mean_autocovariance;
   const double n = static_cast<double>(steps);
   const double mean_variance = mean_covariance[0] * n / (n - 1.0);
   double pooled = mean_variance * (n - 1.0) / n;
-  if (traces.cols() > 1) {
+  if (covariance.chains > 1) {
     const VectorD& means = covariance.chain_means;
     pooled += (means.array() - means.mean()).square().sum() / static_cast<double>(means.size() - 1);
   }
   const auto correlation = [&](Eigen::Index lag) { return 1.0 - (mean_variance - mean_covariance[lag]) / pooled; };
 
-  // Geyer's initial positive sequence over pairs (ρ̂_t, ρ̂_{t+1}), t even, as Stan writes it.
-  VectorD rho = VectorD::Zero(steps);
+  // Aligned as a VectorD is: Eigen's sum peels to the first aligned packet, so the order of its terms (and the last
+  // bit of τ̂) would otherwise depend on where the allocator put the sequence.
+  std::vector<double, Eigen::aligned_allocator<double>> rho{1.0, correlation(1)};
   Eigen::Index t = 0;
-  double even = 1.0;
-  double odd = correlation(1);
-  rho[0] = even;
-  rho[1] = odd;
+  double even = rho[0];
+  double odd = rho[1];
   while (t < steps - 5 && even + odd > 0.0) {
+    if (t + 3 > covariance.largest_lag()) return false;
     t += 2;
     even = correlation(t);
     odd = correlation(t + 1);
-    if (even + odd >= 0.0) {
-      rho[t] = even;
-      rho[t + 1] = odd;
-    }
+    rho.push_back(even + odd >= 0.0 ? even : 0.0);
+    rho.push_back(even + odd >= 0.0 ? odd : 0.0);
   }
   out.terminated = !(even + odd > 0.0);
   const Eigen::Index last = t;
-  if (even > 0.0) rho[last] = even;
+  if (even > 0.0) rho[static_cast<std::size_t>(last)] = even;
   // Geyer's initial monotone sequence: no pair larger than the one before.
   if (monotone)
-    for (Eigen::Index k = 2; k <= last - 2; k += 2)
+    for (std::size_t k = 2; k + 2 <= static_cast<std::size_t>(last); k += 2)
       if (rho[k] + rho[k + 1] > rho[k - 2] + rho[k - 1]) {
         rho[k] = 0.5 * (rho[k - 2] + rho[k - 1]);
         rho[k + 1] = rho[k];
       }
-  const double time = -1.0 + 2.0 * rho.head(last).sum() + rho[last];
+  const double time =
+      -1.0 + 2.0 * Eigen::Map<const VectorD>(rho.data(), last).sum() + rho[static_cast<std::size_t>(last)];
+  out.monotone = monotone;
   out.time = std::max(time, 1.0 / std::log10(total));
   out.effective_sample_size = total / out.time;
   out.cutoff = last;
-  return out;
+  return true;
+}
+
+}  // namespace
+
+SequenceEstimates effective_sample_sizes(const MatrixD& traces, Eigen::Index initial_lag) {
+  validate_traces(traces, "effective_sample_size");
+  require(traces.rows() >= 4, "effective_sample_size: each chain needs at least 4 steps");
+  SequenceEstimates out;
+  out.positive.monotone = false;
+  if (all_equal(traces)) {
+    const double total = static_cast<double>(traces.size());
+    for (SequenceEstimate* estimate : {&out.positive, &out.monotone}) {
+      estimate->effective_sample_size = total;
+      estimate->time = 1.0;
+    }
+    return out;
+  }
+  require(initial_lag >= 0, "effective_sample_size: the initial lag must not be negative");
+  // The lags the sequences read: a few autocorrelation times for a chain long enough to trust.
+  const Eigen::Index steps = traces.rows();
+  for (Eigen::Index lag = initial_lag > 0 ? std::min(initial_lag, steps - 1) : first_largest_lag(steps);;
+       lag = grown_lag(lag, steps)) {
+    const TraceAutocovariance covariance = trace_autocovariance(traces, lag);
+    if (sequence_from(covariance, false, out.positive) && sequence_from(covariance, true, out.monotone)) return out;
+  }
+}
+
+SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone) {
+  const SequenceEstimates both = effective_sample_sizes(traces);
+  return monotone ? both.monotone : both.positive;
 }
 
 SequenceEstimate bulk_effective_sample_size(const MatrixD& traces) {
@@ -150,9 +207,7 @@ SequenceEstimate bulk_effective_sample_size(const MatrixD& traces) {
 }
 
 double tail_effective_sample_size(const MatrixD& traces) {
-  const MatrixD split = split_chains(traces);
-  return std::min(effective_sample_size(indicator_at_most(split, quantile(traces, 0.05))).effective_sample_size,
-                  effective_sample_size(indicator_at_most(split, quantile(traces, 0.95))).effective_sample_size);
+  return tail_effective_sample_size(traces, split_chains(traces));
 }
 
 }  // namespace rbmix::analysis

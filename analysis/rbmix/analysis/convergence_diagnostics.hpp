@@ -41,19 +41,36 @@ double rank_normalised_split_potential_scale_reduction(const MatrixD& traces);
 // The result of Stan's ESS: the autocorrelation time τ̂ = S/ESS and the last lag T the sequence kept.
 struct SequenceEstimate {
   double effective_sample_size = 0.0;
-  double time = 0.0;         // S / ESS
-  Eigen::Index cutoff = 0;   // T: ρ̂_0..ρ̂_T entered the sum
-  bool terminated = false;   // a pair sum turned negative before the end of the chains
-  bool monotone = true;      // whether the monotone step was applied (false: initial positive sequence only)
+  double time = 0.0;        // S / ESS
+  Eigen::Index cutoff = 0;  // T: ρ̂_0..ρ̂_T entered the sum
+  bool terminated = false;  // a pair sum turned negative before the end of the chains
+  bool monotone = true;     // whether the monotone step was applied (false: initial positive sequence only)
 };
 
 // Stan's ESS of the given chains as they are (no split, no ranks). With monotone = false, the initial positive
 // sequence alone. A constant trace gives ESS = S, τ = 1 (Stan's convention). Needs at least 4 steps.
 SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone = true);
+// Both sequences of the same chains from one autocovariance: the initial positive (monotone = false) and the
+// initial monotone one. The autocovariance is computed up to `initial_lag` (0: first_largest_lag, autocorrelation.hpp)
+// and grown while the sequences would read beyond it; the result does not depend on it beyond rounding.
+struct SequenceEstimates {
+  SequenceEstimate positive;
+  SequenceEstimate monotone;
+};
+SequenceEstimates effective_sample_sizes(const MatrixD& traces, Eigen::Index initial_lag = 0);
 
 // ESS of the rank-normalised split chains (ArviZ ess(method="bulk")).
 SequenceEstimate bulk_effective_sample_size(const MatrixD& traces);
 // min over q ∈ {0.05, 0.95} of the ESS of I(x ≤ quantile_q) on split chains (ArviZ ess(method="tail")).
 double tail_effective_sample_size(const MatrixD& traces);
+
+// The three above of the same traces, which share the split chains and their rank-normalised scores: the same
+// numbers, each computed once (the ranks sort every draw, and a chain of 10^8 steps makes every copy count).
+struct ConvergenceDiagnostics {
+  double potential_scale_reduction = 0.0;  // rank_normalised_split_potential_scale_reduction
+  SequenceEstimate bulk;                   // bulk_effective_sample_size
+  double tail_effective_sample_size = 0.0;
+};
+ConvergenceDiagnostics convergence_diagnostics(const MatrixD& traces);
 
 }  // namespace rbmix::analysis

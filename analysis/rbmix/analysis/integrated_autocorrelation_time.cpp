@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "rbmix/analysis/autocorrelation.hpp"
@@ -61,6 +62,9 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   // R's ar() default maximum order.
   const Eigen::Index max_order = std::max<Eigen::Index>(
       1, std::min<Eigen::Index>(steps - 1, static_cast<Eigen::Index>(std::floor(10.0 * std::log10(steps)))));
+  require(traces.largest_lag() >= max_order, "autoregressive_integrated_time: the autocovariance stops at lag " +
+                                                 std::to_string(traces.largest_lag()) + ", before the largest order " +
+                                                 std::to_string(max_order));
 
   // Levinson–Durbin: the Yule–Walker fits of every order 1..max_order and their innovation variances; AIC picks
   // the order (R: N log σ̂²_k + 2k), at least 1 as in SamplerCompare.
@@ -130,14 +134,14 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
   double time = 1.0;
   Eigen::Index window = 0;
   bool found = false;
-  for (; window < steps; ++window) {
+  for (; window <= traces.largest_lag(); ++window) {
     if (window > 0) time += 2.0 * correlation[window];
     if (static_cast<double>(window) >= window_factor * time) {
       found = true;
       break;
     }
   }
-  window = std::min(window, steps - 1);
+  window = std::min(window, traces.largest_lag());
   const double total = static_cast<double>(steps * traces.chains);
   const double standard_error = time * std::sqrt(2.0 * (2.0 * static_cast<double>(window) + 1.0) / total);
   IntegratedTimeEstimate estimate{"adaptive_window",
@@ -150,7 +154,9 @@ IntegratedTimeEstimate adaptive_window_integrated_time(const TraceAutocovariance
   if (time <= 0.0)
     estimate.warning = "τ̂ ≤ 0: the sum was cut inside an antithetic (negatively correlated) stretch";
   else if (!found)
-    estimate.warning = "no window M ≥ c τ̂(M) within the chain";
+    estimate.warning = traces.complete() ? "no window M ≥ c τ̂(M) within the chain"
+                                         : "no window M ≥ c τ̂(M) within the " + std::to_string(traces.largest_lag()) +
+                                               " lags computed";
   estimate.trusted = estimate.warning.empty();
   return estimate;
 }
@@ -169,18 +175,21 @@ IntegratedTimeEstimate windowed_estimate(const char* method, double time, Eigen:
           false,  ""};
 }
 
-IntegratedTimeEstimate sequence_estimate(const char* method, const MatrixD& traces, bool monotone, bool ranks) {
+// The estimate a sequence method gives where it cannot be formed from `traces`; nothing where it can.
+std::optional<IntegratedTimeEstimate> unavailable_sequence(const char* method, const MatrixD& traces) {
   if (traces.rows() < 4)
-    return {method,
-            not_a_number,
-            not_a_number,
-            not_a_number,
-            0,
-            false,
-            "each chain needs at least 4 steps to be split in two"};
+    return IntegratedTimeEstimate{method,
+                                  not_a_number,
+                                  not_a_number,
+                                  not_a_number,
+                                  0,
+                                  false,
+                                  "each chain needs at least 4 steps to be split in two"};
   if (chains_are_constant(traces)) return untrusted_constant(method);
-  const SequenceEstimate sequence =
-      ranks ? bulk_effective_sample_size(traces) : effective_sample_size(split_chains(traces), monotone);
+  return std::nullopt;
+}
+
+IntegratedTimeEstimate sequence_estimate(const char* method, const MatrixD& traces, const SequenceEstimate& sequence) {
   IntegratedTimeEstimate estimate =
       windowed_estimate(method, sequence.time, sequence.cutoff, static_cast<double>(traces.size()));
   if (!sequence.terminated) estimate.warning = "the pair sums stayed positive up to the end of the chain";
@@ -226,17 +235,23 @@ double within_chain_variance(const MatrixD& traces) {
 
 IntegratedTimeEstimate initial_positive_sequence_integrated_time(const MatrixD& traces) {
   validate_traces(traces, "initial_positive_sequence_integrated_time");
-  return sequence_estimate("initial_positive_sequence", traces, false, false);
+  constexpr const char* method = "initial_positive_sequence";
+  if (const auto unavailable = unavailable_sequence(method, traces)) return *unavailable;
+  return sequence_estimate(method, traces, effective_sample_size(split_chains(traces), false));
 }
 
 IntegratedTimeEstimate initial_monotone_sequence_integrated_time(const MatrixD& traces) {
   validate_traces(traces, "initial_monotone_sequence_integrated_time");
-  return sequence_estimate("initial_monotone_sequence", traces, true, false);
+  constexpr const char* method = "initial_monotone_sequence";
+  if (const auto unavailable = unavailable_sequence(method, traces)) return *unavailable;
+  return sequence_estimate(method, traces, effective_sample_size(split_chains(traces), true));
 }
 
 IntegratedTimeEstimate rank_normalised_integrated_time(const MatrixD& traces) {
   validate_traces(traces, "rank_normalised_integrated_time");
-  return sequence_estimate("rank_normalised", traces, true, true);
+  constexpr const char* method = "rank_normalised";
+  if (const auto unavailable = unavailable_sequence(method, traces)) return *unavailable;
+  return sequence_estimate(method, traces, bulk_effective_sample_size(traces));
 }
 
 IntegratedTimeEstimate batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size) {
@@ -367,16 +382,36 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   MixingDiagnostics out;
   out.steps = traces.rows();
   out.chains = traces.cols();
-  const bool splittable = traces.rows() >= 4;
-  out.potential_scale_reduction = splittable ? rank_normalised_split_potential_scale_reduction(traces) : not_a_number;
-  out.bulk_effective_sample_size = splittable ? bulk_effective_sample_size(traces).effective_sample_size : not_a_number;
-  out.tail_effective_sample_size = splittable ? tail_effective_sample_size(traces) : not_a_number;
+  // The split chains, their rank-normalised scores and their autocovariances are each computed once and shared by
+  // R̂, the ESS and the three sequence estimators: the numbers of the estimators called one by one.
+  std::optional<ConvergenceDiagnostics> convergence;
+  if (traces.rows() >= 4) convergence = convergence_diagnostics(traces);
+  out.potential_scale_reduction = convergence ? convergence->potential_scale_reduction : not_a_number;
+  out.bulk_effective_sample_size = convergence ? convergence->bulk.effective_sample_size : not_a_number;
+  out.tail_effective_sample_size = convergence ? convergence->tail_effective_sample_size : not_a_number;
 
-  const TraceAutocovariance covariance = trace_autocovariance(traces);
-  out.estimates = {autoregressive_integrated_time(covariance),        adaptive_window_integrated_time(covariance),
-                   initial_positive_sequence_integrated_time(traces), initial_monotone_sequence_integrated_time(traces),
-                   rank_normalised_integrated_time(traces),           batch_means_integrated_time(traces),
-                   overlapping_batch_means_integrated_time(traces)};
+  // The lag-window estimators read γ̂ up to the adaptive window (the AR order is far below it): more lags are
+  // computed only while the window is not found within those there are.
+  TraceAutocovariance covariance = trace_autocovariance(traces, first_largest_lag(out.steps));
+  IntegratedTimeEstimate window = adaptive_window_integrated_time(covariance);
+  while (!covariance.complete() && window.cutoff == covariance.largest_lag()) {
+    covariance = trace_autocovariance(traces, grown_lag(covariance.largest_lag(), out.steps));
+    window = adaptive_window_integrated_time(covariance);
+  }
+  out.estimates = {autoregressive_integrated_time(covariance), window};
+  const auto unavailable_positive = unavailable_sequence("initial_positive_sequence", traces);
+  const auto unavailable_monotone = unavailable_sequence("initial_monotone_sequence", traces);
+  const auto unavailable_ranked = unavailable_sequence("rank_normalised", traces);
+  if (unavailable_positive) {
+    out.estimates.insert(out.estimates.end(), {*unavailable_positive, *unavailable_monotone, *unavailable_ranked});
+  } else {
+    const SequenceEstimates sequences = effective_sample_sizes(split_chains(traces));
+    out.estimates.push_back(sequence_estimate("initial_positive_sequence", traces, sequences.positive));
+    out.estimates.push_back(sequence_estimate("initial_monotone_sequence", traces, sequences.monotone));
+    out.estimates.push_back(sequence_estimate("rank_normalised", traces, convergence->bulk));
+  }
+  out.estimates.push_back(batch_means_integrated_time(traces));
+  out.estimates.push_back(overlapping_batch_means_integrated_time(traces));
 
   for (const IntegratedTimeEstimate& estimate : out.estimates) {
     TrustSignals signals;

@@ -15,6 +15,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
@@ -109,11 +110,13 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, 1000, chain_seed, false, {}});
-    const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces);
+    const MatrixD traces = sample_energy_traces(
+        rbm, {rule, setting.steps, 1, 1000, chain_seed, false, chain_progress(rule, setting.steps + 1000)});
+    report_job_stage(to_string(rule) + " chain's autocorrelation time");
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(traces);
     const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
+    const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(traces, lags);
     out.autocorrelation =
         covariance.mean_autocovariance[0] > 0.0
             ? VectorD(covariance.mean_autocovariance.head(lags + 1) / covariance.mean_autocovariance[0])

@@ -2,16 +2,25 @@
 
 #include <omp.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/mpi_job_backend.hpp"
 
 namespace rbmix::experiments {
 namespace {
+
+// How often the progress thread refreshes the line (the reporter prints at most every 0.25 s on a terminal and
+// every 10 s in a log).
+constexpr std::chrono::seconds heartbeat_interval{1};
 
 JobOutcome run_one(const std::function<std::string(std::size_t)>& job, std::size_t index) {
   try {
@@ -21,17 +30,20 @@ JobOutcome run_one(const std::function<std::string(std::size_t)>& job, std::size
   }
 }
 
-void run_on_threads(const std::vector<std::size_t>& todo, int threads,
+// `slots` holds one slot per thread of the team: each job reports its progress into its thread's.
+void run_on_threads(const std::vector<std::size_t>& todo, std::vector<JobProgressSlot>& slots,
                     const std::function<JobOutcome(std::size_t)>& job,
                     const std::function<void(std::size_t, const JobOutcome&)>& finished) {
-  const int team = threads > 0 ? threads : omp_get_max_threads();
   const auto count = static_cast<std::int64_t>(todo.size());
   std::exception_ptr journal_failure;
-#pragma omp parallel for schedule(dynamic) num_threads(team)
+#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(slots.size()))
   for (std::int64_t k = 0; k < count; ++k) {
     omp_set_num_threads(1);
     const std::size_t index = todo[static_cast<std::size_t>(k)];
+    JobProgressSlot& slot = slots[static_cast<std::size_t>(omp_get_thread_num())];
+    slot.start(index);
     const JobOutcome outcome = job(index);
+    slot.finish();
 #pragma omp critical(rbmix_job_grid)
     try {
       finished(index, outcome);
@@ -110,16 +122,55 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
                             static_cast<std::int64_t>(todo.size() + outcomes.size()),
                             coordinator ? settings_.progress : ProgressMode::never, stderr,
                             static_cast<std::int64_t>(outcomes.size()));
+  // The jobs running on this process's threads and how far each has got (job_progress.hpp): the line shows them
+  // between finishes, refreshed by a progress thread. Jobs on other MPI ranks show only when they finish.
+  std::vector<JobProgressSlot> slots(
+      distributed ? 0 : static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads()));
+  std::mutex progress_mutex;  // the reporter, `outcomes` and the journal, between the workers and the progress thread
+  const auto running = [&slots] {
+    std::string note;
+    for (const JobProgressSlot& slot : slots) {
+      const std::string job = slot.describe();
+      if (!job.empty()) note += (note.empty() ? "running " : ", ") + job;
+    }
+    return note.empty() ? std::string("no job running") : note;
+  };
   const auto finished = [&](std::size_t index, const JobOutcome& outcome) {
+    const std::lock_guard lock(progress_mutex);
     journal->record(index, outcome);
     outcomes[index] = outcome;
-    progress.update(static_cast<std::int64_t>(outcomes.size()));
+    progress.update(static_cast<std::int64_t>(outcomes.size()), running());
   };
   const auto attempt = [&job](std::size_t index) { return run_one(job, index); };
-  if (distributed)
+  if (distributed) {
     run_mpi_jobs(todo, threads, attempt, finished);
-  else
-    run_on_threads(todo, threads, attempt, finished);
+  } else {
+    std::condition_variable wake;
+    bool phase_done = false;
+    std::thread heartbeat;
+    if (progress.enabled() && !todo.empty())
+      heartbeat = std::thread([&] {
+        std::unique_lock lock(progress_mutex);
+        while (!wake.wait_for(lock, heartbeat_interval, [&] { return phase_done; }))
+          progress.update(static_cast<std::int64_t>(outcomes.size()), running());
+      });
+    const auto stop_heartbeat = [&] {
+      if (!heartbeat.joinable()) return;
+      {
+        const std::lock_guard lock(progress_mutex);
+        phase_done = true;
+      }
+      wake.notify_all();
+      heartbeat.join();
+    };
+    try {
+      run_on_threads(todo, slots, attempt, finished);
+    } catch (...) {
+      stop_heartbeat();
+      throw;
+    }
+    stop_heartbeat();
+  }
   progress.finish();
 
   // On rank 0: whether the experiment can go on with every result, or why not.

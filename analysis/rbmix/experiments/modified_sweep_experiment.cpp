@@ -13,6 +13,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
@@ -69,7 +70,9 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
       train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, {}});
+    const MatrixD traces = sample_energy_traces(
+        rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, chain_progress(rule, setting.steps + kBurnIn)});
+    report_job_stage(to_string(rule) + " chain's autocorrelation time");
     result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;

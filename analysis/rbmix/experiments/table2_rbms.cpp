@@ -1,5 +1,8 @@
 #include "rbmix/experiments/table2_rbms.hpp"
 
+#include <cstdint>
+
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_options.hpp"
 
@@ -33,8 +36,18 @@ Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const P
   training.sample_in_float = true;
   apply(initialisation, training);
   Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
-  trainer.run();
+  TrainingHooks hooks;
+  report_job_stage("training");
+  hooks.on_update = [&](std::int64_t update) {
+    report_job_progress(static_cast<double>(update) / static_cast<double>(setting.updates));
+  };
+  trainer.run(hooks);
   return trainer.model();
+}
+
+std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps) {
+  report_job_stage(to_string(rule) + " chain");
+  return [sweeps](Eigen::Index done) { report_job_progress(static_cast<double>(done) / static_cast<double>(sweeps)); };
 }
 
 }  // namespace rbmix::experiments

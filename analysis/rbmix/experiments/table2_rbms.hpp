@@ -4,11 +4,13 @@
 // sweeps (003 §4.2). A setting's number is its place in autocorr's full list, so the same trial seeds train the same
 // RBMs in every experiment.
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {
@@ -31,5 +33,9 @@ nlohmann::json to_json(const Table2Setting& setting);
 // float, seeded by `seed` (the trial's trial_seed). autocorr and modified-sweep train them.
 Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,
                      std::uint64_t seed);
+
+// Enters the grid job's stage "<rule> chain" (job_progress.hpp) and returns the `on_sweep` of an energy trace of
+// `sweeps` sweeps (burn-in included) that reports how far it has got.
+std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps);
 
 }  // namespace rbmix::experiments

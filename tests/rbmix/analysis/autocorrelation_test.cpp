@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "rbmix/core/error.hpp"
 #include "support/autoregressive_series.hpp"
@@ -27,6 +29,33 @@ RC_GTEST_PROP(Autocovariance, EqualsTheDirectSumAtEveryLag, ()) {
     for (Eigen::Index t = 0; t + lag < n; ++t) direct += (series[t] - mean) * (series[t + lag] - mean);
     RC_ASSERT(std::abs(fast[lag] - direct / static_cast<double>(n)) < fft_tolerance);
   }
+}
+
+// Up to a largest lag L the autocovariance is summed block by block (blocks of max(L + 1, 8192) steps); it must
+// equal the whole series' transform at every lag it returns. Series up to 40 000 steps reach several blocks.
+RC_GTEST_PROP(TraceAutocovariance, UpToALargestLagEqualsEveryLagsTransform, ()) {
+  const auto steps = *rc::gen::inRange<Eigen::Index>(2, 40001);
+  const auto chains = *rc::gen::inRange<Eigen::Index>(1, 3);
+  const auto largest_lag =
+      *rc::gen::oneOf(rc::gen::inRange<Eigen::Index>(0, 64), rc::gen::inRange<Eigen::Index>(0, steps));
+  const auto seed = *rc::gen::arbitrary<std::uint32_t>();
+  const MatrixD traces = testing::autoregressive_series(0.95, steps, chains, seed);
+  const TraceAutocovariance all = trace_autocovariance(traces);
+  const TraceAutocovariance some = trace_autocovariance(traces, largest_lag);
+  const Eigen::Index lags = std::min(largest_lag, steps - 1);
+  RC_ASSERT(some.largest_lag() == lags);
+  RC_ASSERT(some.complete() == (lags == steps - 1));
+  RC_ASSERT(all.complete());
+  // Both sum the same ≤ 40 000 products of size ≤ ~100 in other orders: rounding of order 1e-16 × 4e6.
+  const double scale = all.mean_autocovariance[0];
+  for (Eigen::Index lag = 0; lag <= lags; ++lag)
+    RC_ASSERT(std::abs(some.mean_autocovariance[lag] - all.mean_autocovariance[lag]) <= 1e-11 * scale);
+}
+
+TEST(TraceAutocovariance, ALargestLagBeyondTheChainStopsAtItsEnd) {
+  const MatrixD traces = testing::autoregressive_series(0.5, 10, 2, 3);
+  EXPECT_EQ(trace_autocovariance(traces, 1000).largest_lag(), 9);
+  EXPECT_THROW(trace_autocovariance(traces, -1), InputError);
 }
 
 TEST(MeanAutocovariance, AveragesTheChains) {

@@ -52,9 +52,9 @@ TEST(ConvergenceDiagnostics, SplitAndRankAsDefined) {
   EXPECT_EQ(split(0, 0), 3.0);
   EXPECT_EQ(split(1, 1), 9.0);  // the middle draw is dropped
   const MatrixD ranks = rank_normalise(traces);
-  EXPECT_EQ(ranks(1, 0), ranks(2, 0));  // tied draws share the mean rank 1.5
+  EXPECT_EQ(ranks(1, 0), ranks(2, 0));                   // tied draws share the mean rank 1.5
   EXPECT_NEAR(ranks(1, 0), -0.7916386077433746, 1e-12);  // Φ^{-1}((1.5 − 3/8)/(5 + 1/4))
-  EXPECT_NEAR(ranks(3, 0), 0.0, 1e-15);                   // rank 3 of 5 is the median
+  EXPECT_NEAR(ranks(3, 0), 0.0, 1e-15);                  // rank 3 of 5 is the median
   EXPECT_THROW(split_chains(MatrixD::Zero(3, 2)), InputError);
 }
 
@@ -89,6 +89,37 @@ TEST(ConvergenceDiagnostics, EffectiveSampleSizeOfAnAutoregressiveSeries) {
   const double tail = tail_effective_sample_size(traces);
   EXPECT_GT(tail, total / 19.0);
   EXPECT_LT(tail, total);
+}
+
+// The sequences read the autocovariance up to a largest lag that grows from 4096 while they would read beyond it.
+// φ = 0.9995 (τ ≈ 4000) on 2 chains of 2^17 steps stops beyond lag 4096 and well before the end: asked for every lag
+// at once, or for 4 and growing from there, the sequences must keep the same lags and the same τ̂ to rounding.
+TEST(ConvergenceDiagnostics, SequencesDoNotDependOnTheLagsComputedFirst) {
+  const MatrixD split = split_chains(testing::autoregressive_series(0.9995, Eigen::Index{1} << 17, 2, 5));
+  const SequenceEstimates grown = effective_sample_sizes(split);
+  ASSERT_GT(grown.monotone.cutoff, 4096);
+  ASSERT_TRUE(grown.monotone.terminated);
+  for (const Eigen::Index initial_lag : {Eigen::Index{4}, split.rows() - 1}) {
+    const SequenceEstimates other = effective_sample_sizes(split, initial_lag);
+    EXPECT_EQ(other.positive.cutoff, grown.positive.cutoff) << initial_lag;
+    EXPECT_EQ(other.monotone.cutoff, grown.monotone.cutoff) << initial_lag;
+    EXPECT_NEAR(other.positive.time / grown.positive.time, 1.0, 1e-10) << initial_lag;
+    EXPECT_NEAR(other.monotone.time / grown.monotone.time, 1.0, 1e-10) << initial_lag;
+  }
+  EXPECT_FALSE(grown.positive.monotone);
+  EXPECT_TRUE(grown.monotone.monotone);
+  EXPECT_EQ(effective_sample_size(split, false).time, grown.positive.time);
+  EXPECT_EQ(effective_sample_size(split).time, grown.monotone.time);
+}
+
+// The shared computation gives what the three functions give one by one.
+TEST(ConvergenceDiagnostics, SharedEqualsOneByOne) {
+  const MatrixD traces = testing::autoregressive_series(0.9, 5000, 3, 8);
+  const ConvergenceDiagnostics shared = convergence_diagnostics(traces);
+  EXPECT_EQ(shared.potential_scale_reduction, rank_normalised_split_potential_scale_reduction(traces));
+  EXPECT_EQ(shared.bulk.time, bulk_effective_sample_size(traces).time);
+  EXPECT_EQ(shared.bulk.cutoff, bulk_effective_sample_size(traces).cutoff);
+  EXPECT_EQ(shared.tail_effective_sample_size, tail_effective_sample_size(traces));
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
+#include "rbmix/analysis/convergence_diagnostics.hpp"
 #include "rbmix/analysis/exact_autocorrelation_time.hpp"
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
@@ -226,6 +228,37 @@ TEST(IntegratedAutocorrelationTimes, ReportConstantTracesAsUndefined) {
     EXPECT_TRUE(std::isnan(estimate.time));
     EXPECT_FALSE(estimate.trusted);
   }
+}
+
+// mixing_diagnostics computes the autocovariance up to 4096 lags first and more while the adaptive window is not
+// found, and shares the split chains, ranks and sequences between estimators; each estimator called alone on every
+// lag must give the same estimates. φ = 0.9995 (τ ≈ 4000): Sokal's window M ≈ 5τ is beyond lag 4096.
+TEST(MixingDiagnostics, EqualTheEstimatorsCalledOneByOne) {
+  const MatrixD traces = testing::autoregressive_series(0.9995, Eigen::Index{1} << 17, 2, 13);
+  const MixingDiagnostics diagnostics = mixing_diagnostics(traces);
+  const TraceAutocovariance every_lag = trace_autocovariance(traces);
+  const std::vector<IntegratedTimeEstimate> alone = {
+      autoregressive_integrated_time(every_lag),         adaptive_window_integrated_time(every_lag),
+      initial_positive_sequence_integrated_time(traces), initial_monotone_sequence_integrated_time(traces),
+      rank_normalised_integrated_time(traces),           batch_means_integrated_time(traces),
+      overlapping_batch_means_integrated_time(traces)};
+  ASSERT_EQ(diagnostics.estimates.size(), alone.size());
+  ASSERT_GT(alone[1].cutoff, 4096);
+  for (std::size_t k = 0; k < alone.size(); ++k) {
+    SCOPED_TRACE(alone[k].method);
+    EXPECT_EQ(diagnostics.estimates[k].method, alone[k].method);
+    EXPECT_EQ(diagnostics.estimates[k].cutoff, alone[k].cutoff);
+    EXPECT_NEAR(diagnostics.estimates[k].time / alone[k].time, 1.0, 1e-10);
+    EXPECT_NEAR(diagnostics.estimates[k].upper / alone[k].upper, 1.0, 1e-10);
+  }
+  EXPECT_EQ(diagnostics.potential_scale_reduction, rank_normalised_split_potential_scale_reduction(traces));
+  EXPECT_EQ(diagnostics.bulk_effective_sample_size, bulk_effective_sample_size(traces).effective_sample_size);
+  EXPECT_EQ(diagnostics.tail_effective_sample_size, tail_effective_sample_size(traces));
+}
+
+TEST(AutoregressiveIntegratedTime, RejectsAnAutocovarianceShorterThanItsLargestOrder) {
+  const MatrixD traces = testing::autoregressive_series(0.5, 1000, 1, 2);
+  EXPECT_THROW(autoregressive_integrated_time(trace_autocovariance(traces, 5)), InputError);
 }
 
 }  // namespace

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "support/temporary_directory.hpp"
 
@@ -162,6 +165,61 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
                         }),
                12);
   EXPECT_EQ(calls.load(), 1);
+}
+
+TEST(JobProgress, DescribesTheStageAndFractionOfTheRunningJob) {
+  JobProgressSlot slot;
+  EXPECT_EQ(slot.describe(), "");
+  report_job_stage("outside");  // no job on this thread: nothing to report into
+  report_job_progress(0.5);
+  slot.start(3);
+  EXPECT_EQ(slot.describe(), "job 3: started");
+  report_job_stage("gibbs chain");
+  EXPECT_EQ(slot.describe(), "job 3: gibbs chain");
+  report_job_progress(0.414);
+  EXPECT_EQ(slot.describe(), "job 3: gibbs chain 41 %");
+  report_job_progress(7.0);
+  EXPECT_EQ(slot.describe(), "job 3: gibbs chain 100 %");
+  report_job_progress(-1.0);
+  EXPECT_EQ(slot.describe(), "job 3: gibbs chain 0 %");
+  report_job_progress(std::nan(""));
+  EXPECT_EQ(slot.describe(), "job 3: gibbs chain");
+  slot.finish();
+  EXPECT_EQ(slot.describe(), "");
+  report_job_progress(0.5);
+  EXPECT_EQ(slot.describe(), "");
+  slot.start(4);
+  EXPECT_EQ(slot.describe(), "job 4: started");  // a new job starts without the last one's stage
+  slot.finish();
+}
+
+// With the progress line on, a progress thread refreshes it from the running jobs' reports while they run: it must
+// stop with the phase, also when a job failed (a thread left running would end the process), and the last line
+// counts every job.
+TEST(JobGrid, TheProgressThreadStopsWithThePhaseAlsoWhenAJobFails) {
+  rbmix::testing::TemporaryDirectory directory;
+  JobGridSettings settings = settings_in(directory.path());
+  settings.progress = ProgressMode::always;
+  JobGrid grid(settings);
+  ::testing::internal::CaptureStderr();
+  try {
+    run_jobs(JobRunner(2, &grid), 3, [](std::size_t index) {
+      report_job_stage("sleeping");
+      for (int tenth = 1; tenth <= 12; ++tenth) {  // past the progress thread's 1 s refresh
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        report_job_progress(tenth / 12.0);
+      }
+      if (index == 1) throw InputError("diverged");
+      return root_job(index);
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("job 1 failed: diverged"), std::string::npos) << error.what();
+  }
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("grid phase 0"), std::string::npos) << log;
+  EXPECT_NE(log.find("3/3"), std::string::npos) << log;
+  EXPECT_NE(log.find("no job running"), std::string::npos) << log;
 }
 
 TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
