@@ -9,6 +9,7 @@
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -135,7 +136,9 @@ Rbm train(const MatrixD& data, Eigen::Index hidden, int k, double learning_rate,
   options.evaluation_interval = 0;
   options.seed = seed;
   Trainer trainer(options, data, MatrixD(0, data.cols()), hidden);
-  trainer.run();
+  TrainingHooks hooks;
+  hooks.on_update = training_progress(options.updates);
+  trainer.run(hooks);
   return trainer.model();
 }
 

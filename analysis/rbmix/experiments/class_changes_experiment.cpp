@@ -7,6 +7,7 @@
 #include "rbmix/analysis/class_changes.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/random/random_stream.hpp"
@@ -126,7 +127,9 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   training.seed = seed;
   apply(options.initialisation, training);
   Trainer trainer(training, data, MatrixD(0, data.cols()), 16);
-  trainer.run();
+  TrainingHooks hooks;
+  hooks.on_update = training_progress(training.updates);
+  trainer.run(hooks);
   const Rbm rbm = trainer.model();
   const std::array<UnitRule, 2> rules{GibbsRule{}, FlipTheStateRule{}};
   for (std::size_t r = 0; r < rules.size(); ++r) {

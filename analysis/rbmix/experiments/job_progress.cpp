@@ -26,6 +26,13 @@ void report_job_progress(double fraction) {
   slot->fraction_.store(std::isnan(fraction) ? fraction : std::clamp(fraction, 0.0, 1.0), std::memory_order_relaxed);
 }
 
+std::function<void(std::int64_t update)> training_progress(std::int64_t updates) {
+  report_job_stage("training");
+  return [updates](std::int64_t update) {
+    report_job_progress(static_cast<double>(update) / static_cast<double>(std::max<std::int64_t>(updates, 1)));
+  };
+}
+
 void JobProgressSlot::start(std::size_t job) {
   {
     const std::lock_guard lock(stage_mutex_);

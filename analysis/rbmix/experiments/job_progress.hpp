@@ -7,6 +7,7 @@
 // Both do nothing outside a grid job; report_job_progress is one relaxed atomic store, cheap enough for every sweep.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -16,6 +17,10 @@ namespace rbmix::experiments {
 void report_job_stage(std::string stage);
 // The fraction of the stage done, clamped to [0, 1]; NaN: not known (none shown).
 void report_job_progress(double fraction);
+
+// Enters the stage "training" and returns a Trainer's on_update hook (training/trainer.hpp) that reports the updates
+// done of `updates`.
+std::function<void(std::int64_t update)> training_progress(std::int64_t updates);
 
 // One worker thread's running job, as the grid reads it from its progress thread.
 class JobProgressSlot {

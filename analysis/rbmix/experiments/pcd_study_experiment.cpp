@@ -13,6 +13,7 @@
 #include "rbmix/data/split.hpp"
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/pcd_study_data.hpp"
 #include "rbmix/experiments/sample_statistics.hpp"
@@ -89,11 +90,15 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
     return point;
   };
   std::vector<PcdStudyPoint> points{evaluate(0, 0.0)};
+  const auto report_progress = training_progress(options.updates);
   double seconds = 0.0;
   for (int evaluation = 1; evaluation <= options.evaluations; ++evaluation) {
     const std::int64_t target = options.updates * evaluation / options.evaluations;
     const auto start = std::chrono::steady_clock::now();
-    while (trainer.updates_done() < target) trainer.step();
+    while (trainer.updates_done() < target) {
+      trainer.step();
+      report_progress(trainer.updates_done());
+    }
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const Rbm& parameters = trainer.parameters().parameters;
     if (!parameters.weights.allFinite() || !parameters.visible_bias.allFinite()) {
@@ -104,7 +109,9 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
       points.push_back(last);
       continue;
     }
+    report_job_stage("evaluation");
     points.push_back(evaluate(target, seconds));
+    report_job_stage("training");
   }
   return points;
 }

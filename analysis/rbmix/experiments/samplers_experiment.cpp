@@ -11,6 +11,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/trial_seed.hpp"
 #include "rbmix/report/png_image.hpp"
@@ -98,7 +99,9 @@ SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_s
   training.sample_in_float = true;
   training.seed = seed;
   Trainer trainer(training, to_real(data.train), MatrixD(0, data.train.cols()), hidden);
-  const TrainingSummary summary = trainer.run();
+  TrainingHooks hooks;
+  hooks.on_update = training_progress(training.updates);
+  const TrainingSummary summary = trainer.run(hooks);
   SamplersModel model{data_set,
                       hidden,
                       learning_rate,

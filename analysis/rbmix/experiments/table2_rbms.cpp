@@ -1,7 +1,5 @@
 #include "rbmix/experiments/table2_rbms.hpp"
 
-#include <cstdint>
-
 #include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_options.hpp"
@@ -37,10 +35,7 @@ Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const P
   apply(initialisation, training);
   Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
   TrainingHooks hooks;
-  report_job_stage("training");
-  hooks.on_update = [&](std::int64_t update) {
-    report_job_progress(static_cast<double>(update) / static_cast<double>(setting.updates));
-  };
+  hooks.on_update = training_progress(setting.updates);
   trainer.run(hooks);
   return trainer.model();
 }

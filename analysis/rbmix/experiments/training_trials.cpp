@@ -4,6 +4,7 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/model/exact.hpp"
 
 namespace rbmix {
@@ -81,6 +82,7 @@ std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& j
     const TrainingJob& job = jobs[index];
     Trainer trainer(job.options, *job.data, MatrixD(), job.n_hidden);
     TrainingHooks hooks;
+    hooks.on_update = training_progress(job.options.updates);
     if (job.evaluation_data != nullptr)
       hooks.estimate_log_likelihood = [&job](const Rbm& rbm, const MatrixD&) {
         return exact_average_log_likelihood(rbm, *job.evaluation_data, exact_log_partition(rbm));
