@@ -20,7 +20,8 @@ constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 // Two-sided 95 % normal quantile for the bands.
 constexpr double band_quantile = 1.959963984540054;
 // Relative step of the central differences in the AR delta method: τ(φ) is smooth where the fit is stationary,
-// so truncation (∝ step²) and rounding (∝ 1e-16/step) errors both stay near 1e-10 relative.
+// so truncation (∝ step²) and rounding (∝ 1e-16/step) errors both stay near 1e-10 relative (near the boundary
+// Σφ = 1 the step shrinks with the distance to it, and both stay below 1e-4).
 constexpr double difference_step = 1e-5;
 
 IntegratedTimeEstimate untrusted_constant(const char* method) {
@@ -106,7 +107,10 @@ IntegratedTimeEstimate autoregressive_integrated_time(const TraceAutocovariance&
   const MatrixD coefficient_covariance = (best_variance / total) * toeplitz.inverse();
   VectorD gradient(order);
   for (Eigen::Index j = 0; j < order; ++j) {
-    const double step = difference_step * std::max(1.0, std::abs(best_coefficients[j]));
+    // Within a hundredth of the distance to the non-stationary boundary Σφ = 1, where τ is infinite: a chain with τ
+    // of 10^5 fits φ within 10^-5 of it, and a fixed step would step across (an interval of ±∞).
+    const double step = std::min(difference_step * std::max(1.0, std::abs(best_coefficients[j])),
+                                 0.01 * (1.0 - best_coefficients.sum()));
     VectorD plus = best_coefficients, minus = best_coefficients;
     plus[j] += step;
     minus[j] -= step;

@@ -129,6 +129,30 @@ TEST(AutoregressiveIntegratedTime, FindsOrderOneAndABandOfTheAsymptoticWidth) {
   EXPECT_LT(estimate.lower, estimate.time);
 }
 
+// An AR(1) autocovariance γ(k) = φ^k/(1 − φ²) given exactly, with φ = 0.99999 (τ = 2·10^5, as 003 Table 2's MNIST
+// chains): Levinson–Durbin finds φ at order 1 and zeros beyond, so AIC picks order 1, and the delta-method band is
+// τ ± 1.96 τ · 2/√((1 − φ²) N) (the test above) up to the central differences' error. A fixed difference step of
+// 10^-5 stepped onto Σφ = 1 and gave a band of ±∞.
+TEST(AutoregressiveIntegratedTime, KeepsAFiniteBandForAFitNearTheNonStationaryBoundary) {
+  constexpr double coefficient = 0.99999;
+  TraceAutocovariance covariance;
+  covariance.steps = 100'000'000;
+  covariance.chains = 1;
+  covariance.chain_means = VectorD::Zero(1);
+  covariance.mean_autocovariance.resize(4096);
+  for (Eigen::Index lag = 0; lag < covariance.mean_autocovariance.size(); ++lag)
+    covariance.mean_autocovariance[lag] =
+        std::pow(coefficient, static_cast<double>(lag)) / (1.0 - coefficient * coefficient);
+  const IntegratedTimeEstimate estimate = autoregressive_integrated_time(covariance);
+  const double exact = testing::autoregressive_integrated_time_exact(coefficient);
+  EXPECT_EQ(estimate.cutoff, 1);
+  EXPECT_NEAR(estimate.time / exact, 1.0, 1e-6);
+  ASSERT_TRUE(std::isfinite(estimate.lower) && std::isfinite(estimate.upper));
+  const double half_width = 1.959963984540054 * exact * 2.0 /
+                            std::sqrt((1.0 - coefficient * coefficient) * static_cast<double>(covariance.steps));
+  EXPECT_NEAR((estimate.upper - estimate.lower) / 2.0 / half_width, 1.0, 1e-3);
+}
+
 TEST(AdaptiveWindowIntegratedTime, ChoosesTheFirstSelfConsistentWindow) {
   const MatrixD traces = testing::autoregressive_series(0.9, steps, 4, 3);
   const IntegratedTimeEstimate estimate = adaptive_window_integrated_time(trace_autocovariance(traces));
