@@ -305,23 +305,26 @@ void store_row_block(Matrix<Scalar>& out, Eigen::Index row, Eigen::Index first, 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 template <typename Scalar>
+// Each entry is stored times `scale`: one rounded product, the same number as scaling the stored output afterwards,
+// without a second pass over it (⟨h vᵀ⟩'s 1/B: at 784 × 500 and batch 10 that pass cost 4 % of a PCD-1 update).
 void store_column_group(Matrix<Scalar>& out, Eigen::Index list, Eigen::Index count, Eigen::Index first,
-                        Eigen::Index width, const Scalar* results) {
+                        Eigen::Index width, const Scalar* results, Scalar scale) {
   using namespace Eigen::internal;
   using P = Packet<Scalar>;
   constexpr Eigen::Index W = panel_width<Scalar>;
   constexpr Eigen::Index tile = packet_size<Scalar>;
   if (count == tile && width == W) {
+    const P factor = pset1<P>(scale);
     for (Eigen::Index half = 0; half < W; half += tile) {
       PacketBlock<P, tile> block;
-      for (Eigen::Index g = 0; g < tile; ++g) block.packet[g] = ploadu<P>(results + g * W + half);
+      for (Eigen::Index g = 0; g < tile; ++g) block.packet[g] = pmul(ploadu<P>(results + g * W + half), factor);
       ptranspose(block);
       for (Eigen::Index r = 0; r < tile; ++r) pstoreu(out.row(first + half + r).data() + list, block.packet[r]);
     }
     return;
   }
   for (Eigen::Index l = 0; l < width; ++l)
-    for (Eigen::Index g = 0; g < count; ++g) out(first + l, list + g) = results[g * W + l];
+    for (Eigen::Index g = 0; g < count; ++g) out(first + l, list + g) = results[g * W + l] * scale;
 }
 #pragma GCC diagnostic pop
 
@@ -488,7 +491,7 @@ bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, co
 
 template <typename Scalar>
 bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, const Matrix<Scalar>& binary,
-                               Matrix<Scalar>& out, const char* what) {
+                               Matrix<Scalar>& out, const char* what, Scalar scale) {
   require_shape(left.rows() == binary.rows(), what, left, binary);
   if (!take_binary_path(binary, left.cols(), what, path, BinaryProduct::statistic)) return false;
   thread_local OnesIndex by_row;
@@ -500,7 +503,7 @@ bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, cons
       index, binary.cols(), left.rows(), left.cols(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(left, first, width, buffer); },
       [&](Eigen::Index column, Eigen::Index count, Eigen::Index first, Eigen::Index width, const Scalar* results) {
-        store_column_group(out, column, count, first, width, results);
+        store_column_group(out, column, count, first, width, results, scale);
       });
   return true;
 }
@@ -519,7 +522,7 @@ void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& 
 
 template <typename Scalar>
 void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out) {
-  transpose_times_binary_on(BinaryPath::always, left, binary, out, "transpose_times_binary");
+  transpose_times_binary_on(BinaryPath::always, left, binary, out, "transpose_times_binary", Scalar(1));
 }
 
 template <typename Scalar>
@@ -536,8 +539,8 @@ bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scala
 
 template <typename Scalar>
 bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
-                                const char* what) {
-  return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what);
+                                const char* what, Scalar scale) {
+  return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what, scale);
 }
 
 #define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                       \
@@ -548,7 +551,8 @@ bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>
   template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);          \
   template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
                                            const Matrix<Scalar>*);                                                     \
-  template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);
+  template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
+                                           Scalar);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)
 #undef RBMIX_INSTANTIATE_BINARY_PRODUCT

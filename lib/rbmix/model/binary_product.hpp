@@ -64,8 +64,10 @@ bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
 template <typename Scalar>
 bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
                                 const char* what, const Matrix<Scalar>* right_transposed = nullptr);
+// try_transpose_times_binary stores every entry times `scale` (⟨h vᵀ⟩'s 1/B): the same numbers as scaling `out`
+// afterwards.
 template <typename Scalar>
 bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
-                                const char* what);
+                                const char* what, Scalar scale = Scalar(1));
 
 }  // namespace rbmix

@@ -40,11 +40,11 @@ auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
 template <typename Scalar>
 void binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden,
                              BasicStatistics<Scalar>& out) {
-  if (!try_transpose_times_binary(hidden, visible, out.hidden_visible, "binary_batch_statistics")) {
+  const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
+  if (!try_transpose_times_binary(hidden, visible, out.hidden_visible, "binary_batch_statistics", inverse_batch)) {
     batch_statistics(visible, hidden, out);
     return;
   }
-  out.hidden_visible *= Scalar(1) / static_cast<Scalar>(visible.rows());
   out.visible = visible.colwise().mean().transpose();
   out.hidden = hidden.colwise().mean().transpose();
 }

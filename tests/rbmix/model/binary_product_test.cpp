@@ -241,6 +241,17 @@ TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
   transpose_times_binary(probabilities, sparse, expected);
   EXPECT_TRUE(try_transpose_times_binary(probabilities, sparse, out, "states"));
   EXPECT_EQ(out, expected);
+  // Scaled as stored: the same numbers as the output scaled afterwards (whole tiles and the partial ones).
+  EXPECT_TRUE(try_transpose_times_binary(probabilities, sparse, out, "states", 1.0 / 7.0));
+  EXPECT_EQ(out, MatrixD(expected * (1.0 / 7.0)));
+  {
+    const MatrixF float_probabilities = random_dense<double>(20, 50, 19).cast<float>();
+    const MatrixF float_sparse = sparse.cast<float>();
+    MatrixF float_expected, float_out;
+    transpose_times_binary(float_probabilities, float_sparse, float_expected);
+    EXPECT_TRUE(try_transpose_times_binary(float_probabilities, float_sparse, float_out, "states", 1.0f / 7.0f));
+    EXPECT_EQ(float_out, MatrixF(float_expected * (1.0f / 7.0f)));
+  }
   EXPECT_FALSE(try_transpose_times_binary(probabilities, dense, out, "states"));
   // A tiny product (4 × 16 against 16 × 16: 1024 multiply-adds) stays dense however few its ones, and is still
   // checked.
