@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -47,14 +49,17 @@ MatrixD split_chains(const MatrixD& traces) {
   return out;
 }
 
-MatrixD rank_normalise(const MatrixD& traces) {
-  validate_traces(traces, "rank_normalise");
-  const Eigen::Index total = traces.size();
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(total));
-  std::iota(order.begin(), order.end(), Eigen::Index{0});
+namespace {
+
+// rank_normalise with draw indices of type Index: 32-bit ones where they suffice halve the sort's index and buffer
+// (a trace of 10^8 draws: 800 MB less). The order, ties included, is the same.
+template <typename Index>
+MatrixD rank_normalise_with(const MatrixD& traces) {
+  const auto total = static_cast<std::size_t>(traces.size());
+  std::vector<Index> order(total);
+  std::iota(order.begin(), order.end(), Index{0});
   const double* values = traces.data();
-  std::stable_sort(order.begin(), order.end(),
-                   [values](Eigen::Index a, Eigen::Index b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(), [values](Index a, Index b) { return values[a] < values[b]; });
   MatrixD out(traces.rows(), traces.cols());
   const boost::math::normal standard_normal;
   const double count = static_cast<double>(total);
@@ -68,6 +73,14 @@ MatrixD rank_normalise(const MatrixD& traces) {
     first = last + 1;
   }
   return out;
+}
+
+}  // namespace
+
+MatrixD rank_normalise(const MatrixD& traces) {
+  validate_traces(traces, "rank_normalise");
+  if (traces.size() <= std::numeric_limits<std::uint32_t>::max()) return rank_normalise_with<std::uint32_t>(traces);
+  return rank_normalise_with<std::uint64_t>(traces);
 }
 
 double potential_scale_reduction(const MatrixD& traces) {
@@ -92,7 +105,7 @@ double folded_potential_scale_reduction(const MatrixD& traces, const MatrixD& sp
   std::nth_element(values.begin(), middle, values.end());
   double median = *middle;
   if (values.size() % 2 == 0) median = 0.5 * (median + *std::max_element(values.begin(), middle));
-  values = {};
+  values = {};  // freed before the ranks' copies
   return potential_scale_reduction(rank_normalise(MatrixD((split.array() - median).abs().matrix())));
 }
 
@@ -112,12 +125,13 @@ double rank_normalised_split_potential_scale_reduction(const MatrixD& traces) {
 ConvergenceDiagnostics convergence_diagnostics(const MatrixD& traces) {
   const MatrixD split = split_chains(traces);
   ConvergenceDiagnostics out;
-  {
+  double bulk_reduction = 0.0;
+  {  // the ranked split chains are freed before the folded ones are ranked
     const MatrixD ranked = rank_normalise(split);
     out.bulk = effective_sample_size(ranked);
-    out.potential_scale_reduction =
-        std::max(potential_scale_reduction(ranked), folded_potential_scale_reduction(traces, split));
+    bulk_reduction = potential_scale_reduction(ranked);
   }
+  out.potential_scale_reduction = std::max(bulk_reduction, folded_potential_scale_reduction(traces, split));
   out.tail_effective_sample_size = tail_effective_sample_size(traces, split);
   return out;
 }
