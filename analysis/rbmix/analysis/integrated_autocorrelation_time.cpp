@@ -403,11 +403,12 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     window = adaptive_window_integrated_time(covariance);
   }
   out.estimates = {autoregressive_integrated_time(covariance), window};
-  const auto unavailable_positive = unavailable_sequence("initial_positive_sequence", traces);
-  const auto unavailable_monotone = unavailable_sequence("initial_monotone_sequence", traces);
-  const auto unavailable_ranked = unavailable_sequence("rank_normalised", traces);
-  if (unavailable_positive) {
-    out.estimates.insert(out.estimates.end(), {*unavailable_positive, *unavailable_monotone, *unavailable_ranked});
+  // The three sequence estimators have the same preconditions: checked once, over the whole trace.
+  if (const auto unavailable = unavailable_sequence("initial_positive_sequence", traces)) {
+    for (const char* method : {"initial_positive_sequence", "initial_monotone_sequence", "rank_normalised"}) {
+      out.estimates.push_back(*unavailable);
+      out.estimates.back().method = method;
+    }
   } else {
     const SequenceEstimates sequences = effective_sample_sizes(split_chains(traces));
     out.estimates.push_back(sequence_estimate("initial_positive_sequence", traces, sequences.positive));
