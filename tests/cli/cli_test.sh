@@ -1101,7 +1101,7 @@ case_train_algorithm_options() {
   succeeds train --data bas.npy --hidden 2 --init normal:0.01 --updates 2 --out n
   expect_equal "initial_bias_scale" "$(run_json_value n/run.json initial_bias_scale)" "0.01"
   rejects_clearly "--init" train --data bas.npy --hidden 2 --init normal:0 --out bad-init
-  rejects_clearly "--init" train --data bas.npy --hidden 2 --init zero --zero-visible-bias --out bad-init
+  rejects_clearly "--zero-visible-bias" train --data bas.npy --hidden 2 --zero-visible-bias --out bad-init
   rejects_clearly "--init" experiment class-changes --init uniform --out bad-init
 }
 

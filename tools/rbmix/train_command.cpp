@@ -25,12 +25,9 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data_option.hpp"
 #include "rbmix/data/datasets.hpp"
-#include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/model/classification_rbm.hpp"
-#include "rbmix/operator_option.hpp"
-#include "rbmix/option_checks.hpp"
 #include "rbmix/picture_output.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/progress.hpp"
@@ -39,6 +36,7 @@
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
+#include "rbmix/training/training_settings.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -46,28 +44,16 @@ namespace {
 std::atomic<int> interrupting_signal{0};
 extern "C" void on_interrupt(int signal) { interrupting_signal = signal; }
 
-// What the command line sets: the training options themselves (their defaults are TrainingOptions' own), and the
-// few arguments that are not training options.
+// What the command line sets: the training settings (their table, defaults and checks are the library's,
+// training_settings.hpp, shared with Python's rbmix.train) as given, and the arguments that are not training settings.
 struct TrainArguments {
-  TrainingOptions options;
+  std::map<std::string, std::string, std::less<>> setting_values;  // by Python name, for the options given
   std::string data;
   std::string test;
   std::string labels;
   std::string test_labels;
-  int classes = 0;
-  int hidden = 0;
-  std::string algorithm = "cd";
-  std::string rule = "gibbs";
-  std::string schedule = "constant";
-  int inner_sweeps = 0;
-  double fast_learning_rate = 0.0;
   std::string out;
   bool resume = false;
-  bool zero_visible_bias = false;
-  std::string initialisation = "base-rate";
-  std::string monitor = "auto";
-  std::string keep = "final";
-  std::string rows;
   std::string image_shape;
   ProgressFlags progress;
 };
@@ -76,49 +62,10 @@ struct TrainArguments {
 // AIS band of a trained model is far narrower, and a model that learned anything beats the uniform one.
 constexpr double below_uniform_warning_nats = 1.0;
 
-// The rows [first, last) that --rows N (the first N) or --rows A:B selects from `available` rows.
-std::pair<Eigen::Index, Eigen::Index> row_range(const std::string& text, Eigen::Index available) {
-  const auto number = [&](const std::string& part) {
-    require(!part.empty() && part.find_first_not_of("0123456789") == std::string::npos,
-            "--rows " + text + ": expected N or A:B with whole numbers");
-    return static_cast<Eigen::Index>(std::stoll(part));
-  };
-  const auto colon = text.find(':');
-  const Eigen::Index first = colon == std::string::npos ? 0 : number(text.substr(0, colon));
-  const Eigen::Index last = colon == std::string::npos ? number(text) : number(text.substr(colon + 1));
-  require(first < last, "--rows " + text + ": the range of rows is empty");
-  require(last <= available, "--rows " + text + ": the data have only " + std::to_string(available) + " rows");
-  return {first, last};
-}
-
-// The learning curve's columns: update, epoch and every measured field that any point holds, in a fixed order, so a
-// column is never all NaN (a point that lacks a field, e.g. an evaluation written by an older rbmix, gets NaN).
-using PointField = std::optional<double> EvaluationPoint::*;
-struct NamedField {
-  const char* name;
-  PointField field;
-};
-constexpr NamedField point_fields[] = {
-    {"train_log_likelihood", &EvaluationPoint::train_log_likelihood},
-    {"test_log_likelihood", &EvaluationPoint::test_log_likelihood},
-    {"train_log_likelihood_lower", &EvaluationPoint::train_log_likelihood_lower},
-    {"train_log_likelihood_upper", &EvaluationPoint::train_log_likelihood_upper},
-    {"test_log_likelihood_lower", &EvaluationPoint::test_log_likelihood_lower},
-    {"test_log_likelihood_upper", &EvaluationPoint::test_log_likelihood_upper},
-    {"train_error", &EvaluationPoint::train_error},
-    {"test_error", &EvaluationPoint::test_error},
-    {"train_pseudo_log_likelihood", &EvaluationPoint::train_pseudo_log_likelihood},
-    {"test_pseudo_log_likelihood", &EvaluationPoint::test_pseudo_log_likelihood},
-    {"train_reconstruction_error", &EvaluationPoint::train_reconstruction_error},
-    {"test_reconstruction_error", &EvaluationPoint::test_reconstruction_error},
-    {"free_energy_gap", &EvaluationPoint::free_energy_gap},
-};
-
+// The learning curve's columns: update, epoch and every measured field that any point holds (learning_curve.hpp); a
+// point that lacks a field, e.g. an evaluation written by an older rbmix, gets NaN.
 Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
-  std::vector<NamedField> present;
-  for (const auto& named : point_fields)
-    if (std::any_of(curve.begin(), curve.end(), [&](const auto& point) { return (point.*named.field).has_value(); }))
-      present.push_back(named);
+  const std::vector<EvaluationField> present = measured_fields(curve);
   std::vector<std::string> header{"update", "epoch"};
   for (const auto& named : present) header.emplace_back(named.name);
   Table table(header);
@@ -134,7 +81,7 @@ Table learning_curve_table(const std::vector<EvaluationPoint>& curve) {
 nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
   if (!point) return nullptr;
   nlohmann::json out = {{"update", point->update}, {"epoch", point->epoch}};
-  for (const auto& named : point_fields)
+  for (const auto& named : evaluation_fields)
     if ((*point.*named.field)) out[named.name] = *(*point.*named.field);
   return out;
 }
@@ -142,28 +89,14 @@ nlohmann::json point_json(const std::optional<EvaluationPoint>& point) {
 // The uniform model's average log-likelihood, −n log 2 over the n visible units (not the label group).
 double uniform_log_likelihood(Eigen::Index n_visible) { return -static_cast<double>(n_visible) * std::numbers::ln2; }
 
-// The number of classes: --classes, or one more than the largest training label (at least 2) when the labels use
-// every class up to it. A class no label uses needs --classes: a label of 200 among 0 … 3 is far likelier a bad
-// label than a 201-class task, and a model with silently empty classes says nothing of them.
-int class_count(const TrainArguments& arguments, const std::vector<int>& labels) {
-  if (arguments.classes > 0) return arguments.classes;
-  const int largest = labels.empty() ? 0 : *std::max_element(labels.begin(), labels.end());
-  const int smallest = labels.empty() ? 0 : *std::min_element(labels.begin(), labels.end());
-  require(smallest >= 0, "--labels " + arguments.labels + ": label " + std::to_string(smallest) + " is negative");
-  std::vector<bool> used(static_cast<std::size_t>(largest) + 1, false);
-  for (const int label : labels) used[static_cast<std::size_t>(label)] = true;
-  const auto unused = std::find(used.begin(), used.end(), false);
-  require(unused == used.end(), "--labels " + arguments.labels + ": no label is class " +
-                                    std::to_string(unused - used.begin()) + " though labels go up to " +
-                                    std::to_string(largest) + "; state the number of classes with --classes");
-  return std::max(largest + 1, 2);
-}
-
-// The options given on the command line among those only some algorithms use (training_options.hpp).
-std::vector<std::string> algorithm_specific_options_given(const CLI::App& command) {
-  std::vector<std::string> given;
-  for (const char* option : {"--operator", "--d", "--k-inner", "--replicas", "--fast-lr", "--fast-decay"})
-    if (command.count(option) > 0) given.emplace_back(option);
+// The training settings given on the command line, by Python name, as the library's table reads them.
+GivenSettings given_settings(const CLI::App& command, const TrainArguments& arguments) {
+  GivenSettings given;
+  for (const TrainingSetting& setting : training_settings()) {
+    if (command.count(std::string(setting.option)) == 0) continue;
+    const std::string name(setting.name);
+    given[name] = setting.type == SettingType::flag ? "true" : arguments.setting_values.at(name);
+  }
   return given;
 }
 
@@ -221,83 +154,39 @@ void write_learning_curve_plot(const std::filesystem::path& file, const std::vec
   write_svg_plot(file, series, plot);
 }
 
-// The training options the command line asks for, validated: the algorithm's table refuses the options it ignores.
-TrainingOptions training_options(const CLI::App& command, const TrainArguments& arguments, Algorithm algorithm) {
-  refuse_ignored_options(algorithm, algorithm_specific_options_given(command));
-  TrainingOptions options = arguments.options;
-  apply_algorithm(options, algorithm, options.inner_steps);
-  options.rule = parse_unit_rule(arguments.rule);
-  if (arguments.inner_sweeps > 0) options.sampling_steps = arguments.inner_sweeps;
-  if (command.count("--fast-lr") > 0) options.fast_learning_rate = arguments.fast_learning_rate;
-  options.schedule = parse_learning_rate_schedule(arguments.schedule);
-  options.monitor.kind = parse_monitor_kind(arguments.monitor);
-  require(arguments.keep == "final" || arguments.keep == "best",
-          "--keep " + arguments.keep + ": expected final or best");
-  require(!arguments.zero_visible_bias || command.count("--init") == 0,
-          "--zero-visible-bias and --init both choose the initial biases; give one (--init zero is the same)");
-  apply(parse_parameter_initialisation(arguments.zero_visible_bias ? "zero" : arguments.initialisation), options);
-  if (options.checkpoint_interval <= 0) options.checkpoint_interval = options.evaluation_interval;
-  options.checkpoint_path = (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string();
-  options.validate();
-  return options;
-}
-
-// The rows a run trains and tests on: --data (its --rows), --test, and with --labels their one-hot label groups.
-struct TrainingRows {
-  MatrixD train;
-  MatrixD test;
-  std::pair<Eigen::Index, Eigen::Index> selected;  // [first, last) of --data
-  bool classification = false;
-};
-
-// Reads every data file; with labels, sets options.label_classes. Nothing is written before this succeeds.
-TrainingRows load_training_rows(const TrainArguments& arguments, TrainingOptions& options) {
-  require(arguments.test_labels.empty() || !arguments.labels.empty(), "--test-labels needs --labels");
-  require(arguments.classes == 0 || !arguments.labels.empty(), "--classes needs --labels");
-  require(arguments.test_labels.empty() == arguments.test.empty() || arguments.labels.empty(),
-          "--labels: a classification run needs --test-labels exactly when it has --test");
-  TrainingRows rows;
-  rows.train = load_rows(arguments.data, options.resample_binarisation,
+// Reads every data file and arranges the rows as the request says (training_settings.hpp). Nothing is written
+// before this succeeds.
+TrainingRows load_training_rows(const TrainArguments& arguments, TrainingRequest& request) {
+  TrainingData data;
+  data.train = load_rows(arguments.data, request.options.resample_binarisation,
                          "add --resample-binarisation to draw binary rows from them afresh at every use (000 §4.1)");
-  if (!arguments.test.empty()) rows.test = to_real(load_binary_matrix(arguments.test));
-  rows.classification = !arguments.labels.empty();
-  std::vector<int> labels = rows.classification ? load_labels(arguments.labels) : std::vector<int>{};
-  rows.selected = {0, rows.train.rows()};
-  if (!arguments.rows.empty()) {
-    rows.selected = row_range(arguments.rows, rows.train.rows());
-    const auto [first, last] = rows.selected;
-    rows.train = MatrixD(rows.train.middleRows(first, last - first));
-    if (rows.classification && labels.size() >= static_cast<std::size_t>(last))
-      labels = std::vector<int>(labels.begin() + first, labels.begin() + last);
-  }
-  if (!rows.classification) return rows;
-  options.label_classes = class_count(arguments, labels);
-  options.validate();
-  rows.train = append_one_hot_labels(rows.train, labels, options.label_classes, "--labels " + arguments.labels);
-  if (rows.test.size() > 0)
-    rows.test = append_one_hot_labels(rows.test, load_labels(arguments.test_labels), options.label_classes,
-                                      "--test-labels " + arguments.test_labels);
-  return rows;
+  data.train_name = "--data " + arguments.data;
+  if (!arguments.test.empty()) data.test = to_real(load_binary_matrix(arguments.test));
+  if (!arguments.labels.empty()) data.labels = load_labels(arguments.labels);
+  if (!arguments.test_labels.empty()) data.test_labels = load_labels(arguments.test_labels);
+  data.labels_name = "--labels " + arguments.labels;
+  data.test_labels_name = "--test-labels " + arguments.test_labels;
+  return arrange_training_rows(request, std::move(data), SettingSpelling::command_line);
 }
 
 // run.json's configuration: every training option and every argument that shaped the run.
-nlohmann::json training_configuration(const TrainArguments& arguments, const TrainingOptions& options,
+nlohmann::json training_configuration(const TrainArguments& arguments, const TrainingRequest& request,
                                       const TrainingRows& rows,
                                       const std::optional<ImageShape>& picture_shape) {
-  nlohmann::json configuration = to_json(options);
-  configuration["algorithm"] = arguments.algorithm;
+  nlohmann::json configuration = to_json(request.options);
+  configuration["algorithm"] = to_string(request.algorithm);
   configuration["data"] = arguments.data;
   configuration["test"] = arguments.test;
-  configuration["rows"] = {rows.selected.first, rows.selected.second};
+  configuration["rows"] = {rows.selected.first, rows.selected.last};
   configuration["n_visible"] = rows.train.cols();
   if (picture_shape) configuration["image_shape"] = {picture_shape->first, picture_shape->second};
   if (rows.classification) {
     configuration["labels"] = arguments.labels;
     configuration["test_labels"] = arguments.test_labels;
   }
-  configuration["n_hidden"] = arguments.hidden;
+  configuration["n_hidden"] = request.hidden;
   configuration["training_samples"] = rows.train.rows();
-  configuration["keep"] = arguments.keep;
+  configuration["keep"] = request.kept == KeptModel::best ? "best" : "final";
   return configuration;
 }
 
@@ -405,17 +294,19 @@ void print_training_summary(const TrainingSummary& summary, const Trainer& train
 }
 
 void run_train(const CLI::App& command, const TrainArguments& arguments) {
-  const Algorithm algorithm = parse_algorithm(arguments.algorithm);
-  TrainingOptions options = training_options(command, arguments, algorithm);
-  warn_identical_algorithm(algorithm, options);
-  TrainingRows rows = load_training_rows(arguments, options);
+  TrainingRequest request =
+      assemble_training_request(given_settings(command, arguments), SettingSpelling::command_line,
+                                (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string());
+  warn_identical_algorithm(request.algorithm, request.options);
+  TrainingRows rows = load_training_rows(arguments, request);
+  const TrainingOptions& options = request.options;
   const Eigen::Index n_visible = rows.train.cols() - options.label_classes;
   const auto picture_shape = image_shape(arguments.image_shape, n_visible);
-  nlohmann::json configuration = training_configuration(arguments, options, rows, picture_shape);
+  nlohmann::json configuration = training_configuration(arguments, request, rows, picture_shape);
   const bool classification = rows.classification;
   // The rows move into the trainer: a copy of MNIST's 50 000 training rows in double is 313 MB, and where page
   // faults are dear (virtual machines) it cost about as much CPU as an epoch of PCD-1 at 500 hidden units.
-  Trainer trainer(options, std::move(rows.train), std::move(rows.test), arguments.hidden);
+  Trainer trainer(options, std::move(rows.train), std::move(rows.test), request.hidden);
   const std::filesystem::path out = prepare_output_directory(arguments.out);
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
@@ -432,7 +323,7 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
       make_run_record("train", std::move(configuration), options.seed);
   record["monitor"] = {{"kind", monitored ? to_string(trainer.monitor().kind()) : "none"}, {"description", monitor}};
 
-  const bool keep_best = arguments.keep == "best";
+  const bool keep_best = request.kept == KeptModel::best;
   BestModelKeeper best_model(out / "best-model.npz", trainer, classification);
   ProgressReporter progress("train", "update", options.updates, arguments.progress.mode(), stderr,
                             trainer.updates_done());
@@ -467,80 +358,31 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
 
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<TrainArguments>();
-  TrainingOptions& options = arguments->options;
   CLI::App* command =
       parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
-  command->add_option("--data", arguments->data, "training data (.npy, one 0/1 sample per row)")->required();
+  command->add_option("--data", arguments->data,
+                      "training data (.npy, one 0/1 sample per row; grey levels with --resample-binarisation)")
+      ->required();
   command->add_option("--test", arguments->test, "test data (.npy)");
   command->add_option("--labels", arguments->labels,
                       "training labels (.npy, |u1): train a classification RBM (000 §4.2) on (row, label)");
   command->add_option("--test-labels", arguments->test_labels, "test labels (.npy, |u1; with --labels and --test)");
-  command
-      ->add_option("--classes", arguments->classes,
-                   "label classes K (default: 1 + the largest training label, when every class up to it occurs)")
-      ->check(CLI::Range(2, 1 << 16));
-  command->add_flag("--resample-binarisation", options.resample_binarisation,
-                    "--data holds grey levels (|u1 intensities or floats in [0, 1]); every use of a row draws its "
-                    "binary version afresh (000 §4.1)");
-  command->add_option("--hidden", arguments->hidden, "number of hidden units")->required()->check(positive_count);
-  command->add_option("--algo", arguments->algorithm, "training algorithm, one of\n" + algorithm_help())
-      ->capture_default_str();
-  command->add_option("--operator", arguments->rule, operator_help())->capture_default_str();
-  command->add_option("--k", options.sampling_steps, "sweeps per negative phase")->capture_default_str();
-  command->add_option("--replicas", options.replicas, "parallel tempering replicas t (pt only)")->capture_default_str();
-  command->add_option("--d", options.inner_steps, "inner steps d (sdcp, csdcp only)")->capture_default_str();
-  command->add_option("--k-inner", arguments->inner_sweeps,
-                      "sweeps per inner step K' (sdcp, csdcp only; default: --k)");
-  command->add_option("--lr", options.learning_rate, "learning rate ε")->capture_default_str();
-  command->add_option("--lr-schedule", arguments->schedule, "constant|linear")->capture_default_str();
-  command->add_option("--fast-lr", arguments->fast_learning_rate,
-                      "fast learning rate ε_F of FPCD (fpcd only, required there; 001 takes it larger than --lr)");
-  command->add_option("--fast-decay", options.fast_weight_decay, "decay α of the fast weights, in [0, 1) (fpcd only)")
-      ->capture_default_str();
-  command
-      ->add_option("--batch", options.batch_size,
-                   "mini-batch size B; 0 means full batch (every update uses all training rows)")
-      ->capture_default_str();
-  command->add_option("--momentum", options.momentum, "momentum")->capture_default_str();
-  command->add_option("--weight-decay", options.weight_decay, "L2 weight decay on W")->capture_default_str();
-  command->add_option("--updates", options.updates, "parameter updates")->capture_default_str();
-  command
-      ->add_option("--eval-every", options.evaluation_interval,
-                   "run the monitor every E updates, and at 0 and the end (0: never)")
-      ->capture_default_str();
-  command
-      ->add_option("--monitor", arguments->monitor,
-                   "what an evaluation measures: auto (exact log-likelihood while the smaller layer has at most 25 "
-                   "units, AIS otherwise), exact, ais, proxies (pseudo-likelihood, reconstruction error, free-energy "
-                   "gap only) or classification; every kind but classification also records the proxies")
-      ->capture_default_str();
-  command->add_option("--monitor-particles", options.monitor.ais_particles, "AIS monitor: particles per evaluation")
-      ->capture_default_str();
-  command
-      ->add_option("--monitor-distributions", options.monitor.ais_distributions,
-                   "AIS monitor: intermediate distributions per evaluation (linear schedule)")
-      ->capture_default_str();
-  command->add_option("--monitor-rows", options.monitor.proxy_rows, "rows of each set the proxies use (evenly spaced)")
-      ->capture_default_str();
-  command
-      ->add_option("--keep", arguments->keep,
-                   "final, or best: also write best-model.npz, the model of the evaluation with the best monitored "
-                   "training score")
-      ->capture_default_str();
-  command->add_option("--rows", arguments->rows, "train on rows [0, N) (N) or [A, B) (A:B) of --data only");
-  command->add_option("--checkpoint-every", options.checkpoint_interval, "checkpoint every C updates (default E)");
-  command->add_option("--seed", options.seed, "random seed")->capture_default_str();
+  // The training settings: names, defaults, help and checks from the library's table, shared with Python.
+  for (const TrainingSetting& setting : training_settings()) {
+    const std::string option(setting.option);
+    const std::string help = training_setting_help(setting);
+    if (setting.type == SettingType::flag) {
+      command->add_flag(option, help);
+      continue;
+    }
+    CLI::Option* added = command->add_option(option, arguments->setting_values[std::string(setting.name)], help);
+    if (!setting.default_value.empty()) added->default_str(std::string(setting.default_value));
+    if (setting.required) added->required();
+  }
   command->add_option("--out", arguments->out, "output directory")->required();
   command->add_option("--image-shape", arguments->image_shape,
                       "HxW of the pictures in filters.png (default: square when the data's width is)");
   command->add_flag("--resume", arguments->resume, "continue from the checkpoint in --out");
-  command->add_flag("--float", options.sample_in_float, "run the update in float (the parameters stay double)");
-  command->add_flag("--zero-visible-bias", arguments->zero_visible_bias, "start with b = 0 instead of the base rate");
-  command
-      ->add_option("--init", arguments->initialisation,
-                   "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero (b = 0) "
-                   "or normal:S (W, b and c ~ N(0, S²); 003 §4.2 takes S = 0.01)")
-      ->capture_default_str();
   add_progress_options(*command, arguments->progress);
   command->callback([arguments, command] { run_train(*command, *arguments); });
 }

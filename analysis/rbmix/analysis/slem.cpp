@@ -33,4 +33,17 @@ SlemResult dense_slem(const MatrixD& matrix) {
   return result;
 }
 
+SlemResult stochastic_matrix_slem(const MatrixD& matrix) {
+  require(matrix.rows() == matrix.cols() && matrix.rows() > 0, "SLEM: the matrix must be square");
+  if (matrix.rows() < stochastic_arnoldi_min_states) return dense_slem(matrix);
+  const VectorD uniform = VectorD::Constant(matrix.rows(), 1.0 / static_cast<double>(matrix.rows()));
+  SlemOptions arnoldi;
+  arnoldi.krylov_dimension = 40;
+  arnoldi.max_restarts = 500;
+  arnoldi.tolerance = 1e-10;
+  const DenseOperator op(matrix);
+  const SlemResult result = matrix_free_slem(op, uniform, arnoldi);
+  return result.converged ? result : dense_slem(matrix);
+}
+
 }  // namespace rbmix::analysis

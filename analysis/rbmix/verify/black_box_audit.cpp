@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <tuple>
@@ -165,18 +166,24 @@ MatrixD empirical_matrix(const TransitionCounts& counts) {
 }
 
 // SLEM(P̂) and a percentile interval from redrawing every row as multinomial(chains, P̂ row), one binomial per entry
-// given the rest of the row (std::binomial_distribution: the draws are those of the standard library in use).
+// given the rest of the row (std::binomial_distribution: the draws are those of the standard library in use). With no
+// replicates the interval is [NaN, NaN]: not measured.
 SampledSlem bootstrap_slem(const MatrixD& estimate, Eigen::Index chains, const AuditOptions& options) {
   SampledSlem result;
-  result.estimate = analysis::dense_slem(estimate).slem;
+  result.estimate = analysis::stochastic_matrix_slem(estimate).slem;
+  result.lower = result.upper = std::numeric_limits<double>::quiet_NaN();
+  if (options.bootstrap_replicates == 0) return result;
   RandomStream stream(options.seed, bootstrap_stream, StreamDomain::experiment);
   std::vector<double> replicates;
   MatrixD redrawn(estimate.rows(), estimate.cols());
   for (int replicate = 0; replicate < options.bootstrap_replicates; ++replicate) {
+    redrawn.setZero();
     for (Eigen::Index x = 0; x < estimate.rows(); ++x) {
       auto remaining = static_cast<std::uint64_t>(chains);
       double remaining_probability = 1.0;
-      for (Eigen::Index y = 0; y < estimate.cols(); ++y) {
+      // Once every chain of the row is placed, the rest of the row stays 0 (no draws: most rows are sparse).
+      for (Eigen::Index y = 0; y < estimate.cols() && remaining > 0; ++y) {
+        if (estimate(x, y) == 0.0 && y + 1 < estimate.cols()) continue;
         const double p = remaining_probability > 0.0 ? std::clamp(estimate(x, y) / remaining_probability, 0.0, 1.0)
                                                      : 0.0;
         const std::uint64_t count =
@@ -186,7 +193,7 @@ SampledSlem bootstrap_slem(const MatrixD& estimate, Eigen::Index chains, const A
         remaining_probability -= estimate(x, y);
       }
     }
-    replicates.push_back(analysis::dense_slem(redrawn).slem);
+    replicates.push_back(analysis::stochastic_matrix_slem(redrawn).slem);
   }
   std::sort(replicates.begin(), replicates.end());
   const double tail = (1.0 - options.interval_level) / 2.0;
@@ -212,7 +219,8 @@ bool AuditOptions::is_valid(std::string* why) const {
     return fail("audit: the inverse temperature must be finite and >= 0");
   if (!(false_failure_rate > 0.0 && false_failure_rate < 1.0))
     return fail("audit: the false-failure rate must lie in (0, 1)");
-  if (bootstrap_replicates < 2) return fail("audit: bootstrap_replicates must be at least 2");
+  if (bootstrap_replicates < 0 || bootstrap_replicates == 1)
+    return fail("audit: bootstrap_replicates must be 0 (no interval) or at least 2");
   if (!(interval_level > 0.0 && interval_level < 1.0)) return fail("audit: interval_level must lie in (0, 1)");
   return true;
 }
@@ -274,9 +282,13 @@ AuditResult audit_sampler(const Rbm& rbm, const BatchStep& step, const AuditOpti
   summary << "audit of a sampler on an RBM with " << rbm.n_visible() << " visible and " << rbm.n_hidden()
           << " hidden units (" << space.size() << " joint states, β = " << options.inverse_temperature << ", seed "
           << options.seed << "): " << (passed ? "passed" : "FAILED") << "; " << result.invariance.message << "; "
-          << result.ergodicity.message << "; empirical SLEM " << result.empirical_slem.estimate << " ("
-          << options.interval_level * 100.0 << " % bootstrap interval [" << result.empirical_slem.lower << ", "
-          << result.empirical_slem.upper << "])";
+          << result.ergodicity.message << "; empirical SLEM " << result.empirical_slem.estimate;
+  if (options.bootstrap_replicates > 0) {
+    summary << " (" << options.interval_level * 100.0 << " % bootstrap interval [" << result.empirical_slem.lower
+            << ", " << result.empirical_slem.upper << "])";
+  } else {
+    summary << " (no bootstrap interval: bootstrap_replicates = 0)";
+  }
   if (result.same_as)
     summary << "; " << result.same_as->message << "; exact SLEM of " << to_string(*options.same_as) << " "
             << *result.same_as_slem;

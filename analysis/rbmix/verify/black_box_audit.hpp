@@ -7,9 +7,10 @@
 //       else it does; one that updates a layer from stale units of the other does not.
 //   (b) ergodicity and speed: from every joint state, chains_per_start chains take one step (sampled_transitions.hpp
 //       lays them out); the counts give the empirical matrix P̂. Its support graph (x → y when some chain went from x
-//       to y) must be irreducible and aperiodic (ergodicity.hpp), and SLEM(P̂) (slem.hpp) comes with a percentile
-//       interval from a parametric bootstrap over the rows: each row redrawn as multinomial(chains_per_start, P̂ row).
-//       The interval measures the sampling error of P̂; SLEM(P̂) is biased, so it is an estimate, not a bound.
+//       to y) must be irreducible and aperiodic (ergodicity.hpp), and SLEM(P̂) (by Arnoldi on the deflated matrix,
+//       dense below 128 states) comes with a percentile interval from a parametric bootstrap over the rows: each row
+//       redrawn as multinomial(chains_per_start, P̂ row); bootstrap_replicates = 0 skips it. The interval measures the
+//       sampling error of P̂; SLEM(P̂) is biased, so it is an estimate, not a bound.
 //   (c) with same_as: the rows of counts against that rule's exact rows, one χ² test per start state
 //       (check_transition_counts), as check_sampler_transitions does for a sampler whose rule is known.
 // False failures: the χ² tests of (a) and (c) are one Bonferroni family, so a sampler that is exactly the operator it
@@ -33,7 +34,8 @@ namespace rbmix::verify {
 // one step in place, with its own random numbers. It may throw; the audit lets the exception through.
 using BatchStep = std::function<void(MatrixD& visible, MatrixD& hidden)>;
 
-// Joint states up to 2^10: the dense eigenvalue problems of SLEM(P̂) and its bootstrap stay well under a second.
+// Joint states up to 2^10: 2^10 start states × chains_per_start chain steps, and P̂ a dense 2^10 × 2^10 matrix whose
+// SLEM Arnoldi finds in about 0.1 s per bootstrap replicate (docs/python.md, "The audit", gives the measured times).
 inline constexpr int max_audit_units = 10;
 
 struct AuditOptions {

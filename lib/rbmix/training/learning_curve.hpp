@@ -2,9 +2,11 @@
 // One point of a training run's learning curve: what the trainer's evaluation measured after an update. The
 // trainer writes these, checkpoints keep them, and the front-ends print them; nothing here depends on how training
 // is done.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rbmix {
 
@@ -29,6 +31,38 @@ struct EvaluationPoint {
   std::optional<double> train_error;
   std::optional<double> test_error;
 };
+
+// Every measured field of a point, by the name that the learning-curve file's columns and Python's learning-curve
+// dict use, in their order.
+struct EvaluationField {
+  const char* name;
+  std::optional<double> EvaluationPoint::*field;
+};
+inline constexpr EvaluationField evaluation_fields[] = {
+    {"train_log_likelihood", &EvaluationPoint::train_log_likelihood},
+    {"test_log_likelihood", &EvaluationPoint::test_log_likelihood},
+    {"train_log_likelihood_lower", &EvaluationPoint::train_log_likelihood_lower},
+    {"train_log_likelihood_upper", &EvaluationPoint::train_log_likelihood_upper},
+    {"test_log_likelihood_lower", &EvaluationPoint::test_log_likelihood_lower},
+    {"test_log_likelihood_upper", &EvaluationPoint::test_log_likelihood_upper},
+    {"train_error", &EvaluationPoint::train_error},
+    {"test_error", &EvaluationPoint::test_error},
+    {"train_pseudo_log_likelihood", &EvaluationPoint::train_pseudo_log_likelihood},
+    {"test_pseudo_log_likelihood", &EvaluationPoint::test_pseudo_log_likelihood},
+    {"train_reconstruction_error", &EvaluationPoint::train_reconstruction_error},
+    {"test_reconstruction_error", &EvaluationPoint::test_reconstruction_error},
+    {"free_energy_gap", &EvaluationPoint::free_energy_gap},
+};
+
+// The fields that some point of `curve` holds, in the order of evaluation_fields: the columns of a learning curve,
+// none of them all missing.
+inline std::vector<EvaluationField> measured_fields(const std::vector<EvaluationPoint>& curve) {
+  std::vector<EvaluationField> present;
+  for (const EvaluationField& named : evaluation_fields)
+    if (std::any_of(curve.begin(), curve.end(), [&](const EvaluationPoint& point) { return (point.*named.field).has_value(); }))
+      present.push_back(named);
+  return present;
+}
 
 // The score by which a run's best evaluation is chosen (higher is better): the training log-likelihood where it was
 // measured (exact or estimated), else the training pseudo-log-likelihood, else minus the training classification

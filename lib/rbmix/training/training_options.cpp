@@ -144,20 +144,6 @@ bool algorithm_uses_option(Algorithm algorithm, std::string_view option) {
   return true;
 }
 
-void refuse_ignored_options(Algorithm algorithm, const std::vector<std::string>& given) {
-  const std::string name = to_string(algorithm);
-  for (const std::string& option : given) {
-    if (algorithm_uses_option(algorithm, option)) continue;
-    std::string users;
-    for (const auto& entry : algorithm_definitions)
-      if (algorithm_uses_option(entry.algorithm, option)) users += (users.empty() ? "" : ", ") + std::string(entry.name);
-    throw InputError(option + " applies to " + users + " only; --algo " + name + " would ignore it");
-  }
-  require(definition(algorithm).negative_phase != NegativePhaseKind::fast_persistent ||
-              std::find(given.begin(), given.end(), "--fast-lr") != given.end(),
-          "--fast-lr: fpcd needs the fast learning rate ε_F (001 §2 takes it larger than --lr)");
-}
-
 void apply_algorithm(TrainingOptions& options, Algorithm algorithm, int inner_steps) {
   const AlgorithmDefinition& entry = definition(algorithm);
   options.negative_phase = entry.negative_phase;

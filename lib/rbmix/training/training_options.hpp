@@ -9,7 +9,8 @@
 // csdcp = centered S-DCP.
 // Options validate themselves (is_valid, Ceres style) before a trainer touches them, and refuse a setting the
 // chosen algorithm would ignore where they can tell it was set (an operator other than Gibbs for exact or MF-CD,
-// d ≠ 1 outside S-DCP/CS-DCP). Defaults are written once, here: the CLI binds its options to these fields.
+// d ≠ 1 outside S-DCP/CS-DCP). Defaults are written once, here; the front-ends' table of settings (training_settings.hpp) repeats them as
+// text, and its test keeps the two equal.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -57,9 +58,7 @@ std::string algorithm_help();
 // The options, by their command-line names, that only some algorithms use: --operator (the sampling negative
 // phases), --d and --k-inner (S-DCP, CS-DCP), --replicas (PT), --fast-lr and --fast-decay (FPCD).
 bool algorithm_uses_option(Algorithm algorithm, std::string_view option);
-// Throws InputError naming the first of `given` (command-line option names) that `algorithm` would ignore, and when
-// FPCD lacks --fast-lr; the same rule for every front-end.
-void refuse_ignored_options(Algorithm algorithm, const std::vector<std::string>& given);
+// (training_settings.hpp refuses a setting the chosen algorithm would ignore, for every front-end.)
 
 struct TrainingOptions {
   NegativePhaseKind negative_phase = NegativePhaseKind::contrastive_divergence;

@@ -125,6 +125,34 @@ TEST(BlackBoxAudit, FlipWithoutItsTieRuleIsReducibleWhenEveryInputIsATie) {
   EXPECT_NEAR(result.empirical_slem.estimate, 1.0, 1e-12);
 }
 
+// With no bootstrap the SLEM of P̂ is still estimated, the interval is not measured and the message says so; one
+// replicate is no interval and is refused.
+TEST(BlackBoxAudit, BootstrapReplicatesZeroSkipsTheInterval) {
+  AuditOptions options = quick_options();
+  options.bootstrap_replicates = 0;
+  const AuditResult result = audit_sampler(audit_rbm(), HandWrittenGibbs{audit_rbm()}, options);
+  RBMIX_EXPECT_VERIFIED(result.verdict);
+  EXPECT_TRUE(std::isnan(result.empirical_slem.lower) && std::isnan(result.empirical_slem.upper));
+  EXPECT_GT(result.empirical_slem.estimate, 0.0);
+  EXPECT_THAT(result.verdict.message, HasSubstr("no bootstrap interval"));
+  options.bootstrap_replicates = 1;
+  EXPECT_THROW(audit_sampler(audit_rbm(), HandWrittenGibbs{audit_rbm()}, options), InputError);
+}
+
+// The audit's power at its default invariance_chains (200 000): a Gibbs sampler whose hidden biases are scaled by 0.9
+// leaves another distribution invariant and fails (a), on the 3 + 3 RBM; scaled by 0.99 the shift is below what
+// 200 000 chains resolve at a false-failure rate of 1e-6 (docs/python.md, "The audit", gives the measured threshold).
+TEST(BlackBoxAudit, DetectsAHiddenBiasScaledByNineTenthsAtTheDefaults) {
+  AuditOptions options;
+  options.chains_per_start = 2000;  // (b) does not decide this; (a) runs at its default
+  options.bootstrap_replicates = 0;
+  Rbm scaled = audit_rbm();
+  scaled.hidden_bias *= 0.9;
+  const AuditResult result = audit_sampler(audit_rbm(), HandWrittenGibbs{scaled}, options);
+  EXPECT_FALSE(result.invariance.passed) << result.invariance.message;
+  EXPECT_EQ(options.invariance_chains, AuditOptions{}.invariance_chains);
+}
+
 TEST(BlackBoxAudit, RefusesAStepThatReturnsNonBinaryStatesOrAnotherShape) {
   const BatchStep halves = [](MatrixD& visible, MatrixD&) { visible.setConstant(0.5); };
   EXPECT_THROW(

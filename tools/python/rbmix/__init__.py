@@ -17,14 +17,16 @@ from ._rbmix import (
     ais,
     analyze,
     autocorrelation_time,
+    class_probabilities,
+    classify,
     experiments,
     load_model,
     log_partition,
     random_model,
     run_experiment,
     sample,
-    train,
 )
+from ._training import TrainingInterrupted, train
 from . import verify
 
 __all__ = [
@@ -33,10 +35,13 @@ __all__ = [
     "InputError",
     "OperatorAnalysis",
     "Rbm",
+    "TrainingInterrupted",
     "TrainingResult",
     "ais",
     "analyze",
     "autocorrelation_time",
+    "class_probabilities",
+    "classify",
     "experiments",
     "load_model",
     "log_partition",

@@ -98,41 +98,64 @@ def autocorrelation_time(series: _Array, method: str = "initial_monotone_sequenc
 
 class TrainingResult:
     model: Rbm
+    best_model: Optional[Rbm]
+    label_classes: int
     @property
     def learning_curve(self) -> dict[str, npt.NDArray[np.float64]]: ...
     termination: str
+    interrupted: bool
     message: str
     updates_done: int
     seconds: float
+    checkpoint: Optional[_Path]
     def __iter__(self) -> Iterator[Any]: ...
 
+class TrainingInterrupted(KeyboardInterrupt):
+    result: TrainingResult
+    def __init__(self, result: TrainingResult, message: str) -> None: ...
+
+# train's keywords are the library's table of training settings (rbmix._training); tests/python/test_train.py keeps
+# this stub equal to the runtime signature.
 def train(
     data: _Array,
     *,
     hidden: int,
     algorithm: str = "cd",
     operator: str = "gibbs",
-    learning_rate: float = 0.01,
-    updates: int = 1000,
-    batch: int = 0,
     k: int = 1,
-    seed: int = 1,
-    momentum: float = 0.0,
-    weight_decay: float = 0.0,
-    evaluate_every: int = 100,
-    test: Optional[_Array] = None,
-    schedule: str = "constant",
     replicas: int = 10,
     d: int = 1,
+    k_inner: Optional[int] = None,
+    learning_rate: float = 0.01,
+    schedule: str = "constant",
     fast_learning_rate: Optional[float] = None,
     fast_decay: float = 0.95,
+    batch: int = 0,
+    momentum: float = 0.0,
+    weight_decay: float = 0.0,
+    updates: int = 1000,
+    evaluate_every: int = 100,
+    monitor: str = "auto",
+    monitor_particles: int = 16,
+    monitor_distributions: int = 1000,
+    monitor_rows: int = 250,
+    keep: str = "final",
+    rows: Optional[str] = None,
+    classes: Optional[int] = None,
+    resample_binarisation: bool = False,
+    checkpoint_every: Optional[int] = None,
+    seed: int = 1,
     float32: bool = False,
     init: str = "base-rate",
+    test: Optional[_Array] = None,
+    labels: Optional[_Array] = None,
+    test_labels: Optional[_Array] = None,
     checkpoint: Optional[_Path] = None,
-    checkpoint_every: int = 0,
     resume: bool = False,
-    callback: Optional[Callable[[dict[str, npt.NDArray[np.float64]]], Any]] = None,
+    callback: Optional[Callable[[dict[str, Any]], Any]] = None,
 ) -> TrainingResult: ...
+def classify(model: Rbm, data: _Array, classes: int) -> npt.NDArray[np.int32]: ...
+def class_probabilities(model: Rbm, data: _Array, classes: int) -> npt.NDArray[np.float64]: ...
 
 def experiments() -> dict[str, dict[str, Any]]: ...
 def run_experiment(

@@ -1,7 +1,9 @@
-// rbmix.train: the CLI's training (tools/rbmix/train_command.cpp) from numpy data, through the same
-// TrainingOptions presets and Trainer, so the same options and seed give bit-identical parameters. Ctrl-C raises
-// KeyboardInterrupt: the trainer's interrupt hook checks Python's signals after each update (at most every
-// signal_poll_interval), stops as the CLI does on SIGINT, and leaves its checkpoint when given a path.
+// rbmix.train: the CLI's training (tools/rbmix/train_command.cpp) from numpy data. The keyword arguments are the
+// library's table of training settings (training_settings.hpp), which rbmix/_training.py turns into train()'s
+// signature; the values reach assemble_training_request as text, so Python refuses what the CLI refuses with the same
+// sentence and the same options and seed give bit-identical parameters. Ctrl-C stops after the current update (the
+// trainer's interrupt hook checks Python's signals at most every signal_poll_interval) and returns the model of the
+// last completed update, marked interrupted, with its checkpoint when given a path.
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -10,8 +12,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "rbmix/training/parameter_initialisation.hpp"
+#include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/training/trainer.hpp"
+#include "rbmix/training/training_settings.hpp"
 
 namespace rbmix::python {
 namespace {
@@ -23,127 +26,214 @@ constexpr std::chrono::milliseconds signal_poll_interval{20};
 
 struct TrainingResult {
   Rbm model;
+  std::optional<Rbm> best_model;  // keep="best": the model of the best monitored evaluation
+  int label_classes = 0;
   TrainingSummary summary;
+  std::optional<std::filesystem::path> checkpoint;
 };
 
+// The learning curve as a dict of arrays: update, epoch and every field some point measured (the columns of the
+// CLI's learning_curve.csv), NaN where a point lacks it.
 py::dict curve_dict(const std::vector<EvaluationPoint>& curve) {
-  const auto column = [&](auto field) {
-    VectorD values(static_cast<Eigen::Index>(curve.size()));
-    for (std::size_t k = 0; k < curve.size(); ++k)
-      values(static_cast<Eigen::Index>(k)) = field(curve[k]).value_or(std::numeric_limits<double>::quiet_NaN());
-    return to_numpy(values);
-  };
   py::dict out;
-  out["update"] = column([](const EvaluationPoint& p) { return std::optional<double>(static_cast<double>(p.update)); });
-  out["epoch"] = column([](const EvaluationPoint& p) { return std::optional<double>(p.epoch); });
-  out["train_log_likelihood"] = column([](const EvaluationPoint& p) { return p.train_log_likelihood; });
-  out["test_log_likelihood"] = column([](const EvaluationPoint& p) { return p.test_log_likelihood; });
+  const auto size = static_cast<Eigen::Index>(curve.size());
+  VectorD update(size), epoch(size);
+  for (Eigen::Index k = 0; k < size; ++k) {
+    update(k) = static_cast<double>(curve[static_cast<std::size_t>(k)].update);
+    epoch(k) = curve[static_cast<std::size_t>(k)].epoch;
+  }
+  out["update"] = to_numpy(update);
+  out["epoch"] = to_numpy(epoch);
+  for (const EvaluationField& named : measured_fields(curve)) {
+    VectorD values(size);
+    for (Eigen::Index k = 0; k < size; ++k)
+      values(k) = (curve[static_cast<std::size_t>(k)].*named.field).value_or(std::numeric_limits<double>::quiet_NaN());
+    out[named.name] = to_numpy(values);
+  }
   return out;
 }
 
-TrainingResult train(const py::handle& data, Eigen::Index hidden, const std::string& algorithm,
-                     const std::string& rule, double learning_rate, std::int64_t updates, int batch, int k,
-                     std::uint64_t seed, double momentum, double weight_decay, std::int64_t evaluate_every,
-                     const py::object& test, const std::string& schedule, int replicas, int d,
-                     const std::optional<double>& fast_learning_rate, double fast_decay, bool float32,
-                     const std::string& initialisation, const std::optional<std::filesystem::path>& checkpoint,
-                     std::int64_t checkpoint_every, bool resume, const py::object& callback) {
-  TrainingOptions options;
-  options.learning_rate = learning_rate;
-  options.updates = updates;
-  options.batch_size = batch;
-  options.sampling_steps = k;
-  options.seed = seed;
-  options.momentum = momentum;
-  options.weight_decay = weight_decay;
-  options.evaluation_interval = evaluate_every;
-  options.replicas = replicas;
-  options.fast_weight_decay = fast_decay;
-  options.sample_in_float = float32;
-  // The order of `rbmix train`: the algorithm's preset, the rule, the fast rate, the schedule, the initialisation.
-  const Algorithm named = parse_algorithm(algorithm);
-  apply_algorithm(options, named, d);
-  options.rule = parse_unit_rule(rule);
-  if (fast_learning_rate) options.fast_learning_rate = *fast_learning_rate;
-  require(named != Algorithm::fpcd || fast_learning_rate.has_value(),
-          "fast_learning_rate: fpcd needs the fast learning rate ε_F (001 §2 takes it larger than learning_rate)");
-  options.schedule = parse_learning_rate_schedule(schedule);
-  apply(parse_parameter_initialisation(initialisation), options);
-  if (checkpoint) {
-    options.checkpoint_path = checkpoint->string();
-    options.checkpoint_interval = checkpoint_every > 0 ? checkpoint_every : options.evaluation_interval;
+// One evaluation as the callback sees it: update (int), epoch and each measured field as Python floats.
+py::dict point_dict(const EvaluationPoint& point) {
+  py::dict out;
+  out["update"] = point.update;
+  out["epoch"] = point.epoch;
+  for (const EvaluationField& named : evaluation_fields)
+    if ((point.*named.field).has_value()) out[named.name] = *(point.*named.field);
+  return out;
+}
+
+std::optional<std::vector<int>> labels_of(const py::object& labels, const std::string& what) {
+  if (labels.is_none()) return std::nullopt;
+  const py::array_t<long long, py::array::forcecast> array = py::array_t<long long, py::array::forcecast>::ensure(labels);
+  require(array && array.ndim() == 1, [&] { return what + ": expected a 1-D array of integer labels"; });
+  const py::array original = py::array::ensure(labels);
+  require(original.dtype().kind() == 'i' || original.dtype().kind() == 'u',
+          [&] { return what + ": expected integer labels, got dtype " + py::str(original.dtype()).cast<std::string>(); });
+  std::vector<int> out(static_cast<std::size_t>(array.size()));
+  for (py::ssize_t k = 0; k < array.size(); ++k) {
+    const long long label = array.at(k);
+    require(label >= 0 && label < (1 << 16),
+            [&] { return what + ": label " + std::to_string(label) + " at " + std::to_string(k) + " is out of range"; });
+    out[static_cast<std::size_t>(k)] = static_cast<int>(label);
   }
-  options.validate();
-  const MatrixD train_rows = binary_matrix(data, "data");
-  const MatrixD test_rows = test.is_none() ? MatrixD() : binary_matrix(test, "test", train_rows.cols());
+  return out;
+}
+
+TrainingResult train(const py::handle& data, const std::map<std::string, std::string>& settings,
+                     const py::object& test, const py::object& labels, const py::object& test_labels,
+                     const std::optional<std::filesystem::path>& checkpoint, bool resume, const py::object& callback) {
+  const GivenSettings given(settings.begin(), settings.end());
+  TrainingRequest request =
+      assemble_training_request(given, SettingSpelling::python, checkpoint ? checkpoint->string() : std::string());
+  TrainingData rows;
+  rows.train = request.options.resample_binarisation ? real_matrix(data, "data") : binary_matrix(data, "data");
+  if (request.options.resample_binarisation)
+    require(((rows.train.array() >= 0.0) && (rows.train.array() <= 1.0)).all(),
+            "data: with resample_binarisation the rows are grey levels, each in [0, 1]");
+  if (!test.is_none()) rows.test = binary_matrix(test, "test", rows.train.cols());
+  rows.labels = labels_of(labels, "labels");
+  rows.test_labels = labels_of(test_labels, "test_labels");
+  TrainingRows arranged = arrange_training_rows(request, std::move(rows), SettingSpelling::python);
+  require(!resume || (checkpoint && std::filesystem::exists(*checkpoint)),
+          "resume: no checkpoint to resume from (give checkpoint=PATH of an earlier run)");
 
   std::optional<py::error_already_set> python_error;
+  bool interrupted_by_signal = false;
   TrainingHooks hooks;
   auto last_poll = std::chrono::steady_clock::now();
   hooks.interrupt_requested = [&] {
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_poll < signal_poll_interval) return python_error.has_value();
+    if (now - last_poll < signal_poll_interval) return python_error.has_value() || interrupted_by_signal;
     last_poll = now;
     py::gil_scoped_acquire acquire;
-    if (PyErr_CheckSignals() != 0) python_error.emplace();
-    return python_error.has_value();
+    if (PyErr_CheckSignals() != 0) {
+      // KeyboardInterrupt (or whatever a signal handler raised): the run stops and returns what it has.
+      python_error.emplace();
+      interrupted_by_signal = python_error->matches(PyExc_KeyboardInterrupt);
+      if (interrupted_by_signal) python_error.reset();
+    }
+    return python_error.has_value() || interrupted_by_signal;
   };
-  if (!callback.is_none()) {
-    hooks.on_evaluation = [&](const EvaluationPoint& point) {
-      if (python_error) return;
-      py::gil_scoped_acquire acquire;
-      try {
-        callback(curve_dict({point}));
-      } catch (py::error_already_set& error) {
-        python_error.emplace(std::move(error));
-      }
-    };
-  }
+  std::optional<EvaluationPoint> best_point;
   TrainingResult result;
+  hooks.on_evaluation = [&](const EvaluationPoint& point) {
+    if (request.kept == KeptModel::best) {
+      const auto score = monitored_score(point);
+      if (score && (!best_point || *score > *monitored_score(*best_point))) best_point = point;
+    }
+    if (python_error || callback.is_none()) return;
+    py::gil_scoped_acquire acquire;
+    try {
+      callback(point_dict(point));
+    } catch (py::error_already_set& error) {
+      python_error.emplace(std::move(error));
+    }
+  };
   {
     py::gil_scoped_release release;
-    Trainer trainer(options, train_rows, test_rows, hidden);
-    if (resume) {
-      require(checkpoint && std::filesystem::exists(*checkpoint),
-              "resume: no checkpoint to resume from (give checkpoint=PATH of an earlier run)");
-      trainer.load_checkpoint(*checkpoint);
+    Trainer trainer(request.options, std::move(arranged.train), std::move(arranged.test), request.hidden);
+    if (resume) trainer.load_checkpoint(*checkpoint);
+    // The best model is taken when its evaluation is seen, as `rbmix train --keep best` writes it.
+    if (request.kept == KeptModel::best) {
+      const auto observe = hooks.on_evaluation;
+      hooks.on_evaluation = [&, observe](const EvaluationPoint& point) {
+        const auto before = best_point;
+        observe(point);
+        if (best_point && (!before || best_point->update != before->update)) result.best_model = trainer.model();
+      };
     }
     result.summary = trainer.run(hooks);
     result.model = trainer.model();
   }
   if (python_error) throw std::move(*python_error);
   if (result.summary.termination == Termination::diverged) throw std::runtime_error(result.summary.message);
+  result.label_classes = request.options.label_classes;
+  result.checkpoint = checkpoint;
   return result;
+}
+
+// A classification RBM of `classes` label units from a plain Rbm (as train returns it), checked.
+ClassificationRbm classification_model(const Rbm& model, int classes) {
+  ClassificationRbm classifier{model, classes};
+  classifier.validate("model");
+  return classifier;
+}
+
+// The table of settings for rbmix/_training.py: one dict per setting, in help order.
+py::list settings_table() {
+  py::list table;
+  for (const TrainingSetting& setting : training_settings()) {
+    const char* type = setting.type == SettingType::flag      ? "flag"
+                       : setting.type == SettingType::integer ? "integer"
+                       : setting.type == SettingType::real    ? "real"
+                                                              : "text";
+    py::list algorithms;
+    for (const AlgorithmDefinition& entry : algorithm_table())
+      if (algorithm_uses_option(entry.algorithm, setting.option)) algorithms.append(std::string(entry.name));
+    table.append(py::dict("name"_a = std::string(setting.name), "option"_a = std::string(setting.option),
+                          "type"_a = type, "default"_a = std::string(setting.default_value),
+                          "required"_a = setting.required, "help"_a = training_setting_help(setting),
+                          "algorithms"_a = algorithms));
+  }
+  return table;
 }
 
 }  // namespace
 
 void bind_training(py::module_& module) {
-  py::class_<TrainingResult>(module, "TrainingResult", "A trained model, its learning curve and why training stopped.")
-      .def_readonly("model", &TrainingResult::model)
+  py::class_<TrainingResult>(module, "TrainingResult",
+                             "A trained model, its learning curve and why training stopped (termination: "
+                             "'completed', 'interrupted' by Ctrl-C, ...).")
+      .def_readonly("model", &TrainingResult::model, "the model after the last completed update")
+      .def_readonly("best_model", &TrainingResult::best_model,
+                    "keep='best': the model of the evaluation with the best monitored training score; else None")
+      .def_readonly("label_classes", &TrainingResult::label_classes,
+                    "classes of a classification RBM (the last label_classes visible units); 0 for a plain RBM")
       .def_property_readonly("learning_curve",
                              [](const TrainingResult& r) { return curve_dict(r.summary.learning_curve); },
-                             "dict of arrays: update, epoch, train_log_likelihood, test_log_likelihood (NaN where "
-                             "not evaluated)")
+                             "dict of arrays: update, epoch and each measured field (the columns of the CLI's "
+                             "learning_curve.csv; NaN where a point lacks it)")
       .def_property_readonly("termination", [](const TrainingResult& r) { return to_string(r.summary.termination); })
+      .def_property_readonly("interrupted",
+                             [](const TrainingResult& r) { return r.summary.termination == Termination::interrupted; })
       .def_property_readonly("message", [](const TrainingResult& r) { return r.summary.message; })
       .def_property_readonly("updates_done", [](const TrainingResult& r) { return r.summary.updates_done; })
       .def_property_readonly("seconds", [](const TrainingResult& r) { return r.summary.seconds; })
+      .def_readonly("checkpoint", &TrainingResult::checkpoint, "the checkpoint path the run wrote to, or None")
       .def("__iter__", [](const TrainingResult& r) {
         return py::iter(py::make_tuple(py::cast(r.model), curve_dict(r.summary.learning_curve)));
       })
       .def("__repr__", [](const TrainingResult& r) { return "rbmix.TrainingResult(" + r.summary.message + ")"; });
-  module.def("train", &train, "data"_a, py::kw_only(), "hidden"_a, "algorithm"_a = "cd", "operator"_a = "gibbs",
-             "learning_rate"_a = 0.01, "updates"_a = 1000, "batch"_a = 0, "k"_a = 1, "seed"_a = 1,
-             "momentum"_a = 0.0, "weight_decay"_a = 0.0, "evaluate_every"_a = 100, "test"_a = py::none(),
-             "schedule"_a = "constant", "replicas"_a = 10, "d"_a = 1, "fast_learning_rate"_a = py::none(),
-             "fast_decay"_a = 0.95, "float32"_a = false, "init"_a = "base-rate", "checkpoint"_a = py::none(),
-             "checkpoint_every"_a = 0, "resume"_a = false, "callback"_a = py::none(),
-             "Trains an RBM as `rbmix train` does, with the same option names and defaults (--algo → algorithm, "
-             "--lr → learning_rate, --eval-every → evaluate_every, --float → float32, --init → init). data: "
-             "(N, n_visible) of 0/1 (float64, float32, uint8 or bool). callback(point) is called at every "
-             "evaluation with a learning-curve dict of one point. Ctrl-C raises KeyboardInterrupt after the current "
-             "update, leaving checkpoint when given. Returns a TrainingResult (unpacks as model, learning_curve).");
+  module.def("_train", &train, "data"_a, "settings"_a, "test"_a, "labels"_a, "test_labels"_a, "checkpoint"_a,
+             "resume"_a, "callback"_a, "rbmix.train's engine: settings by name as text (see rbmix.train).");
+  module.def(
+      "classify",
+      [](const Rbm& model, const py::handle& data, int classes) {
+        const ClassificationRbm classifier = classification_model(model, classes);
+        const MatrixD inputs = binary_matrix(data, "data", classifier.n_inputs());
+        std::vector<int> labels;
+        {
+          py::gil_scoped_release release;
+          labels = predict_labels(classifier, inputs);
+        }
+        return py::array_t<int>(static_cast<py::ssize_t>(labels.size()), labels.data());
+      },
+      "model"_a, "data"_a, "classes"_a,
+      "argmax_y p(y | x) of a classification RBM (train(..., labels=...); classes = result.label_classes) for each "
+      "row x of data (N, n_inputs): exact, argmin_y F(x, y) (000 §4.2). Returns int labels (N,).");
+  module.def(
+      "class_probabilities",
+      [](const Rbm& model, const py::handle& data, int classes) {
+        const ClassificationRbm classifier = classification_model(model, classes);
+        const MatrixD inputs = binary_matrix(data, "data", classifier.n_inputs());
+        py::gil_scoped_release release;
+        MatrixD probabilities = class_probabilities(classifier, inputs);
+        py::gil_scoped_acquire acquire;
+        return to_numpy(probabilities);
+      },
+      "model"_a, "data"_a, "classes"_a, "p(y | x) of a classification RBM for each row x of data: (N, classes).");
+  module.def("_training_settings", &settings_table, "The table of training settings that rbmix.train's keywords follow.");
 }
 
 }  // namespace rbmix::python
