@@ -317,6 +317,18 @@ std::string format_number(double value) {
   return text;
 }
 
+// "value > bound" with each number to as many significant digits as it takes to tell them apart (at least 4), so a
+// reason never reads "R̂ = 1.01 > 1.01".
+std::string exceeds(double value, double bound) {
+  char value_text[40], bound_text[40];
+  for (int digits = 4; digits <= 17; ++digits) {
+    std::snprintf(value_text, sizeof value_text, "%.*g", digits, value);
+    std::snprintf(bound_text, sizeof bound_text, "%.*g", digits, bound);
+    if (std::string(value_text) != bound_text) break;
+  }
+  return std::string(value_text) + " > " + bound_text;
+}
+
 void add_reason(std::string& reasons, const std::string& reason) {
   if (!reasons.empty()) reasons += "; ";
   reasons += reason;
@@ -337,8 +349,8 @@ std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
   if (!(signals.potential_scale_reduction <= rule.max_potential_scale_reduction))
     add_reason(reasons, std::isnan(signals.potential_scale_reduction)
                             ? std::string("R̂ undefined (chains shorter than 4 steps)")
-                            : "R̂ = " + format_number(signals.potential_scale_reduction) + " > " +
-                                  format_number(rule.max_potential_scale_reduction) + ": the chains disagree");
+                            : "R̂ = " + exceeds(signals.potential_scale_reduction, rule.max_potential_scale_reduction) +
+                                  ": the chains disagree");
   if (std::isfinite(signals.length_in_times) && signals.length_in_times < rule.min_length_in_times)
     add_reason(reasons, "each chain is " + format_number(signals.length_in_times) + " τ̂ long, fewer than " +
                             format_number(rule.min_length_in_times));

@@ -8,16 +8,21 @@
 namespace rbmix::verify {
 
 StartStates every_start_state(const Rbm& rbm, Eigen::Index chains_per_start) {
+  return start_states(rbm, chains_per_start, 0, static_cast<Eigen::Index>(analysis::JointStateSpace(rbm).size()));
+}
+
+StartStates start_states(const Rbm& rbm, Eigen::Index chains_per_start, Eigen::Index first, Eigen::Index count) {
   require(chains_per_start > 0, "every_start_state: chains_per_start must be positive");
   const analysis::JointStateSpace space(rbm);
-  const auto starts = static_cast<Eigen::Index>(space.size());
-  StartStates states{MatrixD(starts * chains_per_start, rbm.n_visible()),
-                     MatrixD(starts * chains_per_start, rbm.n_hidden())};
-  for (Eigen::Index start = 0; start < starts; ++start) {
-    const auto state = static_cast<std::uint64_t>(start);
-    states.visible.middleRows(start * chains_per_start, chains_per_start).rowwise() =
+  require(first >= 0 && count >= 0 && first + count <= static_cast<Eigen::Index>(space.size()),
+          "start_states: the start states lie outside the joint state space");
+  StartStates states{MatrixD(count * chains_per_start, rbm.n_visible()),
+                     MatrixD(count * chains_per_start, rbm.n_hidden())};
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const auto state = static_cast<std::uint64_t>(first + k);
+    states.visible.middleRows(k * chains_per_start, chains_per_start).rowwise() =
         analysis::JointStateSpace::bits(space.visible_part(state), space.n_visible()).transpose();
-    states.hidden.middleRows(start * chains_per_start, chains_per_start).rowwise() =
+    states.hidden.middleRows(k * chains_per_start, chains_per_start).rowwise() =
         analysis::JointStateSpace::bits(space.hidden_part(state), space.n_hidden()).transpose();
   }
   return states;

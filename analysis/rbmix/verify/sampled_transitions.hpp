@@ -4,6 +4,7 @@
 // the same rule by Pearson's χ² test (chi_squared.hpp), one test per start state. The tests of a family are
 // Bonferroni-corrected: a correct sampler fails any of them with probability at most the stated false-failure rate.
 // The sampler is rbmix's BatchedChains running a rule (any ConcreteUnitRule, or UnitRule), or a user's own sweep.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,20 +25,35 @@ struct StartStates {
   MatrixD hidden;   // rows × n_hidden
 };
 StartStates every_start_state(const Rbm& rbm, Eigen::Index chains_per_start);
+// The same for the `count` joint states from `first` on: rows [(x − first)·chains_per_start, …) start at x.
+StartStates start_states(const Rbm& rbm, Eigen::Index chains_per_start, Eigen::Index first, Eigen::Index count);
+
+// Adds the next states of a batch laid out as start_states(…, first, …) lays it out, after one step, to
+// counts[start][next].
+template <typename Scalar>
+void add_transitions(const analysis::JointStateSpace& space, const Matrix<Scalar>& visible,
+                     const Matrix<Scalar>& hidden, Eigen::Index chains_per_start, Eigen::Index first,
+                     std::vector<std::vector<std::uint64_t>>& counts) {
+  for (Eigen::Index b = 0; b < visible.rows(); ++b) {
+    std::uint64_t v = 0, h = 0;
+    for (int j = 0; j < space.n_visible(); ++j) v |= static_cast<std::uint64_t>(visible(b, j)) << j;
+    for (int i = 0; i < space.n_hidden(); ++i) h |= static_cast<std::uint64_t>(hidden(b, i)) << i;
+    ++counts[static_cast<std::size_t>(first + b / chains_per_start)][space.index(v, h)];
+  }
+}
 
 // The counts of next states of a batch laid out as every_start_state lays it out, after one step.
 template <typename Scalar>
 TransitionCounts count_transitions(const analysis::JointStateSpace& space, const Matrix<Scalar>& visible,
                                    const Matrix<Scalar>& hidden, Eigen::Index chains_per_start) {
   TransitionCounts counts(space.size(), std::vector<std::uint64_t>(space.size(), 0));
-  for (Eigen::Index b = 0; b < visible.rows(); ++b) {
-    std::uint64_t v = 0, h = 0;
-    for (int j = 0; j < space.n_visible(); ++j) v |= static_cast<std::uint64_t>(visible(b, j)) << j;
-    for (int i = 0; i < space.n_hidden(); ++i) h |= static_cast<std::uint64_t>(hidden(b, i)) << i;
-    ++counts[static_cast<std::size_t>(b / chains_per_start)][space.index(v, h)];
-  }
+  add_transitions(space, visible, hidden, chains_per_start, 0, counts);
   return counts;
 }
+
+// At most this many chains per call of a user's sampler: at 2^10 states and 20 000 chains per start one call would
+// hand it 2·10^7 rows, and a numpy sampler's temporaries then took 8 GB, most of its time spent in page faults.
+inline constexpr Eigen::Index max_chains_per_sampler_call = Eigen::Index{1} << 18;
 
 // One sweep of BatchedChains<Scalar> under `rule` (UnitRule or any ConcreteUnitRule) at inverse temperature β from
 // every joint state; chain b draws from RandomStream(seed, first_stream + b).
@@ -55,12 +71,22 @@ TransitionCounts batched_chains_transition_counts(const Rbm& rbm, const Rule& ru
 }
 
 // One sweep of a user's sampler from every joint state: `sweep(visible, hidden)` must advance every row (a chain:
-// visible MatrixD rows × m, hidden rows × n, 0/1 entries) by one step of the operator under test.
+// visible MatrixD rows × m, hidden rows × n, 0/1 entries) by one step of the operator under test. The start states
+// go to it in blocks of whole start states of at most max_chains_per_sampler_call chains (one start state's chains
+// when they are more).
 template <typename Sweep>
 TransitionCounts sampler_transition_counts(const Rbm& rbm, Eigen::Index chains_per_start, Sweep&& sweep) {
-  StartStates states = every_start_state(rbm, chains_per_start);
-  sweep(states.visible, states.hidden);
-  return count_transitions(analysis::JointStateSpace(rbm), states.visible, states.hidden, chains_per_start);
+  require(chains_per_start > 0, "sampler_transition_counts: chains_per_start must be positive");
+  const analysis::JointStateSpace space(rbm);
+  const auto starts = static_cast<Eigen::Index>(space.size());
+  const Eigen::Index block = std::max<Eigen::Index>(1, max_chains_per_sampler_call / chains_per_start);
+  TransitionCounts counts(space.size(), std::vector<std::uint64_t>(space.size(), 0));
+  for (Eigen::Index first = 0; first < starts; first += block) {
+    StartStates states = start_states(rbm, chains_per_start, first, std::min(block, starts - first));
+    sweep(states.visible, states.hidden);
+    add_transitions(space, states.visible, states.hidden, chains_per_start, first, counts);
+  }
+  return counts;
 }
 
 // The smallest χ² p-value over the start states of `counts` against the rows of `exact_sweep`, and where.

@@ -226,6 +226,9 @@ TEST(TrustRule, NamesEveryReason) {
   EXPECT_EQ(trust_verdict(signals, rule), "");
   signals.potential_scale_reduction = 1.05;
   EXPECT_NE(trust_verdict(signals, rule).find("R̂ = 1.05"), std::string::npos);
+  // Just above the bound, the numbers get the digits that tell them apart.
+  signals.potential_scale_reduction = rule.max_potential_scale_reduction + 2e-5;
+  EXPECT_NE(trust_verdict(signals, rule).find("R̂ = 1.01002 > 1.01"), std::string::npos) << trust_verdict(signals, rule);
   signals = {"", 1.0, 20.0, 0.05, 1.0, none};
   EXPECT_NE(trust_verdict(signals, rule).find("20 τ̂ long"), std::string::npos);
   signals = {"", 1.0, 100.0, 0.5, 1.0, none};

@@ -39,7 +39,7 @@ def audit_sampler(
     same_as: Optional[str] = None,
     beta: float = 1.0,
     false_failure_rate: float = 1e-6,
-    bootstrap_replicates: int = 200,
+    bootstrap_replicates: int = 100,
 ) -> AuditResult: ...
 def check_rule(
     probability_of_one: Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]], npt.ArrayLike],

@@ -164,7 +164,7 @@ void bind_verify(py::module_& verify) {
         return verify::audit_sampler(rbm, batch_step, options);
       },
       "model"_a, "step"_a, py::kw_only(), "chains"_a = 20000, "invariance_chains"_a = 200000, "seed"_a = 20240611,
-      "same_as"_a = py::none(), "beta"_a = 1.0, "false_failure_rate"_a = 1e-6, "bootstrap_replicates"_a = 200,
+      "same_as"_a = py::none(), "beta"_a = 1.0, "false_failure_rate"_a = 1e-6, "bootstrap_replicates"_a = verify::AuditOptions{}.bootstrap_replicates,
       "Audits a sampler given only as step(visible, hidden, rng) -> (visible, hidden), which advances every row "
       "(one chain; float64 arrays of 0/1) by one step, drawing from rng (a numpy.random.Generator seeded from "
       "seed). On a tiny model (at most 10 units): (a) π invariance from exact samples of π by χ²; (b) "
