@@ -1,0 +1,158 @@
+#include "rbmix/analysis/convergence_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/exact_total_variation.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/model/tempering.hpp"
+#include "rbmix/sampling/coupled_chains.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+// The pairs' start states: X₀ then Y₀ of pair b from pair b's stream, independently from π₀.
+template <typename Scalar>
+void draw_start_states(CoupledChains<Scalar>& chains, const Rbm& rbm, const StartDistribution& start,
+                       double inverse_temperature) {
+  VectorD visible(rbm.n_visible()), hidden(rbm.n_hidden());
+  for (Eigen::Index pair = 0; pair < chains.pairs(); ++pair)
+    for (const CoupledChain chain : {CoupledChain::first, CoupledChain::second}) {
+      draw_start_state(start, rbm, inverse_temperature, chains.streams()[static_cast<std::size_t>(pair)],
+                       visible.data(), hidden.data());
+      chains.visible(chain).row(pair) = visible.transpose().cast<Scalar>();
+      chains.hidden(chain).row(pair) = hidden.transpose().cast<Scalar>();
+    }
+}
+
+// Mean and Monte Carlo standard error (sample standard deviation / √R) of per-pair values.
+std::pair<double, double> mean_and_standard_error(const VectorD& values) {
+  const double mean = values.mean();
+  const auto count = static_cast<double>(values.size());
+  const double variance = (values.array() - mean).square().sum() / (count - 1.0);
+  return {mean, std::sqrt(variance / count)};
+}
+
+BoundErgodicity sweep_ergodicity(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
+  if (rbm.n_visible() + rbm.n_hidden() <= max_exact_distance_units) {
+    const ErgodicityReport report = analyse_sweep_ergodicity(
+        JointStateSpace(rbm),
+        unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, Evaluation::structural),
+        unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, Evaluation::structural));
+    return report.ergodic() ? BoundErgodicity::checked : BoundErgodicity::refuted;
+  }
+  const bool claimed = std::visit([](const auto& concrete) { return concrete.claims_ergodicity(); }, rule);
+  return claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
+}
+
+template <typename Scalar>
+ConvergenceBound run_pairs(const Rbm& rbm, const StartDistribution& start, const ConvergenceBoundOptions& options) {
+  const BasicRbm<Scalar> model = rbm.cast<Scalar>();
+  const auto beta = static_cast<Scalar>(options.inverse_temperature);
+  CoupledChains<Scalar> chains(options.pairs, rbm.n_visible(), rbm.n_hidden(), options.maximal_coupling_distance,
+                               options.seed);
+  draw_start_states(chains, rbm, start, options.inverse_temperature);
+  for (Eigen::Index sweep = 0; sweep < options.lag; ++sweep) chains.sweep_first(model, options.rule, beta);
+
+  ConvergenceBound bound;
+  bound.lag = options.lag;
+  bound.max_sweeps = options.max_sweeps;
+  bound.meeting_times.assign(static_cast<std::size_t>(options.pairs), std::nullopt);
+  // distances[b][s − L] = |X_s − Y_{s−L}| for s = L, L + 1, … until pair b meets.
+  std::vector<std::vector<std::uint32_t>> distances(static_cast<std::size_t>(options.pairs));
+  for (Eigen::Index pair = 0; pair < options.pairs; ++pair)
+    distances[static_cast<std::size_t>(pair)].push_back(static_cast<std::uint32_t>(chains.distance(pair)));
+  for (Eigen::Index sweep = options.lag + 1; sweep <= options.max_sweeps && !bound.all_met(); ++sweep) {
+    chains.coupled_sweep(model, options.rule, beta);
+    for (Eigen::Index pair = 0; pair < options.pairs; ++pair) {
+      const auto index = static_cast<std::size_t>(pair);
+      if (bound.meeting_times[index]) continue;
+      const Eigen::Index distance = chains.distance(pair);
+      if (distance == 0) {
+        bound.meeting_times[index] = sweep;
+        ++bound.met;
+      } else {
+        distances[index].push_back(static_cast<std::uint32_t>(distance));
+      }
+    }
+    if (options.progress) options.progress(sweep, bound.met);
+  }
+  bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
+  if (bound.bound_available()) fill_bound_curves(bound, distances);
+  return bound;
+}
+
+}  // namespace
+
+void ConvergenceBoundOptions::validate() const {
+  require(lag >= 1, "convergence bound: the lag must be at least 1, got " + std::to_string(lag));
+  require(pairs >= 2, "convergence bound: at least 2 pairs are needed for a standard error, got " +
+                          std::to_string(pairs));
+  require(max_sweeps > lag, "convergence bound: the sweep limit (" + std::to_string(max_sweeps) +
+                                ") must exceed the lag (" + std::to_string(lag) + ")");
+  validate_inverse_temperature(inverse_temperature);
+  require(maximal_coupling_distance >= never_maximal_coupling,
+          "convergence bound: the maximal-coupling distance must be -1 (never) or a number of units ≥ 0");
+}
+
+std::string to_string(BoundErgodicity ergodicity) {
+  switch (ergodicity) {
+    case BoundErgodicity::checked: return "ergodic (decided exactly on the model)";
+    case BoundErgodicity::claimed: return "ergodic (the rule is ergodic on every RBM)";
+    case BoundErgodicity::unknown: return "unknown (the rule is not ergodic on every RBM; the model is too large to check)";
+    case BoundErgodicity::refuted: return "NOT ergodic (decided exactly on the model): the chain does not converge to pi";
+  }
+  return {};
+}
+
+std::optional<Eigen::Index> ConvergenceBound::mixing_time(double epsilon) const {
+  if (!bound_available()) return std::nullopt;
+  return first_time_within(total_variation, epsilon);
+}
+
+void fill_bound_curves(ConvergenceBound& bound, const std::vector<std::vector<std::uint32_t>>& distances) {
+  require(bound.all_met() && distances.size() == bound.meeting_times.size(),
+          "fill_bound_curves: every pair must have met and have its distance trace");
+  const Eigen::Index lag = bound.lag;
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  const Eigen::Index times = latest - lag + 1;  // t = 0 … max τ − L
+  const auto pairs = static_cast<Eigen::Index>(distances.size());
+  MatrixD total_variation_terms(times, pairs), wasserstein_terms(times, pairs);
+  for (Eigen::Index pair = 0; pair < pairs; ++pair) {
+    const Eigen::Index meeting = *bound.meeting_times[static_cast<std::size_t>(pair)];
+    const std::vector<std::uint32_t>& trace = distances[static_cast<std::size_t>(pair)];
+    require(static_cast<Eigen::Index>(trace.size()) == meeting - lag,
+            "fill_bound_curves: a distance trace must run from s = L to τ − 1");
+    // suffix[s − L] = Σ_{j ≥ 0, s + jL < τ} d_{s+jL}, so that the Wasserstein term at t is suffix[t].
+    std::vector<double> suffix(trace.begin(), trace.end());
+    for (Eigen::Index i = static_cast<Eigen::Index>(suffix.size()) - 1 - lag; i >= 0; --i)
+      suffix[static_cast<std::size_t>(i)] += suffix[static_cast<std::size_t>(i + lag)];
+    for (Eigen::Index t = 0; t < times; ++t) {
+      // max(0, ⌈(τ − L − t)/L⌉) in integers: the number of j ≥ 1 with t + jL < τ.
+      const Eigen::Index remaining = meeting - lag - t;
+      total_variation_terms(t, pair) = remaining > 0 ? static_cast<double>((remaining + lag - 1) / lag) : 0.0;
+      wasserstein_terms(t, pair) = remaining > 0 ? suffix[static_cast<std::size_t>(t)] : 0.0;
+    }
+  }
+  bound.total_variation.resize(times);
+  bound.total_variation_standard_error.resize(times);
+  bound.wasserstein.resize(times);
+  bound.wasserstein_standard_error.resize(times);
+  for (Eigen::Index t = 0; t < times; ++t) {
+    std::tie(bound.total_variation[t], bound.total_variation_standard_error[t]) =
+        mean_and_standard_error(total_variation_terms.row(t).transpose());
+    std::tie(bound.wasserstein[t], bound.wasserstein_standard_error[t]) =
+        mean_and_standard_error(wasserstein_terms.row(t).transpose());
+  }
+}
+
+ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& start,
+                                   const ConvergenceBoundOptions& options) {
+  options.validate();
+  validate_start_distribution(start, rbm);
+  return options.single_precision ? run_pairs<float>(rbm, start, options) : run_pairs<double>(rbm, start, options);
+}
+
+}  // namespace rbmix::analysis
