@@ -10,6 +10,7 @@ float32, uint8 or bool. Bad input raises :class:`InputError` (a :class:`ValueErr
 from ._rbmix import (
     AisResult,
     AutocorrelationTime,
+    ConvergenceBound,
     InputError,
     OperatorAnalysis,
     Rbm,
@@ -17,6 +18,8 @@ from ._rbmix import (
     ais,
     analyze,
     autocorrelation_time,
+    convergence_bound,
+    exact_total_variation,
     experiments,
     load_model,
     log_partition,
@@ -30,6 +33,7 @@ from . import verify
 __all__ = [
     "AisResult",
     "AutocorrelationTime",
+    "ConvergenceBound",
     "InputError",
     "OperatorAnalysis",
     "Rbm",
@@ -37,6 +41,8 @@ __all__ = [
     "ais",
     "analyze",
     "autocorrelation_time",
+    "convergence_bound",
+    "exact_total_variation",
     "experiments",
     "load_model",
     "log_partition",
