@@ -1630,5 +1630,20 @@ case_convergence() {
   rejects "modified:gibbs" convergence --model zero.npz --operator modified:gibbs
 }
 
+# rbmix experiment coupling at smoke scale (seconds): both tables, their CSVs and run.json; one thread or two give
+# the same tables; a bad option is refused before anything is written.
+case_experiment_coupling() {
+  succeeds experiment coupling --scale smoke --threads 2 --seed 4 --out k2
+  expect_output_contains "share where T's bound on t_mix(1/4) is below G's"
+  expect_output_contains "bas4x4"
+  for file in coupling_random.csv coupling_trained.csv run.json; do [[ -s "k2/$file" ]] || fail "coupling wrote no $file"; done
+  succeeds experiment coupling --scale smoke --threads 1 --seed 4 --out k1
+  for file in coupling_random.csv coupling_trained.csv; do
+    cmp -s "k1/$file" "k2/$file" || fail "$file differs between one thread and two"
+  done
+  rejects "lag" experiment coupling --lag 0 --out t
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 run_case
 
