@@ -1642,6 +1642,10 @@ case_experiment_coupling() {
     cmp -s "k1/$file" "k2/$file" || fail "$file differs between one thread and two"
   done
   rejects "lag" experiment coupling --lag 0 --out t
+  rejects "--settings: no setting 'bogus'" experiment coupling --settings bogus --out t
+  succeeds experiment coupling --scale smoke --settings none --sizes 2 --c 1 --count 1 --out k0
+  expect_output_contains "share where T's bound"
+  [[ $(wc -l <k0/coupling_trained.csv) -eq 1 ]] || fail "--settings none bounded trained RBMs"
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
 }
 

@@ -125,7 +125,8 @@ void CouplingOptions::validate() const {
   if (!trained.settings.empty()) trained.validate();
 }
 
-CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist) {
+CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
+                                 const std::vector<std::string>& trained_settings) {
   CouplingOptions options;
   options.seed = seed;
   AutocorrOverrides overrides;
@@ -139,6 +140,16 @@ CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::fil
     overrides.updates = 200;
   }
   options.trained = autocorr_options(scale, seed, mnist, overrides);
+  if (trained_settings.empty()) return options;
+  std::vector<Table2Setting> chosen;
+  if (trained_settings != std::vector<std::string>{"none"})
+    for (const std::string& name : trained_settings) {
+      const auto& all = options.trained.settings;
+      const auto found = std::find_if(all.begin(), all.end(), [&](const Table2Setting& s) { return s.name == name; });
+      require(found != all.end(), "--settings: no setting '" + name + "' (MNIST settings need --mnist)");
+      chosen.push_back(*found);
+    }
+  options.trained.settings = chosen;
   return options;
 }
 
@@ -238,11 +249,13 @@ std::vector<ExperimentOption> Coupling::own_options() {
           {"--count", "random RBMs per (size, c) (default: paper 20; smoke 3)"},
           {"--lag", "the lag L (default 5)"},
           {"--pairs", "coupled pairs per model and operator (default: paper 256; smoke 32)"},
-          {"--max-sweeps", "sweeps before unmet pairs are given up (default: paper 100000; smoke 2000)"}};
+          {"--max-sweeps", "sweeps before unmet pairs are given up (default: paper 100000; smoke 2000)"},
+          {"--settings", "Table 2 settings to bound, e.g. bas4x4,modes_p0.1, or none (default: all)"}};
 }
 
 CouplingOptions Coupling::make_options(const ExperimentInputs& inputs) {
-  CouplingOptions options = coupling_options(inputs.scale, inputs.seed, inputs.mnist);
+  CouplingOptions options =
+      coupling_options(inputs.scale, inputs.seed, inputs.mnist, inputs.words("--settings").value_or(std::vector<std::string>{}));
   if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
   if (const auto bounds = inputs.integers("--c", 0)) options.weight_bounds.assign(bounds->begin(), bounds->end());
   if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);

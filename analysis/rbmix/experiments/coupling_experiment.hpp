@@ -36,7 +36,9 @@ struct CouplingOptions {
 // paper: m = n ∈ {2, 3, 4}, c = 1..10, 20 RBMs each; Table 2's settings at autocorr's paper scale; L = 5, 256 pairs,
 // 10^5 sweeps. smoke: m = n ∈ {2, 3}, c ∈ {1, 4, 7, 10}, 3 RBMs each; one RBM per Table 2 setting trained for 200
 // updates; 32 pairs, 2 000 sweeps — seconds.
-CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist);
+// `trained_settings`: the names of the Table 2 settings to bound (autocorr's --only); empty: all, {"none"}: none.
+CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
+                                 const std::vector<std::string>& trained_settings = {});
 nlohmann::json to_json(const CouplingOptions& options);
 
 // One operator's pairs on one model.
