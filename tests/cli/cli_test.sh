@@ -1627,7 +1627,10 @@ case_convergence() {
   rejects "lag" convergence --model zero.npz --lag 0
   rejects "'sometimes'" convergence --model zero.npz --start sometimes
   rejects "absent.npy" convergence --model zero.npz --start data:absent.npy
-  rejects "modified:gibbs" convergence --model zero.npz --operator modified:gibbs
+  succeeds convergence --model tiny.npz --operator modified:gibbs --lag 5 --pairs 50 --seed 3 --json
+  expect_equal "modified bound_available" "$(json_value bound_available)" true
+  succeeds model random --visible 6 --hidden 5 --weight-range 1 --seed 1 --out eleven.npz
+  rejects "at most 10 units" convergence --model eleven.npz --operator modified:gibbs
 }
 
 # rbmix experiment coupling at smoke scale (seconds): both tables, their CSVs and run.json; one thread or two give

@@ -29,6 +29,14 @@ def test_bound_lies_above_the_exact_distance():
     assert np.all(bound.total_variation + 3 * bound.total_variation_standard_error + 6.91 / 200 >= exact)
 
 
+def test_modified_sweep_bound_lies_above_the_exact_distance():
+    model = rbmix.random_model(3, 3, 2.0, bias_range=1.0, seed=5)
+    bound = rbmix.convergence_bound(model, operator="modified:flip", lag=5, pairs=200, seed=4)
+    assert bound.bound_available, bound.ergodicity
+    exact = rbmix.exact_total_variation(model, operator="modified:flip", sweeps=len(bound.total_variation) - 1)
+    assert np.all(bound.total_variation + 3 * bound.total_variation_standard_error + 6.91 / 200 >= exact)
+
+
 def test_unmet_pairs_and_refusals():
     zero = rbmix.random_model(4, 3, 0.0, seed=1)
     never = rbmix.convergence_bound(zero, operator="naive", start="zeros", pairs=5, max_sweeps=20)
@@ -36,7 +44,7 @@ def test_unmet_pairs_and_refusals():
     assert never.meeting_times == [None] * 5 and never.total_variation.size == 0
     with pytest.raises(rbmix.InputError, match="lag"):
         rbmix.convergence_bound(zero, lag=0)
-    with pytest.raises(rbmix.InputError, match="modified"):
-        rbmix.convergence_bound(zero, operator="modified:gibbs")
+    with pytest.raises(rbmix.InputError, match="at most 10 units"):
+        rbmix.convergence_bound(rbmix.random_model(6, 5, 1.0, seed=1), operator="modified:gibbs")
     with pytest.raises(rbmix.InputError, match="start"):
         rbmix.convergence_bound(zero, start=np.ones((2, 5)))

@@ -1,10 +1,14 @@
 #include "rbmix/analysis/convergence_bound.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <tuple>
 
+#include "rbmix/analysis/coupled_rows.hpp"
 #include "rbmix/analysis/ergodicity.hpp"
 #include "rbmix/analysis/exact_total_variation.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/tempering.hpp"
 #include "rbmix/sampling/coupled_chains.hpp"
@@ -12,19 +16,83 @@
 namespace rbmix::analysis {
 namespace {
 
-// The pairs' start states: X₀ then Y₀ of pair b from pair b's stream, independently from π₀.
-template <typename Scalar>
-void draw_start_states(CoupledChains<Scalar>& chains, const Rbm& rbm, const StartDistribution& start,
-                       double inverse_temperature) {
+// The pairs' start states: X₀ then Y₀ of pair b from pair b's stream, independently from π₀; `store(pair, chain,
+// visible, hidden)` keeps each.
+template <typename Store>
+void draw_start_states(Eigen::Index pairs, std::vector<RandomStream>& streams, const Rbm& rbm,
+                       const StartDistribution& start, double inverse_temperature, const Store& store) {
   VectorD visible(rbm.n_visible()), hidden(rbm.n_hidden());
-  for (Eigen::Index pair = 0; pair < chains.pairs(); ++pair)
+  for (Eigen::Index pair = 0; pair < pairs; ++pair)
     for (const CoupledChain chain : {CoupledChain::first, CoupledChain::second}) {
-      draw_start_state(start, rbm, inverse_temperature, chains.streams()[static_cast<std::size_t>(pair)],
-                       visible.data(), hidden.data());
-      chains.visible(chain).row(pair) = visible.transpose().cast<Scalar>();
-      chains.hidden(chain).row(pair) = hidden.transpose().cast<Scalar>();
+      draw_start_state(start, rbm, inverse_temperature, streams[static_cast<std::size_t>(pair)], visible.data(),
+                       hidden.data());
+      store(pair, chain, visible, hidden);
     }
 }
+
+// The pairs of a unit rule's sweep: CoupledChains on the model.
+template <typename Scalar>
+class UnitRulePairs {
+ public:
+  UnitRulePairs(const Rbm& rbm, const StartDistribution& start, const ConvergenceBoundOptions& options)
+      : model_(rbm.cast<Scalar>()),
+        rule_(options.rule),
+        beta_(static_cast<Scalar>(options.inverse_temperature)),
+        chains_(options.pairs, rbm.n_visible(), rbm.n_hidden(), options.maximal_coupling_distance, options.seed) {
+    draw_start_states(options.pairs, chains_.streams(), rbm, start, options.inverse_temperature,
+                      [&](Eigen::Index pair, CoupledChain chain, const VectorD& visible, const VectorD& hidden) {
+                        chains_.visible(chain).row(pair) = visible.transpose().cast<Scalar>();
+                        chains_.hidden(chain).row(pair) = hidden.transpose().cast<Scalar>();
+                      });
+  }
+  void sweep_first() { chains_.sweep_first(model_, rule_, beta_); }
+  void coupled_sweep() { chains_.coupled_sweep(model_, rule_, beta_); }
+  Eigen::Index distance(Eigen::Index pair) const { return chains_.distance(pair); }
+
+ private:
+  BasicRbm<Scalar> model_;
+  UnitRule rule_;
+  Scalar beta_;
+  CoupledChains<Scalar> chains_;
+};
+
+// The pairs of the whole-sweep modified matrix A′ = (A − λI)/(1 − λ), λ = min_x A(x, x) (001 §3): joint state
+// indices stepped by rows of the dense A′, maximally coupled (coupled_rows.hpp).
+class ModifiedSweepPairs {
+ public:
+  ModifiedSweepPairs(const MatrixD& modified, const Rbm& rbm, const StartDistribution& start,
+                     const ConvergenceBoundOptions& options)
+      : modified_(modified), first_(options.pairs), second_(options.pairs) {
+    for (Eigen::Index pair = 0; pair < options.pairs; ++pair)
+      streams_.emplace_back(options.seed, static_cast<std::uint64_t>(pair), StreamDomain::chains);
+    const JointStateSpace space(rbm);
+    draw_start_states(options.pairs, streams_, rbm, start, options.inverse_temperature,
+                      [&](Eigen::Index pair, CoupledChain chain, const VectorD& visible, const VectorD& hidden) {
+                        std::uint64_t v = 0, h = 0;
+                        for (Eigen::Index j = 0; j < visible.size(); ++j) v |= std::uint64_t{visible[j] != 0.0} << j;
+                        for (Eigen::Index i = 0; i < hidden.size(); ++i) h |= std::uint64_t{hidden[i] != 0.0} << i;
+                        (chain == CoupledChain::first ? first_ : second_)[static_cast<std::size_t>(pair)] =
+                            static_cast<Eigen::Index>(space.index(v, h));
+                      });
+  }
+  void sweep_first() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair)
+      first_[pair] = draw_from_row(modified_, first_[pair], streams_[pair]);
+  }
+  void coupled_sweep() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair)
+      std::tie(first_[pair], second_[pair]) = draw_coupled_rows(modified_, first_[pair], second_[pair], streams_[pair]);
+  }
+  Eigen::Index distance(Eigen::Index pair) const {
+    const auto index = static_cast<std::size_t>(pair);
+    return std::popcount(static_cast<std::uint64_t>(first_[index] ^ second_[index]));
+  }
+
+ private:
+  const MatrixD& modified_;
+  std::vector<Eigen::Index> first_, second_;  // joint state indices (JointStateSpace)
+  std::vector<RandomStream> streams_;
+};
 
 // Mean and Monte Carlo standard error (sample standard deviation / √R) of per-pair values.
 std::pair<double, double> mean_and_standard_error(const VectorD& values) {
@@ -46,14 +114,10 @@ BoundErgodicity sweep_ergodicity(const Rbm& rbm, const UnitRule& rule, double in
   return claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
 }
 
-template <typename Scalar>
-ConvergenceBound run_pairs(const Rbm& rbm, const StartDistribution& start, const ConvergenceBoundOptions& options) {
-  const BasicRbm<Scalar> model = rbm.cast<Scalar>();
-  const auto beta = static_cast<Scalar>(options.inverse_temperature);
-  CoupledChains<Scalar> chains(options.pairs, rbm.n_visible(), rbm.n_hidden(), options.maximal_coupling_distance,
-                               options.seed);
-  draw_start_states(chains, rbm, start, options.inverse_temperature);
-  for (Eigen::Index sweep = 0; sweep < options.lag; ++sweep) chains.sweep_first(model, options.rule, beta);
+// The L-lag run of any pairs: the lag, then coupled sweeps until every pair has met or the limit is reached.
+template <typename Pairs>
+ConvergenceBound run_pairs(Pairs& pairs, const ConvergenceBoundOptions& options) {
+  for (Eigen::Index sweep = 0; sweep < options.lag; ++sweep) pairs.sweep_first();
 
   ConvergenceBound bound;
   bound.lag = options.lag;
@@ -62,13 +126,13 @@ ConvergenceBound run_pairs(const Rbm& rbm, const StartDistribution& start, const
   // distances[b][s − L] = |X_s − Y_{s−L}| for s = L, L + 1, … until pair b meets.
   std::vector<std::vector<std::uint32_t>> distances(static_cast<std::size_t>(options.pairs));
   for (Eigen::Index pair = 0; pair < options.pairs; ++pair)
-    distances[static_cast<std::size_t>(pair)].push_back(static_cast<std::uint32_t>(chains.distance(pair)));
+    distances[static_cast<std::size_t>(pair)].push_back(static_cast<std::uint32_t>(pairs.distance(pair)));
   for (Eigen::Index sweep = options.lag + 1; sweep <= options.max_sweeps && !bound.all_met(); ++sweep) {
-    chains.coupled_sweep(model, options.rule, beta);
+    pairs.coupled_sweep();
     for (Eigen::Index pair = 0; pair < options.pairs; ++pair) {
       const auto index = static_cast<std::size_t>(pair);
       if (bound.meeting_times[index]) continue;
-      const Eigen::Index distance = chains.distance(pair);
+      const Eigen::Index distance = pairs.distance(pair);
       if (distance == 0) {
         bound.meeting_times[index] = sweep;
         ++bound.met;
@@ -78,8 +142,7 @@ ConvergenceBound run_pairs(const Rbm& rbm, const StartDistribution& start, const
     }
     if (options.progress) options.progress(sweep, bound.met);
   }
-  bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
-  if (bound.bound_available()) fill_bound_curves(bound, distances);
+  if (bound.all_met()) fill_bound_curves(bound, distances);
   return bound;
 }
 
@@ -152,7 +215,36 @@ ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& star
                                    const ConvergenceBoundOptions& options) {
   options.validate();
   validate_start_distribution(start, rbm);
-  return options.single_precision ? run_pairs<float>(rbm, start, options) : run_pairs<double>(rbm, start, options);
+  ConvergenceBound bound;
+  if (options.modified_sweep) {
+    require(rbm.n_visible() + rbm.n_hidden() <= max_modified_sweep_coupling_units, [&] {
+      return "convergence bound: the whole-sweep modified matrix is coupled through its dense rows, for at most " +
+             std::to_string(max_modified_sweep_coupling_units) + " units; the model has " +
+             std::to_string(rbm.n_visible() + rbm.n_hidden());
+    });
+    const MatrixD sweep = sweep_transition_matrix(rbm, options.rule, options.inverse_temperature);
+    const MatrixD modified = modified_matrix(sweep, sweep.diagonal().minCoeff());
+    ModifiedSweepPairs pairs(modified, rbm, start, options);
+    bound = run_pairs(pairs, options);
+    // A′ keeps A's structural pattern off the diagonal; its diagonal vanishes where A(x, x) = λ.
+    TransitionPattern pattern = sweep_transition_pattern(rbm, options.rule, options.inverse_temperature);
+    pattern.diagonal() = (modified.diagonal().array() > 0.0).matrix();
+    bound.ergodicity =
+        analyse_ergodicity(PatternGraph(pattern)).ergodic() ? BoundErgodicity::checked : BoundErgodicity::refuted;
+  } else if (options.single_precision) {
+    UnitRulePairs<float> pairs(rbm, start, options);
+    bound = run_pairs(pairs, options);
+    bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
+  } else {
+    UnitRulePairs<double> pairs(rbm, start, options);
+    bound = run_pairs(pairs, options);
+    bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
+  }
+  if (!bound.bound_available()) {
+    bound.total_variation = bound.total_variation_standard_error = VectorD();
+    bound.wasserstein = bound.wasserstein_standard_error = VectorD();
+  }
+  return bound;
 }
 
 }  // namespace rbmix::analysis

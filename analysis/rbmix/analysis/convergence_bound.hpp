@@ -12,6 +12,8 @@
 // zero RBM with an even lag) although it never converges, so on a model small enough to enumerate the sweep's
 // ergodicity is decided exactly (ergodicity.hpp) and a non-ergodic operator gets no bound; on a larger model a rule
 // that does not claim ergodicity on every RBM (naive, unit-modified:1) is reported as such.
+// The whole-sweep modified matrix (001 §3), which is no product of unit rules, is coupled on tiny models by a maximal
+// coupling of its dense rows (coupled_rows.hpp).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,8 +29,14 @@ namespace rbmix::analysis {
 // settle at a distance near 70 under shared uniforms, and from within 60 units the maximal coupling meets.
 inline constexpr Eigen::Index default_maximal_coupling_distance = 60;
 
+// The whole-sweep modified matrix is coupled through its dense rows: 2^10 joint states, an 8 MiB matrix.
+inline constexpr int max_modified_sweep_coupling_units = 10;
+
 struct ConvergenceBoundOptions {
   UnitRule rule = GibbsRule{};
+  // Couple the whole-sweep modified matrix of `rule` (001 §3, λ = min_x K(x, x); analyze's modified:RULE) instead of
+  // the rule's sweep: dense rows, maximally coupled, at most max_modified_sweep_coupling_units units.
+  bool modified_sweep = false;
   double inverse_temperature = 1.0;
   Eigen::Index lag = 1;                 // L
   Eigen::Index pairs = 100;             // R

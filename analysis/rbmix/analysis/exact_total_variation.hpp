@@ -36,9 +36,10 @@ VectorD exact_total_variation(const Operator& op, const VectorD& start, const Ve
 inline constexpr int max_exact_distance_units = 20;
 
 // The same for the sweep of `rule` at inverse temperature β on a tiny RBM (at most max_exact_distance_units units),
-// matrix-free, from the start distribution `start` to π_β ∝ e^{−βE}.
+// matrix-free, from the start distribution `start` to π_β ∝ e^{−βE}; with `modified_sweep` for the whole-sweep
+// modified matrix of that sweep (λ = min_x K(x, x), 001 §3).
 VectorD exact_total_variation(const Rbm& rbm, const UnitRule& rule, double inverse_temperature,
-                              const StartDistribution& start, Eigen::Index sweeps);
+                              const StartDistribution& start, Eigen::Index sweeps, bool modified_sweep = false);
 
 // t_mix(ε) read from a curve indexed by t = 0, 1, …: the first t at which it is at most ε; nullopt if it never is.
 // Both d_TV(π₀Kᵗ, π) and the coupling bound are non-increasing in t, so no later t is above ε again.

@@ -126,7 +126,7 @@ void CouplingOptions::validate() const {
 }
 
 CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
-                                 const std::vector<std::string>& trained_settings) {
+                                 const std::vector<std::string>& trained_settings, int trials) {
   CouplingOptions options;
   options.seed = seed;
   AutocorrOverrides overrides;
@@ -139,6 +139,7 @@ CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::fil
     overrides.trials = 1;
     overrides.updates = 200;
   }
+  if (trials > 0) overrides.trials = trials;
   options.trained = autocorr_options(scale, seed, mnist, overrides);
   if (trained_settings.empty()) return options;
   std::vector<Table2Setting> chosen;
@@ -250,12 +251,14 @@ std::vector<ExperimentOption> Coupling::own_options() {
           {"--lag", "the lag L (default 5)"},
           {"--pairs", "coupled pairs per model and operator (default: paper 256; smoke 32)"},
           {"--max-sweeps", "sweeps before unmet pairs are given up (default: paper 100000; smoke 2000)"},
-          {"--settings", "Table 2 settings to bound, e.g. bas4x4,modes_p0.1, or none (default: all)"}};
+          {"--settings", "Table 2 settings to bound, e.g. bas4x4,modes_p0.1, or none (default: all)"},
+          {"--trials", "trained RBMs per Table 2 setting (default: paper as autocorr, 25; smoke 1)"}};
 }
 
 CouplingOptions Coupling::make_options(const ExperimentInputs& inputs) {
-  CouplingOptions options =
-      coupling_options(inputs.scale, inputs.seed, inputs.mnist, inputs.words("--settings").value_or(std::vector<std::string>{}));
+  CouplingOptions options = coupling_options(inputs.scale, inputs.seed, inputs.mnist,
+                                             inputs.words("--settings").value_or(std::vector<std::string>{}),
+                                             static_cast<int>(inputs.integer("--trials", 1).value_or(0)));
   if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
   if (const auto bounds = inputs.integers("--c", 0)) options.weight_bounds.assign(bounds->begin(), bounds->end());
   if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);

@@ -37,8 +37,9 @@ struct CouplingOptions {
 // 10^5 sweeps. smoke: m = n ∈ {2, 3}, c ∈ {1, 4, 7, 10}, 3 RBMs each; one RBM per Table 2 setting trained for 200
 // updates; 32 pairs, 2 000 sweeps — seconds.
 // `trained_settings`: the names of the Table 2 settings to bound (autocorr's --only); empty: all, {"none"}: none.
+// `trials` > 0 replaces the scale's RBMs per Table 2 setting.
 CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::filesystem::path& mnist,
-                                 const std::vector<std::string>& trained_settings = {});
+                                 const std::vector<std::string>& trained_settings = {}, int trials = 0);
 nlohmann::json to_json(const CouplingOptions& options);
 
 // One operator's pairs on one model.

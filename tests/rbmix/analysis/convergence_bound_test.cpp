@@ -161,6 +161,44 @@ TEST(ConvergenceBound, BoundLiesAboveTheExactDistance) {
   EXPECT_GT(checked, 1000);
 }
 
+// The same for the whole-sweep modified matrix (001 §3) of G and T, coupled through its dense rows, on the models of
+// at most 10 units; a larger model is refused.
+TEST(ConvergenceBound, ModifiedSweepBoundLiesAboveTheExactDistance) {
+  int checked = 0;
+  for (const auto& [name, rbm] : tiny_models()) {
+    if (rbm.n_visible() + rbm.n_hidden() > max_modified_sweep_coupling_units) continue;
+    for (const UnitRule& rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}})
+      for (const Eigen::Index lag : {1, 5, 20}) {
+        ConvergenceBoundOptions options;
+        options.rule = rule;
+        options.modified_sweep = true;
+        options.lag = lag;
+        options.pairs = 128;
+        options.max_sweeps = 4000;
+        options.seed = static_cast<std::uint64_t>(checked) + 1;
+        const StartDistribution start = parse_start_distribution("uniform");
+        const ConvergenceBound bound = convergence_bound(rbm, start, options);
+        SCOPED_TRACE(name + ", modified:" + to_string(rule) + ", L = " + std::to_string(lag));
+        ASSERT_TRUE(bound.bound_available()) << bound.met << " of 128 pairs met, " << to_string(bound.ergodicity);
+        const VectorD exact =
+            exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1, true);
+        for (Eigen::Index t = 0; t < exact.size(); ++t)
+          ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
+                        kUnseenTail / static_cast<double>(options.pairs),
+                    exact[t])
+              << "at t = " << t;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 200);
+  ConvergenceBoundOptions options;
+  options.modified_sweep = true;
+  EXPECT_NE(testing::input_error_message([&] {
+              convergence_bound(uniform_random_rbm(6, 5, 1.0, 1.0, 1), parse_start_distribution("uniform"), options);
+            }).find("at most 10 units"),
+            std::string::npos);
+}
+
 // Where exact mixing is fast the bound is not vacuous: for Gibbs with L = 20 on the random models, t_mix(1/4) read
 // from the bound is within a few sweeps of the exact t_mix(1/4) (docs/algorithms.md §6.8 gives the ratios).
 TEST(ConvergenceBound, BoundIsTightWhereMixingIsFast) {

@@ -22,15 +22,6 @@ analysis::StartDistribution parse_start(const py::handle& start, const Rbm& rbm)
   return {analysis::StartDistribution::Kind::data, binary_matrix(start, "start", rbm.n_visible()), "array"};
 }
 
-// A unit rule by name; the whole-sweep modified matrix (modified:RULE) is not coupled.
-UnitRule parse_coupled_rule(const std::string& name) {
-  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(name);
-  require(!specification.modified, "operator: " + name +
-                                       ": the whole-sweep modified matrix is not coupled; use a unit rule "
-                                       "(unit-modified:γ modifies per unit)");
-  return specification.rule;
-}
-
 }  // namespace
 
 void bind_convergence(py::module_& module) {
@@ -73,8 +64,10 @@ void bind_convergence(py::module_& module) {
       [](const Rbm& rbm, const std::string& operator_name, Eigen::Index lag, Eigen::Index pairs,
          const py::handle& start, Eigen::Index max_sweeps, std::uint64_t seed, double beta,
          Eigen::Index maximal_within, bool float32) {
+        const analysis::OperatorSpecification specification = analysis::parse_operator_specification(operator_name);
         analysis::ConvergenceBoundOptions options;
-        options.rule = parse_coupled_rule(operator_name);
+        options.rule = specification.rule;
+        options.modified_sweep = specification.modified;
         options.lag = lag;
         options.pairs = pairs;
         options.max_sweeps = max_sweeps;
@@ -94,17 +87,19 @@ void bind_convergence(py::module_& module) {
       "errors, from `pairs` coupled pairs (as `rbmix convergence`, the same options). start: 'zeros', 'ones', "
       "'uniform', 'data:FILE', or a 2-D 0/1 array of visible rows (hidden drawn from p(h | v)). Pairs within "
       "`maximal_within` differing units use the maximal coupling of each layer, further ones shared uniforms (-1: "
-      "shared uniforms only). Any model size.");
+      "shared uniforms only). Any model size; operator 'modified:RULE' (the whole-sweep modified matrix) for at most "
+      "10 units.");
   module.def(
       "exact_total_variation",
       [](const Rbm& rbm, const std::string& operator_name, const py::handle& start, Eigen::Index sweeps,
          double beta) {
-        const UnitRule rule = parse_coupled_rule(operator_name);
+        const analysis::OperatorSpecification specification = analysis::parse_operator_specification(operator_name);
         const analysis::StartDistribution start_distribution = parse_start(start, rbm);
         VectorD distances;
         {
           py::gil_scoped_release release;
-          distances = analysis::exact_total_variation(rbm, rule, beta, start_distribution, sweeps);
+          distances = analysis::exact_total_variation(rbm, specification.rule, beta, start_distribution, sweeps,
+                                                      specification.modified);
         }
         return to_numpy(distances);
       },
