@@ -67,9 +67,8 @@ std::optional<ExactReference> exact_reference(const Rbm& rbm, const analysis::Co
                                                               bound.total_variation.size() - 1, specification.modified);
   if (rbm.n_visible() + rbm.n_hidden() <= analysis::max_dense_analysis_units) {
     const MatrixD sweep = analysis::sweep_transition_matrix(rbm, specification.rule, beta);
-    reference.slem = analysis::dense_slem(specification.modified
-                                              ? analysis::modified_matrix(sweep, sweep.diagonal().minCoeff())
-                                              : sweep)
+    reference.slem = analysis::dense_slem(
+                         specification.modified ? analysis::modified_matrix(sweep, sweep.diagonal().minCoeff()) : sweep)
                          .slem;
   }
   return reference;
@@ -111,8 +110,8 @@ Table thinned(const Table& table) {
 
 void write_bound_plot(const std::filesystem::path& file, const analysis::ConvergenceBound& bound,
                       const std::optional<ExactReference>& exact, const std::string& operator_name) {
-  PlotSeries estimate{"bound (" + operator_name + ", L = " + std::to_string(bound.lag) + ") ± 2 s.e.", {}, {}, {}, {},
-                      false};
+  PlotSeries estimate{
+      "bound (" + operator_name + ", L = " + std::to_string(bound.lag) + ") ± 2 s.e.", {}, {}, {}, {}, false};
   PlotSeries truth{"exact d_TV", {}, {}, {}, {}, true};
   PlotSeries envelope{"SLEM envelope λᵗ", {}, {}, {}, {}, true};
   for (Eigen::Index t = 0; t < bound.total_variation.size(); ++t) {
@@ -134,18 +133,26 @@ void write_bound_plot(const std::filesystem::path& file, const analysis::Converg
   std::vector<PlotSeries> series{estimate};
   if (exact) series.push_back(truth);
   if (exact && exact->slem) series.push_back(envelope);
-  PlotOptions options{"Distance from the RBM's distribution after t sweeps", "sweeps t", "total variation",
-                      false, 0.0, std::nullopt, {{"ε = 1/4", mixing_epsilon}}};
+  PlotOptions options{"Distance from the RBM's distribution after t sweeps",
+                      "sweeps t",
+                      "total variation",
+                      false,
+                      0.0,
+                      std::nullopt,
+                      {{"ε = 1/4", mixing_epsilon}}};
   write_svg_plot(file, series, options);
 }
 
 nlohmann::json convergence_record(const ConvergenceArguments& arguments, const std::string& operator_name,
-                                  const analysis::ConvergenceBound& bound,
-                                  const std::optional<ExactReference>& exact) {
-  const nlohmann::json configuration{{"model", arguments.model},         {"operator", operator_name},
-                                     {"beta", arguments.beta},            {"lag", arguments.lag},
-                                     {"pairs", arguments.pairs},          {"start", arguments.start},
-                                     {"max_sweeps", arguments.max_sweeps}, {"maximal_within", arguments.maximal_within},
+                                  const analysis::ConvergenceBound& bound, const std::optional<ExactReference>& exact) {
+  const nlohmann::json configuration{{"model", arguments.model},
+                                     {"operator", operator_name},
+                                     {"beta", arguments.beta},
+                                     {"lag", arguments.lag},
+                                     {"pairs", arguments.pairs},
+                                     {"start", arguments.start},
+                                     {"max_sweeps", arguments.max_sweeps},
+                                     {"maximal_within", arguments.maximal_within},
                                      {"float", arguments.single_precision}};
   nlohmann::json record = make_run_record("convergence", configuration, arguments.seed);
   nlohmann::json meeting_times = nlohmann::json::array();
@@ -166,8 +173,7 @@ nlohmann::json convergence_record(const ConvergenceArguments& arguments, const s
   }
   if (exact) {
     record["exact_tv"] = std::vector<double>(exact->total_variation.begin(), exact->total_variation.end());
-    record["exact_mixing_time"] =
-        optional_number(analysis::first_time_within(exact->total_variation, mixing_epsilon));
+    record["exact_mixing_time"] = optional_number(analysis::first_time_within(exact->total_variation, mixing_epsilon));
     record["slem"] = exact->slem ? nlohmann::json(*exact->slem) : nlohmann::json(nullptr);
   }
   return record;
@@ -191,8 +197,8 @@ void print_summary(const ConvergenceArguments& arguments, const std::string& ope
   }
   Eigen::Index latest = 0;
   for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
-  std::cout << "latest meeting " << latest << " sweeps; t_mix(" << mixing_epsilon << ") <= "
-            << *bound.mixing_time(mixing_epsilon) << " sweeps (from the bound)";
+  std::cout << "latest meeting " << latest << " sweeps; t_mix(" << mixing_epsilon
+            << ") <= " << *bound.mixing_time(mixing_epsilon) << " sweeps (from the bound)";
   if (exact) {
     const auto truth = analysis::first_time_within(exact->total_variation, mixing_epsilon);
     std::cout << ", exact " << (truth ? std::to_string(*truth) : "beyond the curve");
@@ -225,8 +231,7 @@ void run_convergence(const ConvergenceArguments& arguments) {
   };
   const analysis::ConvergenceBound bound = analysis::convergence_bound(loaded.rbm, start, options);
   progress.finish();
-  const std::optional<ExactReference> exact =
-      exact_reference(loaded.rbm, bound, specification, arguments.beta, start);
+  const std::optional<ExactReference> exact = exact_reference(loaded.rbm, bound, specification, arguments.beta, start);
 
   const std::string operator_name = analysis::to_string(specification);
   const nlohmann::json record = convergence_record(arguments, operator_name, bound, exact);
@@ -258,7 +263,8 @@ void attach(CLI::App& parent) {
   command->add_option("--model", arguments->model, "model file (.npz)")->required();
   command
       ->add_option("--operator", arguments->rule,
-                   operator_help() + "or modified:RULE, the whole-sweep modified matrix of RULE (001 §3), for at most " +
+                   operator_help() +
+                       "or modified:RULE, the whole-sweep modified matrix of RULE (001 §3), for at most " +
                        std::to_string(analysis::max_modified_sweep_coupling_units) + " units")
       ->capture_default_str();
   command->add_option("--lag", arguments->lag, "the lag L (a larger L gives a tighter bound)")->capture_default_str();

@@ -150,8 +150,8 @@ ConvergenceBound run_pairs(Pairs& pairs, const ConvergenceBoundOptions& options)
 
 void ConvergenceBoundOptions::validate() const {
   require(lag >= 1, "convergence bound: the lag must be at least 1, got " + std::to_string(lag));
-  require(pairs >= 2, "convergence bound: at least 2 pairs are needed for a standard error, got " +
-                          std::to_string(pairs));
+  require(pairs >= 2,
+          "convergence bound: at least 2 pairs are needed for a standard error, got " + std::to_string(pairs));
   require(max_sweeps > lag, "convergence bound: the sweep limit (" + std::to_string(max_sweeps) +
                                 ") must exceed the lag (" + std::to_string(lag) + ")");
   validate_inverse_temperature(inverse_temperature);
@@ -161,10 +161,14 @@ void ConvergenceBoundOptions::validate() const {
 
 std::string to_string(BoundErgodicity ergodicity) {
   switch (ergodicity) {
-    case BoundErgodicity::checked: return "ergodic (decided exactly on the model)";
-    case BoundErgodicity::claimed: return "ergodic (the rule is ergodic on every RBM)";
-    case BoundErgodicity::unknown: return "unknown (the rule is not ergodic on every RBM; the model is too large to check)";
-    case BoundErgodicity::refuted: return "NOT ergodic (decided exactly on the model): the chain does not converge to pi";
+    case BoundErgodicity::checked:
+      return "ergodic (decided exactly on the model)";
+    case BoundErgodicity::claimed:
+      return "ergodic (the rule is ergodic on every RBM)";
+    case BoundErgodicity::unknown:
+      return "unknown (the rule is not ergodic on every RBM; the model is too large to check)";
+    case BoundErgodicity::refuted:
+      return "NOT ergodic (decided exactly on the model): the chain does not converge to pi";
   }
   return {};
 }

@@ -38,12 +38,12 @@ struct ConvergenceBoundOptions {
   // the rule's sweep: dense rows, maximally coupled, at most max_modified_sweep_coupling_units units.
   bool modified_sweep = false;
   double inverse_temperature = 1.0;
-  Eigen::Index lag = 1;                 // L
-  Eigen::Index pairs = 100;             // R
-  Eigen::Index max_sweeps = 10000;      // of the first chain, lag included: pairs not met by then are censored
-  std::uint64_t seed = 1;               // pair b draws from RandomStream(seed, b)
+  Eigen::Index lag = 1;             // L
+  Eigen::Index pairs = 100;         // R
+  Eigen::Index max_sweeps = 10000;  // of the first chain, lag included: pairs not met by then are censored
+  std::uint64_t seed = 1;           // pair b draws from RandomStream(seed, b)
   Eigen::Index maximal_coupling_distance = default_maximal_coupling_distance;
-  bool single_precision = false;        // run the chains in float (the same operator, rounded inputs)
+  bool single_precision = false;  // run the chains in float (the same operator, rounded inputs)
   // Called after every coupled sweep with the first chain's sweep count and the number of pairs met so far.
   std::function<void(Eigen::Index sweeps, Eigen::Index met)> progress;
   // Throws InputError naming the option: lag ≥ 1, pairs ≥ 2 (a standard error needs two), max_sweeps > lag, β
@@ -53,10 +53,10 @@ struct ConvergenceBoundOptions {
 
 // What is known of the ergodicity the bound assumes.
 enum class BoundErgodicity {
-  checked,      // decided exactly on the model: ergodic
-  claimed,      // the rule is ergodic on every RBM (unit_rule.hpp), the model too large to check
-  unknown,      // the rule does not claim ergodicity and the model is too large to check
-  refuted,      // decided exactly on the model: not ergodic, so no bound
+  checked,  // decided exactly on the model: ergodic
+  claimed,  // the rule is ergodic on every RBM (unit_rule.hpp), the model too large to check
+  unknown,  // the rule does not claim ergodicity and the model is too large to check
+  refuted,  // decided exactly on the model: not ergodic, so no bound
 };
 std::string to_string(BoundErgodicity ergodicity);
 

@@ -27,8 +27,8 @@ Eigen::Index draw_from_row(const MatrixD& matrix, Eigen::Index from, RandomStrea
   return inverse_cdf(matrix.cols(), stream.uniform(), [&](Eigen::Index z) { return matrix(from, z); });
 }
 
-std::pair<Eigen::Index, Eigen::Index> draw_coupled_rows(const MatrixD& matrix, Eigen::Index first,
-                                                        Eigen::Index second, RandomStream& stream) {
+std::pair<Eigen::Index, Eigen::Index> draw_coupled_rows(const MatrixD& matrix, Eigen::Index first, Eigen::Index second,
+                                                        RandomStream& stream) {
   if (first == second) {
     const Eigen::Index next = draw_from_row(matrix, first, stream);
     return {next, next};

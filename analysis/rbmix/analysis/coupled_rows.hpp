@@ -16,7 +16,7 @@ namespace rbmix::analysis {
 Eigen::Index draw_from_row(const MatrixD& matrix, Eigen::Index from, RandomStream& stream);
 
 // The next states of two chains at `first` and `second`, maximally coupled; equal states move together.
-std::pair<Eigen::Index, Eigen::Index> draw_coupled_rows(const MatrixD& matrix, Eigen::Index first,
-                                                        Eigen::Index second, RandomStream& stream);
+std::pair<Eigen::Index, Eigen::Index> draw_coupled_rows(const MatrixD& matrix, Eigen::Index first, Eigen::Index second,
+                                                        RandomStream& stream);
 
 }  // namespace rbmix::analysis

@@ -36,10 +36,14 @@ StartDistribution parse_start_distribution(std::string_view text) {
 
 std::string to_string(const StartDistribution& start) {
   switch (start.kind) {
-    case StartDistribution::Kind::zeros: return "zeros";
-    case StartDistribution::Kind::ones: return "ones";
-    case StartDistribution::Kind::uniform: return "uniform";
-    case StartDistribution::Kind::data: return std::string(data_prefix) + start.data_file;
+    case StartDistribution::Kind::zeros:
+      return "zeros";
+    case StartDistribution::Kind::ones:
+      return "ones";
+    case StartDistribution::Kind::uniform:
+      return "uniform";
+    case StartDistribution::Kind::data:
+      return std::string(data_prefix) + start.data_file;
   }
   return {};
 }
@@ -53,8 +57,8 @@ void validate_start_distribution(const StartDistribution& start, const Rbm& rbm)
   });
 }
 
-void draw_start_state(const StartDistribution& start, const Rbm& rbm, double inverse_temperature,
-                      RandomStream& stream, double* visible, double* hidden) {
+void draw_start_state(const StartDistribution& start, const Rbm& rbm, double inverse_temperature, RandomStream& stream,
+                      double* visible, double* hidden) {
   const Eigen::Index m = rbm.n_visible(), n = rbm.n_hidden();
   switch (start.kind) {
     case StartDistribution::Kind::zeros:
@@ -84,9 +88,15 @@ VectorD exact_start_distribution(const StartDistribution& start, const Rbm& rbm,
   const auto size = static_cast<Eigen::Index>(space.size());
   VectorD distribution = VectorD::Zero(size);
   switch (start.kind) {
-    case StartDistribution::Kind::zeros: distribution[0] = 1.0; break;
-    case StartDistribution::Kind::ones: distribution[size - 1] = 1.0; break;
-    case StartDistribution::Kind::uniform: distribution.setConstant(1.0 / static_cast<double>(size)); break;
+    case StartDistribution::Kind::zeros:
+      distribution[0] = 1.0;
+      break;
+    case StartDistribution::Kind::ones:
+      distribution[size - 1] = 1.0;
+      break;
+    case StartDistribution::Kind::uniform:
+      distribution.setConstant(1.0 / static_cast<double>(size));
+      break;
     case StartDistribution::Kind::data: {
       const double row_weight = 1.0 / static_cast<double>(start.data_rows.rows());
       for (Eigen::Index row = 0; row < start.data_rows.rows(); ++row) {

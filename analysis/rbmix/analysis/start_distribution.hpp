@@ -32,8 +32,8 @@ std::string to_string(const StartDistribution& start);
 void validate_start_distribution(const StartDistribution& start, const Rbm& rbm);
 
 // Draws one joint state from π₀ into `visible` (n_visible) and `hidden` (n_hidden) from `stream`.
-void draw_start_state(const StartDistribution& start, const Rbm& rbm, double inverse_temperature,
-                      RandomStream& stream, double* visible, double* hidden);
+void draw_start_state(const StartDistribution& start, const Rbm& rbm, double inverse_temperature, RandomStream& stream,
+                      double* visible, double* hidden);
 
 // π₀ over the joint states of a tiny RBM, in JointStateSpace order.
 VectorD exact_start_distribution(const StartDistribution& start, const Rbm& rbm, double inverse_temperature);

@@ -202,14 +202,13 @@ CouplingResult run_coupling(const CouplingOptions& options, const JobRunner& run
 }
 
 Table coupling_fig3_table(const CouplingResult& result) {
-  Table table({"size", "c", "rbms", "share_bound_flip_below_gibbs", "share_slem_flip_below_gibbs",
-               "rbms_not_all_met"});
+  Table table({"size", "c", "rbms", "share_bound_flip_below_gibbs", "share_slem_flip_below_gibbs", "rbms_not_all_met"});
   for (std::size_t k = 0; k < result.models.size();) {
     const CouplingModelResult& first = result.models[k];
     if (first.family != fig3_family) break;
     int rbms = 0, both_known = 0, bound_flip_below = 0, slem_flip_below = 0, not_all_met = 0;
-    for (; k < result.models.size() && result.models[k].family == fig3_family &&
-           result.models[k].size == first.size && result.models[k].weight_bound == first.weight_bound;
+    for (; k < result.models.size() && result.models[k].family == fig3_family && result.models[k].size == first.size &&
+           result.models[k].weight_bound == first.weight_bound;
          ++k) {
       const CouplingModelResult& model = result.models[k];
       ++rbms;
@@ -230,16 +229,16 @@ Table coupling_fig3_table(const CouplingResult& result) {
 }
 
 Table coupling_trained_table(const CouplingResult& result, Eigen::Index max_sweeps) {
-  Table table({"setting", "trial", "operator", "pairs", "met", "within_sweeps", "median_meeting", "max_meeting",
-               "tmix_bound"});
+  Table table(
+      {"setting", "trial", "operator", "pairs", "met", "within_sweeps", "median_meeting", "max_meeting", "tmix_bound"});
   for (const CouplingModelResult& model : result.models) {
     if (model.family == fig3_family) continue;
     for (const auto& [name, coupled] : {std::pair{"gibbs", &model.gibbs}, std::pair{"flip", &model.flip}})
-      table.add_row({model.family, static_cast<long long>(model.index), std::string(name),
-                     static_cast<long long>(coupled->pairs), static_cast<long long>(coupled->met),
-                     static_cast<long long>(max_sweeps), coupled->median_meeting, coupled->max_meeting,
-                     coupled->mixing_time ? Table::Cell(static_cast<long long>(*coupled->mixing_time))
-                                          : Table::missing()});
+      table.add_row(
+          {model.family, static_cast<long long>(model.index), std::string(name), static_cast<long long>(coupled->pairs),
+           static_cast<long long>(coupled->met), static_cast<long long>(max_sweeps), coupled->median_meeting,
+           coupled->max_meeting,
+           coupled->mixing_time ? Table::Cell(static_cast<long long>(*coupled->mixing_time)) : Table::missing()});
   }
   return table;
 }

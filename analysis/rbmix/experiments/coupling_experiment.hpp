@@ -55,8 +55,8 @@ struct CouplingModelResult {
   std::string family;  // "fig3" or the Table 2 setting's name
   int size = 0;        // fig3: m = n
   int weight_bound = 0;
-  int index = 0;                 // fig3: RBM index; Table 2: trial
-  double slem_gibbs = 0.0;       // fig3 only (NaN otherwise)
+  int index = 0;            // fig3: RBM index; Table 2: trial
+  double slem_gibbs = 0.0;  // fig3 only (NaN otherwise)
   double slem_flip = 0.0;
   CouplingOperatorResult gibbs;  // G
   CouplingOperatorResult flip;   // T

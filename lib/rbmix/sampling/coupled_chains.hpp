@@ -96,7 +96,9 @@ class CoupledChains {
 
   Eigen::Index pairs() const { return first_visible_.rows(); }
   Eigen::Index maximal_coupling_distance() const { return maximal_coupling_distance_; }
-  Matrix<Scalar>& visible(CoupledChain chain) { return chain == CoupledChain::first ? first_visible_ : second_visible_; }
+  Matrix<Scalar>& visible(CoupledChain chain) {
+    return chain == CoupledChain::first ? first_visible_ : second_visible_;
+  }
   Matrix<Scalar>& hidden(CoupledChain chain) { return chain == CoupledChain::first ? first_hidden_ : second_hidden_; }
   const Matrix<Scalar>& visible(CoupledChain chain) const {
     return chain == CoupledChain::first ? first_visible_ : second_visible_;

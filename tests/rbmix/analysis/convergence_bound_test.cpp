@@ -81,11 +81,9 @@ TEST(ConvergenceBound, ReportsTheRulesClaimBeyondTheExactCheck) {
   ConvergenceBoundOptions options;
   options.pairs = 4;
   options.max_sweeps = 500;
-  EXPECT_EQ(convergence_bound(rbm, parse_start_distribution("uniform"), options).ergodicity,
-            BoundErgodicity::claimed);
+  EXPECT_EQ(convergence_bound(rbm, parse_start_distribution("uniform"), options).ergodicity, BoundErgodicity::claimed);
   options.rule = NaiveFlipRule{};
-  EXPECT_EQ(convergence_bound(rbm, parse_start_distribution("uniform"), options).ergodicity,
-            BoundErgodicity::unknown);
+  EXPECT_EQ(convergence_bound(rbm, parse_start_distribution("uniform"), options).ergodicity, BoundErgodicity::unknown);
 }
 
 // The test models: random RBMs with large weights, RBMs with integer weights whose inputs are often exactly 0 (the
@@ -93,7 +91,8 @@ TEST(ConvergenceBound, ReportsTheRulesClaimBeyondTheExactCheck) {
 std::vector<std::pair<std::string, Rbm>> tiny_models() {
   std::vector<std::pair<std::string, Rbm>> models;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
-    const Eigen::Index visible = 2 + static_cast<Eigen::Index>(seed % 3), hidden = 2 + static_cast<Eigen::Index>(seed % 2);
+    const Eigen::Index visible = 2 + static_cast<Eigen::Index>(seed % 3),
+                       hidden = 2 + static_cast<Eigen::Index>(seed % 2);
     models.emplace_back("random " + std::to_string(seed), uniform_random_rbm(visible, hidden, 2.0, 1.0, seed));
   }
   models.emplace_back("tied", testing::tied_rbm());
@@ -148,8 +147,7 @@ TEST(ConvergenceBound, BoundLiesAboveTheExactDistance) {
           SCOPED_TRACE(name + ", " + to_string(rule) + ", L = " + std::to_string(lag) + ", start " + to_string(start));
           if (bound.ergodicity == BoundErgodicity::refuted) continue;
           ASSERT_TRUE(bound.all_met()) << bound.met << " of 128 pairs met";
-          const VectorD exact =
-              exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1);
+          const VectorD exact = exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1);
           for (Eigen::Index t = 0; t < exact.size(); ++t)
             ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
                           kUnseenTail / static_cast<double>(options.pairs),
@@ -180,8 +178,7 @@ TEST(ConvergenceBound, ModifiedSweepBoundLiesAboveTheExactDistance) {
         const ConvergenceBound bound = convergence_bound(rbm, start, options);
         SCOPED_TRACE(name + ", modified:" + to_string(rule) + ", L = " + std::to_string(lag));
         ASSERT_TRUE(bound.bound_available()) << bound.met << " of 128 pairs met, " << to_string(bound.ergodicity);
-        const VectorD exact =
-            exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1, true);
+        const VectorD exact = exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1, true);
         for (Eigen::Index t = 0; t < exact.size(); ++t)
           ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
                         kUnseenTail / static_cast<double>(options.pairs),

@@ -19,9 +19,10 @@ TEST(StartDistribution, DrawsFollowTheExactStartDistribution) {
   const JointStateSpace space(rbm);
   MatrixD rows(3, 3);
   rows << 1, 0, 1, 0, 0, 0, 1, 1, 0;
-  const std::vector<StartDistribution> starts{
-      parse_start_distribution("zeros"), parse_start_distribution("ones"), parse_start_distribution("uniform"),
-      {StartDistribution::Kind::data, rows, "rows"}};
+  const std::vector<StartDistribution> starts{parse_start_distribution("zeros"),
+                                              parse_start_distribution("ones"),
+                                              parse_start_distribution("uniform"),
+                                              {StartDistribution::Kind::data, rows, "rows"}};
   RandomStream stream(11, 0);
   for (const StartDistribution& start : starts) {
     std::vector<std::uint64_t> counts(space.size(), 0);
@@ -56,8 +57,9 @@ TEST(StartDistribution, ReadsDataRowsAndRefusesWhatItCannotUse) {
             std::string::npos);
   EXPECT_NE(testing::input_error_message([] { parse_start_distribution("data:"); }).find("data:FILE"),
             std::string::npos);
-  EXPECT_NE(testing::input_error_message([&] { parse_start_distribution("data:" + (directory.path() / "none.npy").string()); })
-                .find("none.npy"),
+  EXPECT_NE(testing::input_error_message([&] {
+              parse_start_distribution("data:" + (directory.path() / "none.npy").string());
+            }).find("none.npy"),
             std::string::npos);
 }
 

@@ -37,20 +37,18 @@ void bind_convergence(py::module_& module) {
       .def_readonly("met", &analysis::ConvergenceBound::met)
       .def_property_readonly("share_met", &analysis::ConvergenceBound::share_met)
       .def_property_readonly("bound_available", &analysis::ConvergenceBound::bound_available)
-      .def_property_readonly("ergodicity",
-                             [](const analysis::ConvergenceBound& b) { return to_string(b.ergodicity); })
-      .def_property_readonly("total_variation",
-                             [](const analysis::ConvergenceBound& b) { return to_numpy(b.total_variation); },
-                             "the bound on d_TV(π₀Pᵗ, π), t = 0, 1, …")
+      .def_property_readonly("ergodicity", [](const analysis::ConvergenceBound& b) { return to_string(b.ergodicity); })
+      .def_property_readonly(
+          "total_variation", [](const analysis::ConvergenceBound& b) { return to_numpy(b.total_variation); },
+          "the bound on d_TV(π₀Pᵗ, π), t = 0, 1, …")
       .def_property_readonly(
           "total_variation_standard_error",
           [](const analysis::ConvergenceBound& b) { return to_numpy(b.total_variation_standard_error); })
-      .def_property_readonly("wasserstein",
-                             [](const analysis::ConvergenceBound& b) { return to_numpy(b.wasserstein); },
-                             "the bound on the Hamming 1-Wasserstein distance")
       .def_property_readonly(
-          "wasserstein_standard_error",
-          [](const analysis::ConvergenceBound& b) { return to_numpy(b.wasserstein_standard_error); })
+          "wasserstein", [](const analysis::ConvergenceBound& b) { return to_numpy(b.wasserstein); },
+          "the bound on the Hamming 1-Wasserstein distance")
+      .def_property_readonly("wasserstein_standard_error",
+                             [](const analysis::ConvergenceBound& b) { return to_numpy(b.wasserstein_standard_error); })
       .def("mixing_time", &analysis::ConvergenceBound::mixing_time, "epsilon"_a = 0.25,
            "t_mix(ε) read from the bound: the first t with bound ≤ ε (None without a bound)")
       .def("__repr__", [](const analysis::ConvergenceBound& b) {
@@ -62,8 +60,8 @@ void bind_convergence(py::module_& module) {
   module.def(
       "convergence_bound",
       [](const Rbm& rbm, const std::string& operator_name, Eigen::Index lag, Eigen::Index pairs,
-         const py::handle& start, Eigen::Index max_sweeps, std::uint64_t seed, double beta,
-         Eigen::Index maximal_within, bool float32) {
+         const py::handle& start, Eigen::Index max_sweeps, std::uint64_t seed, double beta, Eigen::Index maximal_within,
+         bool float32) {
         const analysis::OperatorSpecification specification = analysis::parse_operator_specification(operator_name);
         analysis::ConvergenceBoundOptions options;
         options.rule = specification.rule;
@@ -80,9 +78,9 @@ void bind_convergence(py::module_& module) {
         py::gil_scoped_release release;
         return analysis::convergence_bound(rbm, start_distribution, options);
       },
-      "model"_a, "operator"_a = "gibbs", "lag"_a = 1, "pairs"_a = 100, "start"_a = "uniform",
-      "max_sweeps"_a = 10000, "seed"_a = 1, "beta"_a = 1.0,
-      "maximal_within"_a = analysis::default_maximal_coupling_distance, "float32"_a = false,
+      "model"_a, "operator"_a = "gibbs", "lag"_a = 1, "pairs"_a = 100, "start"_a = "uniform", "max_sweeps"_a = 10000,
+      "seed"_a = 1, "beta"_a = 1.0, "maximal_within"_a = analysis::default_maximal_coupling_distance,
+      "float32"_a = false,
       "The L-lag coupling bound on d_TV(π₀Pᵗ, π) and on the Hamming-Wasserstein distance with Monte Carlo standard "
       "errors, from `pairs` coupled pairs (as `rbmix convergence`, the same options). start: 'zeros', 'ones', "
       "'uniform', 'data:FILE', or a 2-D 0/1 array of visible rows (hidden drawn from p(h | v)). Pairs within "
@@ -91,8 +89,7 @@ void bind_convergence(py::module_& module) {
       "10 units.");
   module.def(
       "exact_total_variation",
-      [](const Rbm& rbm, const std::string& operator_name, const py::handle& start, Eigen::Index sweeps,
-         double beta) {
+      [](const Rbm& rbm, const std::string& operator_name, const py::handle& start, Eigen::Index sweeps, double beta) {
         const analysis::OperatorSpecification specification = analysis::parse_operator_specification(operator_name);
         const analysis::StartDistribution start_distribution = parse_start(start, rbm);
         VectorD distances;
