@@ -29,8 +29,7 @@
 
 namespace rbmix {
 
-// Every pair within this many differing units of (v, h) updates by the maximal coupling: choose it to disable the
-// shared uniforms (the "maximal" coupling of rbmix convergence --coupling).
+// Every pair uses the maximal coupling, whatever its distance (the maximal coupling alone).
 inline constexpr Eigen::Index always_maximal_coupling = std::numeric_limits<Eigen::Index>::max();
 // No pair uses the maximal coupling: shared uniforms only.
 inline constexpr Eigen::Index never_maximal_coupling = -1;
