@@ -149,14 +149,16 @@ ConvergenceBound run_pairs(Pairs& pairs, const ConvergenceBoundOptions& options)
 }  // namespace
 
 void ConvergenceBoundOptions::validate() const {
-  require(lag >= 1, "convergence bound: the lag must be at least 1, got " + std::to_string(lag));
+  // Named as the CLI and Python name them (lag, pairs, max_sweeps, maximal_within).
+  require(lag >= 1, "convergence bound: --lag must be at least 1, got " + std::to_string(lag));
   require(pairs >= 2,
-          "convergence bound: at least 2 pairs are needed for a standard error, got " + std::to_string(pairs));
-  require(max_sweeps > lag, "convergence bound: the sweep limit (" + std::to_string(max_sweeps) +
-                                ") must exceed the lag (" + std::to_string(lag) + ")");
+          "convergence bound: --pairs must be at least 2 (a standard error needs two), got " + std::to_string(pairs));
+  require(max_sweeps > lag, "convergence bound: --max-sweeps (" + std::to_string(max_sweeps) +
+                                ") must exceed the lag --lag (" + std::to_string(lag) + ")");
   validate_inverse_temperature(inverse_temperature);
   require(maximal_coupling_distance >= never_maximal_coupling,
-          "convergence bound: the maximal-coupling distance must be -1 (never) or a number of units ≥ 0");
+          "convergence bound: --maximal-within must be -1 (shared uniforms only) or a number of units ≥ 0, got " +
+              std::to_string(maximal_coupling_distance));
 }
 
 std::string to_string(BoundErgodicity ergodicity) {

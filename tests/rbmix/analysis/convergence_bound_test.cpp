@@ -244,11 +244,11 @@ TEST(ConvergenceBound, OptionsRefuseWhatTheyCannotUse) {
     change(options);
     return testing::input_error_message([&] { options.validate(); });
   };
-  EXPECT_NE(refusal([](auto& o) { o.lag = 0; }).find("lag"), std::string::npos);
-  EXPECT_NE(refusal([](auto& o) { o.pairs = 1; }).find("pairs"), std::string::npos);
-  EXPECT_NE(refusal([](auto& o) { o.max_sweeps = o.lag; }).find("sweep limit"), std::string::npos);
+  EXPECT_NE(refusal([](auto& o) { o.lag = 0; }).find("--lag"), std::string::npos);
+  EXPECT_NE(refusal([](auto& o) { o.pairs = 1; }).find("--pairs"), std::string::npos);
+  EXPECT_NE(refusal([](auto& o) { o.max_sweeps = o.lag; }).find("--max-sweeps"), std::string::npos);
   EXPECT_NE(refusal([](auto& o) { o.inverse_temperature = -1.0; }), "");
-  EXPECT_NE(refusal([](auto& o) { o.maximal_coupling_distance = -2; }).find("maximal-coupling"), std::string::npos);
+  EXPECT_NE(refusal([](auto& o) { o.maximal_coupling_distance = -2; }).find("--maximal-within"), std::string::npos);
 }
 
 }  // namespace
