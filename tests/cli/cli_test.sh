@@ -1602,4 +1602,55 @@ case_run_json_lists_files() {
 
 # ---------------------------------------------------------------------------------------------------------------
 
+# rbmix convergence: on the all-zero model every unit is a fair coin whatever the other layer, so one coupled Gibbs
+# sweep makes any pair equal: every meeting time is L + 1 and the bound is 1 at t = 0 and 0 after (closed form). A
+# tiny random model gets its bound beside the exact distance, with the files. The naive flip on the zero model is
+# periodic: its pairs never meet with L = 1, and with L = 2 they meet but no bound is claimed.
+case_convergence() {
+  make_zero_model zero.npz 4 3
+  succeeds convergence --model zero.npz --operator gibbs --lag 1 --pairs 10 --seed 2 --json
+  expect_equal "pairs_met" "$(json_value pairs_met)" 10
+  expect_equal "meeting time" "$(json_value meeting_times.9)" 2
+  expect_equal "tv_bound" "$(json_value tv_bound)" "[1.0, 0.0]"
+  expect_equal "exact_tv at t = 1" "$(json_value exact_tv.1)" 0.0
+  succeeds model random --visible 4 --hidden 3 --weight-range 2 --bias-range 1 --seed 1 --out tiny.npz
+  succeeds convergence --model tiny.npz --operator flip --lag 5 --pairs 50 --start ones --seed 3 --out run
+  expect_output_contains "50 of 50 pairs met"
+  expect_output_contains "exact_tv"
+  for file in run.json bound.csv bound.svg; do [[ -s run/$file ]] || fail "convergence --out did not write $file"; done
+  succeeds convergence --model zero.npz --operator naive --start zeros --lag 1 --pairs 10 --max-sweeps 50
+  expect_output_contains "0 of 10 pairs met within 50 sweeps"
+  expect_output_contains "no bound"
+  succeeds convergence --model zero.npz --operator naive --start zeros --lag 2 --pairs 10 --max-sweeps 50 --json
+  expect_equal "bound_available" "$(json_value bound_available)" false
+  expect_equal "mixing_time_bound" "$(json_value mixing_time_bound)" null
+  rejects "lag" convergence --model zero.npz --lag 0
+  rejects "'sometimes'" convergence --model zero.npz --start sometimes
+  rejects "absent.npy" convergence --model zero.npz --start data:absent.npy
+  succeeds convergence --model tiny.npz --operator modified:gibbs --lag 5 --pairs 50 --seed 3 --json
+  expect_equal "modified bound_available" "$(json_value bound_available)" true
+  succeeds model random --visible 6 --hidden 5 --weight-range 1 --seed 1 --out eleven.npz
+  rejects "at most 10 units" convergence --model eleven.npz --operator modified:gibbs
+}
+
+# rbmix experiment coupling at smoke scale (seconds): both tables, their CSVs and run.json; one thread or two give
+# the same tables; a bad option is refused before anything is written.
+case_experiment_coupling() {
+  succeeds experiment coupling --scale smoke --threads 2 --seed 4 --out k2
+  expect_output_contains "share where T's bound on t_mix(1/4) is below G's"
+  expect_output_contains "bas4x4"
+  for file in coupling_random.csv coupling_trained.csv run.json; do [[ -s "k2/$file" ]] || fail "coupling wrote no $file"; done
+  succeeds experiment coupling --scale smoke --threads 1 --seed 4 --out k1
+  for file in coupling_random.csv coupling_trained.csv; do
+    cmp -s "k1/$file" "k2/$file" || fail "$file differs between one thread and two"
+  done
+  rejects "lag" experiment coupling --lag 0 --out t
+  rejects "--settings: no setting 'bogus'" experiment coupling --settings bogus --out t
+  succeeds experiment coupling --scale smoke --settings none --sizes 2 --c 1 --count 1 --out k0
+  expect_output_contains "share where T's bound"
+  [[ $(wc -l <k0/coupling_trained.csv) -eq 1 ]] || fail "--settings none bounded trained RBMs"
+  [[ ! -e t ]] || fail "a refused experiment made its output directory"
+}
+
 run_case
+

@@ -5,7 +5,7 @@
 # them), every way of running the grid must write byte-identical tables and plots to one uninterrupted single-process
 # run: shards merged, a run interrupted and resumed, and mpirun with 3 ranks. Only run.json (timing, ranks, hosts),
 # the journal and the tables' columns of measured seconds may differ. Shards are also merged for modified-sweep, a
-# grid of two phases (random RBMs, then trained ones), and for estimator-calibration.
+# grid of two phases (random RBMs, then trained ones), for estimator-calibration and for coupling.
 set -u
 # shellcheck source=case_runner.sh
 source "$(dirname "${BASH_SOURCE[0]}")/case_runner.sh"
@@ -26,6 +26,8 @@ readonly AIS=(ais-check --distributions 10,100 --updates 100 --timing-distributi
 readonly MODIFIED=(modified-sweep --scale smoke --seed 5)
 # Every estimator's diagnostics of every trace set go through the journal.
 readonly CALIBRATION=(estimator-calibration --scale smoke --operators gibbs --configurations 2x500,4x400 --seed 5)
+# Random RBMs and trained ones, every job's meeting times through the journal.
+readonly COUPLING=(coupling --scale smoke --sizes 2 --c 1,4 --count 3 --pairs 16 --max-sweeps 500 --seed 5)
 
 # rbmix ARGS... must exit 0; its output goes to NAME.log (NAME: the --out directory).
 succeeds() {
@@ -70,7 +72,7 @@ same_outputs() {
 # Shards 1/3, 2/3 and 3/3 merged give the single run's outputs; a missing shard or another seed is refused.
 case_grid_shards_merge() {
   local name grid
-  for name in SLEM DCP SAMPLERS MODIFIED CALIBRATION; do
+  for name in SLEM DCP SAMPLERS MODIFIED CALIBRATION COUPLING; do
     declare -n grid=$name
     succeeds experiment "${grid[@]}" --out "$name-whole"
     for shard in 1 2 3; do succeeds experiment "${grid[@]}" --shard "$shard/3" --out "$name-$shard"; done

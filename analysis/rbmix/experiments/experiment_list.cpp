@@ -6,6 +6,7 @@
 #include "rbmix/experiments/ais_check_experiment.hpp"
 #include "rbmix/experiments/autocorr_experiment.hpp"
 #include "rbmix/experiments/class_changes_experiment.hpp"
+#include "rbmix/experiments/coupling_experiment.hpp"
 #include "rbmix/experiments/dcp_small_experiment.hpp"
 #include "rbmix/experiments/estimator_calibration_experiment.hpp"
 #include "rbmix/experiments/flip_training_experiment.hpp"
@@ -22,6 +23,7 @@ const std::vector<ExperimentEntry>& experiment_list() {
         make_experiment_entry<AisCheck>(),
         make_experiment_entry<Autocorr>(),
         make_experiment_entry<ClassChanges>(),
+        make_experiment_entry<Coupling>(),
         make_experiment_entry<DcpSmall>(),
         make_experiment_entry<EstimatorCalibration>(),
         make_experiment_entry<FlipTraining>(),

@@ -10,6 +10,7 @@ float32, uint8 or bool. Bad input raises :class:`InputError` (a :class:`ValueErr
 from ._rbmix import (
     AisResult,
     AutocorrelationTime,
+    ConvergenceBound,
     InputError,
     OperatorAnalysis,
     Rbm,
@@ -19,6 +20,8 @@ from ._rbmix import (
     autocorrelation_time,
     class_probabilities,
     classify,
+    convergence_bound,
+    exact_total_variation,
     experiments,
     load_model,
     log_partition,
@@ -32,6 +35,7 @@ from . import verify
 __all__ = [
     "AisResult",
     "AutocorrelationTime",
+    "ConvergenceBound",
     "InputError",
     "OperatorAnalysis",
     "Rbm",
@@ -42,6 +46,8 @@ __all__ = [
     "autocorrelation_time",
     "class_probabilities",
     "classify",
+    "convergence_bound",
+    "exact_total_variation",
     "experiments",
     "load_model",
     "log_partition",

@@ -96,6 +96,36 @@ class AutocorrelationTime:
 
 def autocorrelation_time(series: _Array, method: str = "initial_monotone_sequence") -> AutocorrelationTime: ...
 
+class ConvergenceBound:
+    lag: int
+    max_sweeps: int
+    meeting_times: list[Optional[int]]
+    met: int
+    share_met: float
+    bound_available: bool
+    ergodicity: str
+    total_variation: npt.NDArray[np.float64]
+    total_variation_standard_error: npt.NDArray[np.float64]
+    wasserstein: npt.NDArray[np.float64]
+    wasserstein_standard_error: npt.NDArray[np.float64]
+    def mixing_time(self, epsilon: float = 0.25) -> Optional[int]: ...
+
+def convergence_bound(
+    model: Rbm,
+    operator: str = "gibbs",
+    lag: int = 1,
+    pairs: int = 100,
+    start: Union[str, _Array] = "uniform",
+    max_sweeps: int = 10000,
+    seed: int = 1,
+    beta: float = 1.0,
+    maximal_within: int = 60,
+    float32: bool = False,
+) -> ConvergenceBound: ...
+def exact_total_variation(
+    model: Rbm, operator: str = "gibbs", start: Union[str, _Array] = "uniform", sweeps: int = 100, beta: float = 1.0
+) -> npt.NDArray[np.float64]: ...
+
 class TrainingResult:
     model: Rbm
     best_model: Optional[Rbm]

@@ -10,6 +10,7 @@ namespace py = pybind11;
 
 void bind_model(py::module_& module);      // Rbm, load_model, random_model, log_partition, ais
 void bind_analysis(py::module_& module);   // analyze, autocorrelation_time
+void bind_convergence(py::module_& module);  // convergence_bound, exact_total_variation
 void bind_training(py::module_& module);   // train
 void bind_sampling(py::module_& module);   // sample
 void bind_verify(py::module_& verify);     // audit_sampler, check_rule

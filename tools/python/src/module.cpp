@@ -11,6 +11,7 @@ PYBIND11_MODULE(_rbmix, module) {
   py::register_exception<rbmix::InputError>(module, "InputError", PyExc_ValueError);
   rbmix::python::bind_model(module);
   rbmix::python::bind_analysis(module);
+  rbmix::python::bind_convergence(module);
   rbmix::python::bind_training(module);
   rbmix::python::bind_experiments(module);
   rbmix::python::bind_sampling(module);

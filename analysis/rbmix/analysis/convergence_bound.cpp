@@ -1,0 +1,256 @@
+#include "rbmix/analysis/convergence_bound.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <tuple>
+
+#include "rbmix/analysis/coupled_rows.hpp"
+#include "rbmix/analysis/ergodicity.hpp"
+#include "rbmix/analysis/exact_total_variation.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/model/tempering.hpp"
+#include "rbmix/sampling/coupled_chains.hpp"
+
+namespace rbmix::analysis {
+namespace {
+
+// The pairs' start states: X₀ then Y₀ of pair b from pair b's stream, independently from π₀; `store(pair, chain,
+// visible, hidden)` keeps each.
+template <typename Store>
+void draw_start_states(Eigen::Index pairs, std::vector<RandomStream>& streams, const Rbm& rbm,
+                       const StartDistribution& start, double inverse_temperature, const Store& store) {
+  VectorD visible(rbm.n_visible()), hidden(rbm.n_hidden());
+  for (Eigen::Index pair = 0; pair < pairs; ++pair)
+    for (const CoupledChain chain : {CoupledChain::first, CoupledChain::second}) {
+      draw_start_state(start, rbm, inverse_temperature, streams[static_cast<std::size_t>(pair)], visible.data(),
+                       hidden.data());
+      store(pair, chain, visible, hidden);
+    }
+}
+
+// The pairs of a unit rule's sweep: CoupledChains on the model.
+template <typename Scalar>
+class UnitRulePairs {
+ public:
+  UnitRulePairs(const Rbm& rbm, const StartDistribution& start, const ConvergenceBoundOptions& options)
+      : model_(rbm.cast<Scalar>()),
+        rule_(options.rule),
+        beta_(static_cast<Scalar>(options.inverse_temperature)),
+        chains_(options.pairs, rbm.n_visible(), rbm.n_hidden(), options.maximal_coupling_distance, options.seed) {
+    draw_start_states(options.pairs, chains_.streams(), rbm, start, options.inverse_temperature,
+                      [&](Eigen::Index pair, CoupledChain chain, const VectorD& visible, const VectorD& hidden) {
+                        chains_.visible(chain).row(pair) = visible.transpose().cast<Scalar>();
+                        chains_.hidden(chain).row(pair) = hidden.transpose().cast<Scalar>();
+                      });
+  }
+  void sweep_first() { chains_.sweep_first(model_, rule_, beta_); }
+  void coupled_sweep() { chains_.coupled_sweep(model_, rule_, beta_); }
+  Eigen::Index distance(Eigen::Index pair) const { return chains_.distance(pair); }
+
+ private:
+  BasicRbm<Scalar> model_;
+  UnitRule rule_;
+  Scalar beta_;
+  CoupledChains<Scalar> chains_;
+};
+
+// The pairs of the whole-sweep modified matrix A′ = (A − λI)/(1 − λ), λ = min_x A(x, x) (001 §3): joint state
+// indices stepped by rows of the dense A′, maximally coupled (coupled_rows.hpp).
+class ModifiedSweepPairs {
+ public:
+  ModifiedSweepPairs(const MatrixD& modified, const Rbm& rbm, const StartDistribution& start,
+                     const ConvergenceBoundOptions& options)
+      : modified_(modified), first_(options.pairs), second_(options.pairs) {
+    for (Eigen::Index pair = 0; pair < options.pairs; ++pair)
+      streams_.emplace_back(options.seed, static_cast<std::uint64_t>(pair), StreamDomain::chains);
+    const JointStateSpace space(rbm);
+    draw_start_states(options.pairs, streams_, rbm, start, options.inverse_temperature,
+                      [&](Eigen::Index pair, CoupledChain chain, const VectorD& visible, const VectorD& hidden) {
+                        std::uint64_t v = 0, h = 0;
+                        for (Eigen::Index j = 0; j < visible.size(); ++j) v |= std::uint64_t{visible[j] != 0.0} << j;
+                        for (Eigen::Index i = 0; i < hidden.size(); ++i) h |= std::uint64_t{hidden[i] != 0.0} << i;
+                        (chain == CoupledChain::first ? first_ : second_)[static_cast<std::size_t>(pair)] =
+                            static_cast<Eigen::Index>(space.index(v, h));
+                      });
+  }
+  void sweep_first() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair)
+      first_[pair] = draw_from_row(modified_, first_[pair], streams_[pair]);
+  }
+  void coupled_sweep() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair)
+      std::tie(first_[pair], second_[pair]) = draw_coupled_rows(modified_, first_[pair], second_[pair], streams_[pair]);
+  }
+  Eigen::Index distance(Eigen::Index pair) const {
+    const auto index = static_cast<std::size_t>(pair);
+    return std::popcount(static_cast<std::uint64_t>(first_[index] ^ second_[index]));
+  }
+
+ private:
+  const MatrixD& modified_;
+  std::vector<Eigen::Index> first_, second_;  // joint state indices (JointStateSpace)
+  std::vector<RandomStream> streams_;
+};
+
+// Mean and Monte Carlo standard error (sample standard deviation / √R) of per-pair values.
+std::pair<double, double> mean_and_standard_error(const VectorD& values) {
+  const double mean = values.mean();
+  const auto count = static_cast<double>(values.size());
+  const double variance = (values.array() - mean).square().sum() / (count - 1.0);
+  return {mean, std::sqrt(variance / count)};
+}
+
+BoundErgodicity sweep_ergodicity(const Rbm& rbm, const UnitRule& rule, double inverse_temperature) {
+  if (rbm.n_visible() + rbm.n_hidden() <= max_exact_distance_units) {
+    const ErgodicityReport report = analyse_sweep_ergodicity(
+        JointStateSpace(rbm),
+        unit_transition_table(rbm, rule, Layer::hidden, inverse_temperature, Evaluation::structural),
+        unit_transition_table(rbm, rule, Layer::visible, inverse_temperature, Evaluation::structural));
+    return report.ergodic() ? BoundErgodicity::checked : BoundErgodicity::refuted;
+  }
+  const bool claimed = std::visit([](const auto& concrete) { return concrete.claims_ergodicity(); }, rule);
+  return claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
+}
+
+// The L-lag run of any pairs: the lag, then coupled sweeps until every pair has met or the limit is reached.
+template <typename Pairs>
+ConvergenceBound run_pairs(Pairs& pairs, const ConvergenceBoundOptions& options) {
+  for (Eigen::Index sweep = 0; sweep < options.lag; ++sweep) pairs.sweep_first();
+
+  ConvergenceBound bound;
+  bound.lag = options.lag;
+  bound.max_sweeps = options.max_sweeps;
+  bound.meeting_times.assign(static_cast<std::size_t>(options.pairs), std::nullopt);
+  // distances[b][s − L] = |X_s − Y_{s−L}| for s = L, L + 1, … until pair b meets.
+  std::vector<std::vector<std::uint32_t>> distances(static_cast<std::size_t>(options.pairs));
+  for (Eigen::Index pair = 0; pair < options.pairs; ++pair)
+    distances[static_cast<std::size_t>(pair)].push_back(static_cast<std::uint32_t>(pairs.distance(pair)));
+  for (Eigen::Index sweep = options.lag + 1; sweep <= options.max_sweeps && !bound.all_met(); ++sweep) {
+    pairs.coupled_sweep();
+    for (Eigen::Index pair = 0; pair < options.pairs; ++pair) {
+      const auto index = static_cast<std::size_t>(pair);
+      if (bound.meeting_times[index]) continue;
+      const Eigen::Index distance = pairs.distance(pair);
+      if (distance == 0) {
+        bound.meeting_times[index] = sweep;
+        ++bound.met;
+      } else {
+        distances[index].push_back(static_cast<std::uint32_t>(distance));
+      }
+    }
+    if (options.progress) options.progress(sweep, bound.met);
+  }
+  if (bound.all_met()) fill_bound_curves(bound, distances);
+  return bound;
+}
+
+}  // namespace
+
+void ConvergenceBoundOptions::validate() const {
+  // Named as the CLI and Python name them (lag, pairs, max_sweeps, maximal_within).
+  require(lag >= 1, "convergence bound: --lag must be at least 1, got " + std::to_string(lag));
+  require(pairs >= 2,
+          "convergence bound: --pairs must be at least 2 (a standard error needs two), got " + std::to_string(pairs));
+  require(max_sweeps > lag, "convergence bound: --max-sweeps (" + std::to_string(max_sweeps) +
+                                ") must exceed the lag --lag (" + std::to_string(lag) + ")");
+  validate_inverse_temperature(inverse_temperature);
+  require(maximal_coupling_distance >= never_maximal_coupling,
+          "convergence bound: --maximal-within must be -1 (shared uniforms only) or a number of units ≥ 0, got " +
+              std::to_string(maximal_coupling_distance));
+}
+
+std::string to_string(BoundErgodicity ergodicity) {
+  switch (ergodicity) {
+    case BoundErgodicity::checked:
+      return "ergodic (decided exactly on the model)";
+    case BoundErgodicity::claimed:
+      return "ergodic (the rule is ergodic on every RBM)";
+    case BoundErgodicity::unknown:
+      return "unknown (the rule is not ergodic on every RBM; the model is too large to check)";
+    case BoundErgodicity::refuted:
+      return "NOT ergodic (decided exactly on the model): the chain does not converge to pi";
+  }
+  return {};
+}
+
+std::optional<Eigen::Index> ConvergenceBound::mixing_time(double epsilon) const {
+  if (!bound_available()) return std::nullopt;
+  return first_time_within(total_variation, epsilon);
+}
+
+void fill_bound_curves(ConvergenceBound& bound, const std::vector<std::vector<std::uint32_t>>& distances) {
+  require(bound.all_met() && distances.size() == bound.meeting_times.size(),
+          "fill_bound_curves: every pair must have met and have its distance trace");
+  const Eigen::Index lag = bound.lag;
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  const Eigen::Index times = latest - lag + 1;  // t = 0 … max τ − L
+  const auto pairs = static_cast<Eigen::Index>(distances.size());
+  MatrixD total_variation_terms(times, pairs), wasserstein_terms(times, pairs);
+  for (Eigen::Index pair = 0; pair < pairs; ++pair) {
+    const Eigen::Index meeting = *bound.meeting_times[static_cast<std::size_t>(pair)];
+    const std::vector<std::uint32_t>& trace = distances[static_cast<std::size_t>(pair)];
+    require(static_cast<Eigen::Index>(trace.size()) == meeting - lag,
+            "fill_bound_curves: a distance trace must run from s = L to τ − 1");
+    // suffix[s − L] = Σ_{j ≥ 0, s + jL < τ} d_{s+jL}, so that the Wasserstein term at t is suffix[t].
+    std::vector<double> suffix(trace.begin(), trace.end());
+    for (Eigen::Index i = static_cast<Eigen::Index>(suffix.size()) - 1 - lag; i >= 0; --i)
+      suffix[static_cast<std::size_t>(i)] += suffix[static_cast<std::size_t>(i + lag)];
+    for (Eigen::Index t = 0; t < times; ++t) {
+      // max(0, ⌈(τ − L − t)/L⌉) in integers: the number of j ≥ 1 with t + jL < τ.
+      const Eigen::Index remaining = meeting - lag - t;
+      total_variation_terms(t, pair) = remaining > 0 ? static_cast<double>((remaining + lag - 1) / lag) : 0.0;
+      wasserstein_terms(t, pair) = remaining > 0 ? suffix[static_cast<std::size_t>(t)] : 0.0;
+    }
+  }
+  bound.total_variation.resize(times);
+  bound.total_variation_standard_error.resize(times);
+  bound.wasserstein.resize(times);
+  bound.wasserstein_standard_error.resize(times);
+  for (Eigen::Index t = 0; t < times; ++t) {
+    std::tie(bound.total_variation[t], bound.total_variation_standard_error[t]) =
+        mean_and_standard_error(total_variation_terms.row(t).transpose());
+    std::tie(bound.wasserstein[t], bound.wasserstein_standard_error[t]) =
+        mean_and_standard_error(wasserstein_terms.row(t).transpose());
+  }
+}
+
+ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& start,
+                                   const ConvergenceBoundOptions& options) {
+  options.validate();
+  validate_start_distribution(start, rbm);
+  ConvergenceBound bound;
+  if (options.modified_sweep) {
+    require(rbm.n_visible() + rbm.n_hidden() <= max_modified_sweep_coupling_units, [&] {
+      return "convergence bound: the whole-sweep modified matrix is coupled through its dense rows, for at most " +
+             std::to_string(max_modified_sweep_coupling_units) + " units; the model has " +
+             std::to_string(rbm.n_visible() + rbm.n_hidden());
+    });
+    const MatrixD sweep = sweep_transition_matrix(rbm, options.rule, options.inverse_temperature);
+    const MatrixD modified = modified_matrix(sweep, sweep.diagonal().minCoeff());
+    ModifiedSweepPairs pairs(modified, rbm, start, options);
+    bound = run_pairs(pairs, options);
+    // A′ keeps A's structural pattern off the diagonal; its diagonal vanishes where A(x, x) = λ.
+    TransitionPattern pattern = sweep_transition_pattern(rbm, options.rule, options.inverse_temperature);
+    pattern.diagonal() = (modified.diagonal().array() > 0.0).matrix();
+    bound.ergodicity =
+        analyse_ergodicity(PatternGraph(pattern)).ergodic() ? BoundErgodicity::checked : BoundErgodicity::refuted;
+  } else if (options.single_precision) {
+    UnitRulePairs<float> pairs(rbm, start, options);
+    bound = run_pairs(pairs, options);
+    bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
+  } else {
+    UnitRulePairs<double> pairs(rbm, start, options);
+    bound = run_pairs(pairs, options);
+    bound.ergodicity = sweep_ergodicity(rbm, options.rule, options.inverse_temperature);
+  }
+  if (!bound.bound_available()) {
+    bound.total_variation = bound.total_variation_standard_error = VectorD();
+    bound.wasserstein = bound.wasserstein_standard_error = VectorD();
+  }
+  return bound;
+}
+
+}  // namespace rbmix::analysis

@@ -1,0 +1,92 @@
+#pragma once
+// Upper bounds on the distance of a chain from its target after t sweeps, from L-lag couplings (Biswas, Jacob &
+// Vanetti 2019; docs/algorithms.md §6.8). R independent pairs: X₀ and Y₀ drawn independently from π₀; X advances
+// L sweeps alone; then (X_t, Y_{t−L}) advance together by the coupled sweep (rbmix/sampling/coupled_chains.hpp)
+// until they meet, τ = inf{t > L : X_t = Y_{t−L}}. Then
+//   d_TV(π₀Pᵗ, π) ≤ E[max(0, ⌈(τ − L − t)/L⌉)],
+//   d_W(π₀Pᵗ, π) ≤ E[Σ_{j ≥ 1, t + jL < τ} |X_{t+jL} − Y_{t+(j−1)L}|]   (Hamming distance of (v, h)),
+// each estimated by the mean over the pairs, with its Monte Carlo standard error (standard deviation / √R).
+// A pair that has not met by max_sweeps has an unknown τ, so a censored run claims no bound at all: it reports the
+// pairs that met, their meeting times and the budget, and its curves are empty.
+// The bound holds for a chain that converges to π. A periodic chain's lagged copies can meet (the naive flip on the
+// zero RBM with an even lag) although it never converges, so on a model small enough to enumerate the sweep's
+// ergodicity is decided exactly (ergodicity.hpp) and a non-ergodic operator gets no bound; on a larger model a rule
+// that does not claim ergodicity on every RBM (naive, unit-modified:1) is reported as such.
+// The whole-sweep modified matrix (001 §3), which is no product of unit rules, is coupled on tiny models by a maximal
+// coupling of its dense rows (coupled_rows.hpp).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "rbmix/analysis/start_distribution.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+
+namespace rbmix::analysis {
+
+// Pairs within this many differing units of (v, h) switch from shared uniforms to the maximal coupling of each
+// layer's conditional. Measured on 784 × 500 random RBMs (docs/algorithms.md §6.8): with weights U[−0.1, 0.1] pairs
+// settle at a distance near 70 under shared uniforms, and from within 60 units the maximal coupling meets.
+inline constexpr Eigen::Index default_maximal_coupling_distance = 60;
+
+// The whole-sweep modified matrix is coupled through its dense rows: 2^10 joint states, an 8 MiB matrix.
+inline constexpr int max_modified_sweep_coupling_units = 10;
+
+struct ConvergenceBoundOptions {
+  UnitRule rule = GibbsRule{};
+  // Couple the whole-sweep modified matrix of `rule` (001 §3, λ = min_x K(x, x); analyze's modified:RULE) instead of
+  // the rule's sweep: dense rows, maximally coupled, at most max_modified_sweep_coupling_units units.
+  bool modified_sweep = false;
+  double inverse_temperature = 1.0;
+  Eigen::Index lag = 1;             // L
+  Eigen::Index pairs = 100;         // R
+  Eigen::Index max_sweeps = 10000;  // of the first chain, lag included: pairs not met by then are censored
+  std::uint64_t seed = 1;           // pair b draws from RandomStream(seed, b)
+  Eigen::Index maximal_coupling_distance = default_maximal_coupling_distance;
+  bool single_precision = false;  // run the chains in float (the same operator, rounded inputs)
+  // Called after every coupled sweep with the first chain's sweep count and the number of pairs met so far.
+  std::function<void(Eigen::Index sweeps, Eigen::Index met)> progress;
+  // Throws InputError naming the option: lag ≥ 1, pairs ≥ 2 (a standard error needs two), max_sweeps > lag, β
+  // finite and ≥ 0, maximal_coupling_distance ≥ −1.
+  void validate() const;
+};
+
+// What is known of the ergodicity the bound assumes.
+enum class BoundErgodicity {
+  checked,  // decided exactly on the model: ergodic
+  claimed,  // the rule is ergodic on every RBM (unit_rule.hpp), the model too large to check
+  unknown,  // the rule does not claim ergodicity and the model is too large to check
+  refuted,  // decided exactly on the model: not ergodic, so no bound
+};
+std::string to_string(BoundErgodicity ergodicity);
+
+struct ConvergenceBound {
+  Eigen::Index lag = 1;
+  Eigen::Index max_sweeps = 0;
+  // τ of every pair, in pair order; nullopt for a pair that had not met by max_sweeps.
+  std::vector<std::optional<Eigen::Index>> meeting_times;
+  Eigen::Index met = 0;
+  BoundErgodicity ergodicity = BoundErgodicity::unknown;
+  // Curves over t = 0 … max τ − L (the last entry 0), empty unless bound_available().
+  VectorD total_variation;
+  VectorD total_variation_standard_error;
+  VectorD wasserstein;
+  VectorD wasserstein_standard_error;
+
+  bool all_met() const { return met == static_cast<Eigen::Index>(meeting_times.size()); }
+  double share_met() const { return static_cast<double>(met) / static_cast<double>(meeting_times.size()); }
+  bool bound_available() const { return all_met() && ergodicity != BoundErgodicity::refuted; }
+  // t_mix(ε) from the bound: the first t with bound ≤ ε; nullopt without a bound.
+  std::optional<Eigen::Index> mixing_time(double epsilon) const;
+};
+
+// Runs the R pairs under `options` from `start` on `rbm` (any size).
+ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& start,
+                                   const ConvergenceBoundOptions& options);
+
+// The bound's curves from meeting times and the pairs' distance traces (distances[b][s − L] = |X_s − Y_{s−L}| for
+// s = L … τ_b − 1): what convergence_bound computes once the pairs have met, on its own so that it can be checked
+// against hand-computed cases.
+void fill_bound_curves(ConvergenceBound& bound, const std::vector<std::vector<std::uint32_t>>& distances);
+
+}  // namespace rbmix::analysis

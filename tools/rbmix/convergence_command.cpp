@@ -1,0 +1,296 @@
+// rbmix convergence: an upper bound on the total-variation distance of a chain from the RBM's distribution after t
+// sweeps, from L-lag couplings (docs/algorithms.md §6.8), with its Monte Carlo standard error and the
+// Hamming-Wasserstein bound, at any model size. On a tiny model the exact distance d_TV(π₀Pᵗ, π) and the SLEM's
+// envelope λᵗ are set beside the bound. Pairs that do not meet within --max-sweeps are reported, and then no bound
+// is claimed. Any unit rule at any size; modified:RULE (the whole-sweep modified matrix) on models of at most 10
+// units. With --out DIR: run.json, bound.csv and bound.svg.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "rbmix/analysis/convergence_bound.hpp"
+#include "rbmix/analysis/exact_total_variation.hpp"
+#include "rbmix/analysis/operator_analysis.hpp"
+#include "rbmix/analysis/transition_matrix.hpp"
+#include "rbmix/command_registry.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/io/model_file.hpp"
+#include "rbmix/model/tempering.hpp"
+#include "rbmix/operator_option.hpp"
+#include "rbmix/progress_option.hpp"
+#include "rbmix/report/run_record.hpp"
+#include "rbmix/report/svg_plot.hpp"
+#include "rbmix/report/table.hpp"
+
+namespace rbmix::cli {
+namespace {
+
+// The ε of the mixing times printed: the conventional t_mix = t_mix(1/4).
+constexpr double mixing_epsilon = 0.25;
+// Rows of the table printed on the terminal (bound.csv has every t).
+constexpr Eigen::Index printed_rows = 12;
+
+struct ConvergenceArguments {
+  std::string model;
+  std::string rule = "gibbs";
+  std::string start = "uniform";
+  double beta = 1.0;
+  Eigen::Index lag = 1;
+  Eigen::Index pairs = 100;
+  Eigen::Index max_sweeps = 10000;
+  Eigen::Index maximal_within = analysis::default_maximal_coupling_distance;
+  std::uint64_t seed = 1;
+  std::string out;
+  bool json = false;
+  bool single_precision = false;
+  ProgressFlags progress;
+};
+
+// The truth beside the bound on a tiny model: d_TV(π₀Pᵗ, π) over the bound's sweeps, and the SLEM where the dense
+// matrix is small enough.
+struct ExactReference {
+  VectorD total_variation;
+  std::optional<double> slem;
+};
+
+std::optional<ExactReference> exact_reference(const Rbm& rbm, const analysis::ConvergenceBound& bound,
+                                              const analysis::OperatorSpecification& specification, double beta,
+                                              const analysis::StartDistribution& start) {
+  if (rbm.n_visible() + rbm.n_hidden() > analysis::max_exact_distance_units || !bound.bound_available())
+    return std::nullopt;
+  ExactReference reference;
+  reference.total_variation = analysis::exact_total_variation(rbm, specification.rule, beta, start,
+                                                              bound.total_variation.size() - 1, specification.modified);
+  if (rbm.n_visible() + rbm.n_hidden() <= analysis::max_dense_analysis_units) {
+    const MatrixD sweep = analysis::sweep_transition_matrix(rbm, specification.rule, beta);
+    reference.slem = analysis::dense_slem(
+                         specification.modified ? analysis::modified_matrix(sweep, sweep.diagonal().minCoeff()) : sweep)
+                         .slem;
+  }
+  return reference;
+}
+
+nlohmann::json optional_number(const std::optional<Eigen::Index>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+Table bound_table(const analysis::ConvergenceBound& bound, const std::optional<ExactReference>& exact) {
+  std::vector<std::string> columns{"t", "tv_bound", "tv_standard_error", "wasserstein_bound",
+                                   "wasserstein_standard_error"};
+  if (exact) columns.push_back("exact_tv");
+  Table table(columns);
+  for (Eigen::Index t = 0; t < bound.total_variation.size(); ++t) {
+    std::vector<Table::Cell> row{static_cast<long long>(t), bound.total_variation[t],
+                                 bound.total_variation_standard_error[t], bound.wasserstein[t],
+                                 bound.wasserstein_standard_error[t]};
+    if (exact) row.emplace_back(exact->total_variation[t]);
+    table.add_row(std::move(row));
+  }
+  return table;
+}
+
+// About printed_rows rows of the table, evenly spaced over t, the last row included.
+Table thinned(const Table& table) {
+  Table out(table.columns());
+  const auto rows = static_cast<Eigen::Index>(table.rows());
+  const Eigen::Index step = std::max<Eigen::Index>(1, (rows + printed_rows - 1) / printed_rows);
+  for (Eigen::Index row = 0; row < rows; ++row)
+    if (row % step == 0 || row == rows - 1) {
+      std::vector<Table::Cell> cells;
+      for (std::size_t column = 0; column < table.columns().size(); ++column)
+        cells.push_back(table.at(static_cast<std::size_t>(row), column));
+      out.add_row(std::move(cells));
+    }
+  return out;
+}
+
+void write_bound_plot(const std::filesystem::path& file, const analysis::ConvergenceBound& bound,
+                      const std::optional<ExactReference>& exact, const std::string& operator_name) {
+  PlotSeries estimate{
+      "bound (" + operator_name + ", L = " + std::to_string(bound.lag) + ") ± 2 s.e.", {}, {}, {}, {}, false};
+  PlotSeries truth{"exact d_TV", {}, {}, {}, {}, true};
+  PlotSeries envelope{"SLEM envelope λᵗ", {}, {}, {}, {}, true};
+  for (Eigen::Index t = 0; t < bound.total_variation.size(); ++t) {
+    const double x = static_cast<double>(t);
+    const double error = 2.0 * bound.total_variation_standard_error[t];
+    estimate.x.push_back(x);
+    estimate.y.push_back(bound.total_variation[t]);
+    estimate.lower.push_back(std::max(0.0, bound.total_variation[t] - error));
+    estimate.upper.push_back(bound.total_variation[t] + error);
+    if (exact) {
+      truth.x.push_back(x);
+      truth.y.push_back(exact->total_variation[t]);
+      if (exact->slem) {
+        envelope.x.push_back(x);
+        envelope.y.push_back(std::pow(*exact->slem, x));
+      }
+    }
+  }
+  std::vector<PlotSeries> series{estimate};
+  if (exact) series.push_back(truth);
+  if (exact && exact->slem) series.push_back(envelope);
+  PlotOptions options{"Distance from the RBM's distribution after t sweeps",
+                      "sweeps t",
+                      "total variation",
+                      false,
+                      0.0,
+                      std::nullopt,
+                      {{"ε = 1/4", mixing_epsilon}}};
+  write_svg_plot(file, series, options);
+}
+
+nlohmann::json convergence_record(const ConvergenceArguments& arguments, const std::string& operator_name,
+                                  const analysis::ConvergenceBound& bound, const std::optional<ExactReference>& exact) {
+  const nlohmann::json configuration{{"model", arguments.model},
+                                     {"operator", operator_name},
+                                     {"beta", arguments.beta},
+                                     {"lag", arguments.lag},
+                                     {"pairs", arguments.pairs},
+                                     {"start", arguments.start},
+                                     {"max_sweeps", arguments.max_sweeps},
+                                     {"maximal_within", arguments.maximal_within},
+                                     {"float", arguments.single_precision}};
+  nlohmann::json record = make_run_record("convergence", configuration, arguments.seed);
+  nlohmann::json meeting_times = nlohmann::json::array();
+  for (const auto& time : bound.meeting_times) meeting_times.push_back(optional_number(time));
+  record["meeting_times"] = meeting_times;
+  record["pairs_met"] = bound.met;
+  record["share_met"] = bound.share_met();
+  record["bound_available"] = bound.bound_available();
+  record["ergodicity"] = to_string(bound.ergodicity);
+  record["mixing_time_bound"] = optional_number(bound.mixing_time(mixing_epsilon));
+  record["mixing_epsilon"] = mixing_epsilon;
+  if (bound.bound_available()) {
+    const auto values = [](const VectorD& curve) { return std::vector<double>(curve.begin(), curve.end()); };
+    record["tv_bound"] = values(bound.total_variation);
+    record["tv_standard_error"] = values(bound.total_variation_standard_error);
+    record["wasserstein_bound"] = values(bound.wasserstein);
+    record["wasserstein_standard_error"] = values(bound.wasserstein_standard_error);
+  }
+  if (exact) {
+    record["exact_tv"] = std::vector<double>(exact->total_variation.begin(), exact->total_variation.end());
+    record["exact_mixing_time"] = optional_number(analysis::first_time_within(exact->total_variation, mixing_epsilon));
+    record["slem"] = exact->slem ? nlohmann::json(*exact->slem) : nlohmann::json(nullptr);
+  }
+  return record;
+}
+
+void print_summary(const ConvergenceArguments& arguments, const std::string& operator_name,
+                   const analysis::ConvergenceBound& bound, const std::optional<ExactReference>& exact) {
+  std::cout << "operator " << operator_name << ", lag L = " << bound.lag << ", start " << arguments.start << ", "
+            << bound.met << " of " << bound.meeting_times.size() << " pairs met within " << bound.max_sweeps
+            << " sweeps\n";
+  std::cout << "ergodicity: " << to_string(bound.ergodicity) << "\n";
+  if (!bound.all_met()) {
+    std::cout << "no bound: " << bound.meeting_times.size() - static_cast<std::size_t>(bound.met)
+              << " pair(s) did not meet, so their meeting times, and the bound at every t, are unknown; run more "
+                 "sweeps (--max-sweeps) or see docs/algorithms.md §6.8 for when pairs meet\n";
+    return;
+  }
+  if (!bound.bound_available()) {
+    std::cout << "no bound: the pairs met, but a chain that does not converge to pi can meet its lagged copy\n";
+    return;
+  }
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  std::cout << "latest meeting " << latest << " sweeps; t_mix(" << mixing_epsilon
+            << ") <= " << *bound.mixing_time(mixing_epsilon) << " sweeps (from the bound)";
+  if (exact) {
+    const auto truth = analysis::first_time_within(exact->total_variation, mixing_epsilon);
+    std::cout << ", exact " << (truth ? std::to_string(*truth) : "beyond the curve");
+  }
+  std::cout << "\n";
+  thinned(bound_table(bound, exact)).print(std::cout);
+}
+
+void run_convergence(const ConvergenceArguments& arguments) {
+  const std::filesystem::path out =
+      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+  const LoadedRbm loaded = load_rbm(arguments.model);
+  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+  const analysis::StartDistribution start = analysis::parse_start_distribution(arguments.start);
+
+  analysis::ConvergenceBoundOptions options;
+  options.rule = specification.rule;
+  options.modified_sweep = specification.modified;
+  options.inverse_temperature = arguments.beta;
+  options.lag = arguments.lag;
+  options.pairs = arguments.pairs;
+  options.max_sweeps = arguments.max_sweeps;
+  options.seed = arguments.seed;
+  options.maximal_coupling_distance = arguments.maximal_within;
+  options.single_precision = arguments.single_precision;
+  options.validate();
+  ProgressReporter progress("convergence", "sweep", arguments.max_sweeps, arguments.progress.mode());
+  options.progress = [&](Eigen::Index sweeps, Eigen::Index met) {
+    progress.update(sweeps, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " pairs met");
+  };
+  const analysis::ConvergenceBound bound = analysis::convergence_bound(loaded.rbm, start, options);
+  progress.finish();
+  const std::optional<ExactReference> exact = exact_reference(loaded.rbm, bound, specification, arguments.beta, start);
+
+  const std::string operator_name = analysis::to_string(specification);
+  const nlohmann::json record = convergence_record(arguments, operator_name, bound, exact);
+  if (!arguments.out.empty()) {
+    std::vector<std::string> files;
+    if (bound.bound_available()) {
+      bound_table(bound, exact).write_csv(out / "bound.csv");
+      write_bound_plot(out / "bound.svg", bound, exact, operator_name);
+      files = {"bound.csv", "bound.svg"};
+    }
+    write_run_record(out, record, files);
+  }
+  if (arguments.json) {
+    std::cout << record.dump(2) << '\n';
+    return;
+  }
+  print_summary(arguments, operator_name, bound, exact);
+  if (!arguments.out.empty())
+    std::cout << "wrote " << arguments.out << "/run.json" << (bound.bound_available() ? ", bound.csv, bound.svg" : "")
+              << '\n';
+}
+
+void attach(CLI::App& parent) {
+  auto arguments = std::make_shared<ConvergenceArguments>();
+  CLI::App* command = parent.add_subcommand(
+      "convergence",
+      "Upper bound on the total-variation distance to the RBM's distribution after t sweeps, from L-lag couplings "
+      "(beside the exact distance on tiny models)");
+  command->add_option("--model", arguments->model, "model file (.npz)")->required();
+  command
+      ->add_option("--operator", arguments->rule,
+                   operator_help() +
+                       "or modified:RULE, the whole-sweep modified matrix of RULE (001 §3), for at most " +
+                       std::to_string(analysis::max_modified_sweep_coupling_units) + " units")
+      ->capture_default_str();
+  command->add_option("--lag", arguments->lag, "the lag L (a larger L gives a tighter bound)")->capture_default_str();
+  command->add_option("--pairs", arguments->pairs, "coupled pairs R")->capture_default_str();
+  command
+      ->add_option("--start", arguments->start,
+                   "start distribution: zeros, ones, uniform (every unit a fair coin) or data:FILE (visible rows "
+                   "of FILE, hidden drawn from p(h | v))")
+      ->capture_default_str();
+  command->add_option("--max-sweeps", arguments->max_sweeps, "sweeps before unmet pairs are given up")
+      ->capture_default_str();
+  command
+      ->add_option("--maximal-within", arguments->maximal_within,
+                   "pairs within this many differing units use the maximal coupling of each layer, further ones "
+                   "shared uniforms; -1: shared uniforms only")
+      ->capture_default_str();
+  command->add_option("--beta", arguments->beta, "inverse temperature β of the chains")->capture_default_str();
+  command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
+  command->add_option("--out", arguments->out, "output directory for run.json, bound.csv and bound.svg");
+  command->add_flag("--json", arguments->json, "print the results as JSON");
+  command->add_flag("--float", arguments->single_precision, "run the chains in float");
+  add_progress_options(*command, arguments->progress);
+  command->callback([arguments] { run_convergence(*arguments); });
+}
+
+}  // namespace
+}  // namespace rbmix::cli
+
+RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
