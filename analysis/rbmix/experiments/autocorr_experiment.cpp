@@ -54,8 +54,8 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
     const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
     // Smoke scale: 20-PT10 on 784 pixels costs 200 sweeps of the batch per update, so the MNIST settings train for
     // 50 (10 hidden) and 5 (500 hidden) updates, which keeps the experiment within seconds to a minute.
-    all.push_back({"mnist_10h", digits, 10, batch, overrides.updates > 0 ? updates : (paper ? updates : 50), trials,
-                   steps});
+    all.push_back(
+        {"mnist_10h", digits, 10, batch, overrides.updates > 0 ? updates : (paper ? updates : 50), trials, steps});
     // 003 §4.3: 24 RBMs with 500 hidden units, 2000 updates; each sweep costs 50× more, so smoke runs one short one.
     all.push_back({"mnist_500h", digits, 500, batch, overrides.updates > 0 ? updates : (paper ? 2000 : 5),
                    overrides.trials > 0 ? trials : (paper ? 24 : 1),
@@ -98,7 +98,8 @@ nlohmann::json to_json(const AutocorrOptions& options) {
 
 namespace {
 
-AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial) {
+AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial,
+                        const JobProgress& progress) {
   const Table2Setting& setting = options.settings[setting_index];
   AutocorrTrial result;
   result.setting = setting_index;
@@ -107,12 +108,12 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   const std::uint64_t seed = trial_seed(options.seed, job);
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   const auto start = std::chrono::steady_clock::now();
-  const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed);
+  const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed, progress);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
     const MatrixD traces = sample_energy_traces(
-        rbm, {rule, setting.steps, 1, 1000, chain_seed, false, chain_progress(rule, setting.steps + 1000)});
-    report_job_stage(to_string(rule) + " chain's autocorrelation time");
+        rbm, {rule, setting.steps, 1, 1000, chain_seed, false, chain_progress(rule, setting.steps + 1000, progress)});
+    progress.stage(to_string(rule) + " chain's autocorrelation time");
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(traces);
     const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
@@ -170,8 +171,9 @@ AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& run
     for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   AutocorrResult result;
-  result.trials =
-      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+    return run_trial(options, jobs[j].first, jobs[j].second, progress);
+  });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

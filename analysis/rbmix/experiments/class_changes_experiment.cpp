@@ -106,7 +106,8 @@ void first_changes_from_data(const Rbm& rbm, const UnitRule& rule, const MatrixD
   }
 }
 
-ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t setting, int trial) {
+ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t setting, int trial,
+                            const JobProgress& progress) {
   ClassChangesTrial result;
   result.setting = setting;
   result.trial = trial;
@@ -128,7 +129,7 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   apply(options.initialisation, training);
   Trainer trainer(training, data, MatrixD(0, data.cols()), 16);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(training.updates);
+  hooks.on_update = progress.training(training.updates);
   trainer.run(hooks);
   const Rbm rbm = trainer.model();
   const std::array<UnitRule, 2> rules{GibbsRule{}, FlipTheStateRule{}};
@@ -172,8 +173,9 @@ ClassChangesResult run_class_changes(const ClassChangesOptions& options, const J
     for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   ClassChangesResult result;
-  result.trials =
-      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
+  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+    return run_trial(options, jobs[j].first, jobs[j].second, progress);
+  });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

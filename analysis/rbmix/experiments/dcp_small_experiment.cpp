@@ -76,7 +76,7 @@ DcpSmallResult run_dcp_small(const DcpSmallOptions& config, const JobRunner& run
           jobs.push_back({options, &data[set], config.hidden});
         }
       }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner);
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
 
   const std::size_t points = result.evaluation_epochs.size();
   for (std::size_t curve_index = 0; curve_index < result.curves.size(); ++curve_index) {

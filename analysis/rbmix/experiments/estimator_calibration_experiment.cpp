@@ -205,7 +205,7 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
   const auto start = std::chrono::steady_clock::now();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
-  const std::vector<OperatorJob> results = run_jobs(runner, jobs, [&](std::size_t job) {
+  const std::vector<OperatorJob> results = run_jobs(runner, JobPhase{0}, jobs, [&](std::size_t job) {
     const CalibrationModel& model = models[job / options.operators.size()];
     const std::string& name = options.operators[job % options.operators.size()];
     // The model's seed depends on the model alone, so that every operator sees the same RBM.
@@ -245,8 +245,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
   return result;
 }
 
-std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result,
-                                             const analysis::TrustRule& rule, Eigen::Index min_chains) {
+std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule,
+                                             Eigen::Index min_chains) {
   std::vector<EstimatorScore> scores;
   std::vector<double> sums, squares;
   EstimatorScore pooled;

@@ -192,7 +192,7 @@ std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTraining
     plan_flip_training(data_sets[set], plans[set]);
     jobs.insert(jobs.end(), plans[set].jobs.begin(), plans[set].jobs.end());
   }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner);
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
   std::vector<FlipTrainingResult> results;
   auto first = summaries.begin();
   for (std::size_t set = 0; set < data_sets.size(); ++set) {

@@ -59,7 +59,8 @@ ModifiedSweepRbm analyse_random_rbm(const ModifiedSweepOptions& options, Modifie
   return job;
 }
 
-ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options, std::size_t setting_index, int trial) {
+ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options, std::size_t setting_index, int trial,
+                                            const JobProgress& progress) {
   const Table2Setting& setting = options.trained[setting_index];
   ModifiedSweepTrainedTrial result;
   result.setting = setting_index;
@@ -67,12 +68,12 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
   // The job numbers are autocorr's, so the same trial seeds train the same RBMs and sample them alike.
   const std::uint64_t job = 1000 * setting.number + static_cast<std::uint64_t>(trial);
   const Rbm rbm =
-      train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
+      train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job), progress);
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(
-        rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, chain_progress(rule, setting.steps + kBurnIn)});
-    report_job_stage(to_string(rule) + " chain's autocorrelation time");
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false,
+                                                      chain_progress(rule, setting.steps + kBurnIn, progress)});
+    progress.stage(to_string(rule) + " chain's autocorrelation time");
     result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;
@@ -214,9 +215,10 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, cons
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
   const auto start = std::chrono::steady_clock::now();
   ModifiedSweepResult result;
-  result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
-  result.trained = run_jobs(runner, trials.size(), [&](std::size_t k) {
-    return run_trained_trial(options, trials[k].first, trials[k].second);
+  result.rbms =
+      run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
+  result.trained = run_jobs(runner, JobPhase{1}, trials.size(), [&](std::size_t k, const JobProgress& progress) {
+    return run_trained_trial(options, trials[k].first, trials[k].second, progress);
   });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -78,13 +78,14 @@ DrawnSamples draw_samples(SamplingProcess& process, Eigen::Index count, Eigen::I
     for (Eigen::Index row = 0; row < rows; ++row) process.emit_into(block, row);
     drawn.binary.middleRows(first, rows) = block.binary.topRows(rows);
     for (Eigen::Index row = 0; row < rows && first + row < picture_rows; ++row)
-      for (Eigen::Index unit = 0; unit < units; ++unit) drawn.picture_levels.push_back(grey_level(block.grey(row, unit)));
+      for (Eigen::Index unit = 0; unit < units; ++unit)
+        drawn.picture_levels.push_back(grey_level(block.grey(row, unit)));
   }
   return drawn;
 }
 
 SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_set, Eigen::Index hidden,
-                              double learning_rate, std::size_t job) {
+                              double learning_rate, std::size_t job, const JobProgress& progress) {
   const std::uint64_t seed = trial_seed(options.seed, job);
   const SamplersDataSet& data = options.data_sets[data_set];
   TrainingOptions training;
@@ -100,7 +101,7 @@ SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_s
   training.seed = seed;
   Trainer trainer(training, to_real(data.train), MatrixD(0, data.train.cols()), hidden);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(training.updates);
+  hooks.on_update = progress.training(training.updates);
   const TrainingSummary summary = trainer.run(hooks);
   SamplersModel model{data_set,
                       hidden,
@@ -208,8 +209,8 @@ void from_grid_json(const nlohmann::json& json, SamplerRun& run) {
 
 MatrixF picture_samples(const SamplerRun& run, Eigen::Index units) {
   const auto levels = static_cast<Eigen::Index>(run.picture_levels.size());
-  require(units >= 1 && levels % units == 0, "a sampler run's picture levels do not make whole rows of " +
-                                                 std::to_string(units) + " units");
+  require(units >= 1 && levels % units == 0,
+          "a sampler run's picture levels do not make whole rows of " + std::to_string(units) + " units");
   MatrixF grey(levels / units, units);
   for (Eigen::Index k = 0; k < levels; ++k)
     grey(k / units, k % units) = static_cast<float>(run.picture_levels[static_cast<std::size_t>(k)]) / 255.0f;
@@ -289,16 +290,17 @@ SamplersDataSet image_samplers_data(const std::string& name, const std::filesyst
   const LabelledImages train = load_mnist(directory, MnistPart::train);
   const LabelledImages test = load_mnist(directory, MnistPart::test);
   const Eigen::Index images = train.images.pixels.rows();
-  const Eigen::Index training_rows =
-      scale == Scale::paper ? kImageTrainingRows : std::max<Eigen::Index>(1, std::min(kSmokeImageTrainingRows, images / 2));
+  const Eigen::Index training_rows = scale == Scale::paper
+                                         ? kImageTrainingRows
+                                         : std::max<Eigen::Index>(1, std::min(kSmokeImageTrainingRows, images / 2));
   const Eigen::Index held_out = images - training_rows;
   require(held_out >= 1, name + " in " + directory.string() + ": needs more than " + std::to_string(training_rows) +
                              " training images, has " + std::to_string(images));
   const bool smoke = scale == Scale::smoke;
-  const Eigen::Index validation_rows = given_validation_rows.value_or(
-      smoke ? std::min(kSmokeImageTrainingRows, held_out) : kImageValidationRows);
-  const Eigen::Index test_rows = given_test_rows.value_or(
-      smoke ? std::min(kSmokeImageTrainingRows, test.images.pixels.rows()) : kImageTestRows);
+  const Eigen::Index validation_rows =
+      given_validation_rows.value_or(smoke ? std::min(kSmokeImageTrainingRows, held_out) : kImageValidationRows);
+  const Eigen::Index test_rows =
+      given_test_rows.value_or(smoke ? std::min(kSmokeImageTrainingRows, test.images.pixels.rows()) : kImageTestRows);
   require(validation_rows >= 1 && validation_rows <= held_out,
           "--validation-rows: " + std::to_string(validation_rows) + " is outside 1 … " + std::to_string(held_out));
   require(test_rows >= 1 && test_rows <= test.images.pixels.rows(),
@@ -398,9 +400,9 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
   for (std::size_t set = 0; set < options.data_sets.size(); ++set)
     for (Eigen::Index hidden : options.hidden_sizes)
       for (double rate : options.learning_rates) model_jobs.push_back({set, hidden, rate});
-  result.models = run_jobs(runner, model_jobs.size(), [&](std::size_t job) {
+  result.models = run_jobs(runner, JobPhase{0}, model_jobs.size(), [&](std::size_t job, const JobProgress& progress) {
     const ModelJob& model = model_jobs[job];
-    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job);
+    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job, progress);
   });
 
   result.data_sets.resize(options.data_sets.size());
@@ -430,16 +432,17 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler)
       for (std::size_t setting = 0; setting < options.samplers[sampler].grid.size(); ++setting)
         run_jobs_list.push_back({set, sampler, setting});
-  result.runs = run_jobs(runner, run_jobs_list.size(), [&](std::size_t job) {
+  result.runs = run_jobs(runner, JobPhase{1}, run_jobs_list.size(), [&](std::size_t job) {
     const RunJob& run = run_jobs_list[job];
     return run_sampler(options, result.models[result.data_sets[run.data_set].chosen_model].rbm, rates[run.data_set],
                        run.data_set, run.sampler, run.setting);
   });
 
-  const std::vector<ReferenceCurve> references = run_jobs(runner, options.data_sets.size(), [&](std::size_t set) {
-    const SamplersDataSet& data = options.data_sets[set];
-    return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
-  });
+  const std::vector<ReferenceCurve> references =
+      run_jobs(runner, JobPhase{2}, options.data_sets.size(), [&](std::size_t set) {
+        const SamplersDataSet& data = options.data_sets[set];
+        return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
+      });
   for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
     result.data_sets[set].reference = references[set].curve;
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
@@ -460,8 +463,9 @@ std::vector<ExperimentOption> Samplers::own_options() {
           {"--samples", "override N, the samples per sampler setting"},
           {"--selection-samples", "override the Gibbs samples that choose the model"},
           {"--validation-rows", "validation images used (image data; default 10000, smoke scale 500)"},
-          {"--test-rows", "test images the ISL is reported on (image data; default 2000, smoke scale 500; smoke "
-                          "trains on at most the first 500 images)"}};
+          {"--test-rows",
+           "test images the ISL is reported on (image data; default 2000, smoke scale 500; smoke "
+           "trains on at most the first 500 images)"}};
 }
 
 SamplersOptions Samplers::make_options(const ExperimentInputs& inputs) {

@@ -62,7 +62,7 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
       for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
   const auto start = std::chrono::steady_clock::now();
   SlemSweepResult result;
-  result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) {
+  result.rbms = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
     const Rbm rbm = fig3_random_rbm(options.seed, job.size, job.weight_bound, job.index);
     job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
