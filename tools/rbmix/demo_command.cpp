@@ -1,5 +1,5 @@
-// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for, with
-// every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
+// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for,
+// with every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
 // autocorrelation times. Results are also written to --out with the run record.
@@ -63,7 +63,8 @@ void show_data(const BinaryMatrix& bars) {
 
 void show_exact_analysis(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("2. Exact analysis of one 3+3 RBM, W ~ U[-3,3], biases 0 (003 3, 001 3)");
-  const Table operators = analysis_table(random_tiny_rbm(seed), {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
+  const Table operators =
+      analysis_table(random_tiny_rbm(seed), {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
   operators.print(std::cout);
   out.write_csv("tiny_rbm_operators.csv", operators);
   std::cout << "The naive Metropolis flip on the zero RBM (W = 0, b = c = 0), where every input is a tie:\n";
@@ -73,9 +74,9 @@ void show_exact_analysis(std::uint64_t seed, experiments::ResultDirectory& out) 
 void show_slem_sweep(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("3. How often flip-the-state mixes faster than Gibbs (003 Fig. 3, quick scale)");
   experiments::SlemSweepOptions sweep;
-  sweep.sizes = {2, 3};
-  sweep.weight_bounds = {1, 4, 8};
-  sweep.rbms_per_setting = 30;
+  sweep.family.sizes = {2, 3};
+  sweep.family.weight_bounds = {1, 4, 8};
+  sweep.family.rbms_per_setting = 30;
   sweep.seed = seed;
   const Table share_table = experiments::slem_sweep_share_table(experiments::run_slem_sweep(sweep));
   share_table.print(std::cout);
@@ -147,8 +148,8 @@ void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::ui
   heading("6. Autocorrelation time of the energy: estimated from 64 chains x 20000 sweeps against exact");
   // The headline is the estimator docs/algorithms.md §6.7's calibration recommends, with its 95 % interval and the
   // trust rule's verdict; every other estimator is shown beside it, '?' marking those the rule distrusts.
-  std::vector<std::string> columns{"operator", "exact_tau", analysis::recommended_integrated_time_method,
-                                   "trusted", "rhat"};
+  std::vector<std::string> columns{"operator", "exact_tau", analysis::recommended_integrated_time_method, "trusted",
+                                   "rhat"};
   std::vector<std::vector<Table::Cell>> rows;
   std::vector<std::string> reasons;
   for (const std::string rule : {"gibbs", "flip"}) {
@@ -193,7 +194,9 @@ void run_demo(const DemoArguments& arguments) {
 
 void attach_demo(CLI::App& app) {
   auto arguments = std::make_shared<DemoArguments>();
-  auto* command = app.add_subcommand("demo", "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
+  auto* command = app.add_subcommand(
+      "demo",
+      "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
   command->add_option("--out", arguments->out, "Directory for the result tables")->capture_default_str();
   command->add_option("--seed", arguments->seed, "Seed of every random draw")->capture_default_str();
   command->callback([arguments] { run_demo(*arguments); });

@@ -82,14 +82,7 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
 }  // namespace
 
 void ModifiedSweepOptions::validate() const {
-  require(!sizes.empty(), "--sizes: give at least one size");
-  for (const int size : sizes)
-    require(
-        size >= 1 && 2 * size <= analysis::max_joint_units,
-        "--sizes: m = n = " + std::to_string(size) + " is outside 1.." + std::to_string(analysis::max_joint_units / 2));
-  require(!weight_bounds.empty(), "--c: give at least one weight bound");
-  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
-  require(rbms_per_setting > 0, "--count must be positive");
+  family.validate(analysis::max_joint_units / 2);
   require(!shifts.empty(), "--gammas: give at least one γ");
   for (const double gamma : shifts) require(gamma >= 0.0 && gamma <= 1.0, "--gammas: every γ must lie in [0, 1]");
   for (const double gamma : trained_shifts)
@@ -114,8 +107,8 @@ ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, con
   // 003 §4.2's N(0, 0.01²) start at paper scale and rbmix's base-rate start at smoke scale, as autocorr.
   if (paper) options.initialisation = {ParameterInitialisation::Biases::normal, 0.01};
   if (!paper) {
-    options.sizes = {2, 3};
-    options.rbms_per_setting = 3;
+    options.family.sizes = {2, 3};
+    options.family.rbms_per_setting = 3;
     options.shifts = {0.0, 0.5, 1.0};
     options.trained_shifts = {0.5};
   }
@@ -140,9 +133,6 @@ nlohmann::json to_json(const ModifiedSweepOptions& options) {
   for (const auto& setting : options.trained) settings.push_back(to_json(setting));
   nlohmann::json configuration = {
       {"source", "001 §3 per unit; random RBMs of 003 Fig. 3; trained RBMs as in 003 Table 2"},
-      {"sizes", options.sizes},
-      {"c", options.weight_bounds},
-      {"rbms_per_setting", options.rbms_per_setting},
       {"weights", "U[-c, c], biases 0 (the slem-sweep RBMs)"},
       {"gammas", options.shifts},
       {"alpha", options.mixture_weight},
@@ -155,6 +145,7 @@ nlohmann::json to_json(const ModifiedSweepOptions& options) {
       {"initialisation", to_string(options.initialisation)},
       {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
       {"trained_settings", settings}};
+  configuration.update(to_json(options.family));
   if (!options.mnist_skipped.empty()) configuration["skipped"] = options.mnist_skipped;
   return configuration;
 }
@@ -207,9 +198,10 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
 ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<ModifiedSweepRbm> rbms;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, {}, {}});
+  for (const int size : options.family.sizes)
+    for (const int bound : options.family.weight_bounds)
+      for (int index = 0; index < options.family.rbms_per_setting; ++index)
+        rbms.push_back({size, bound, index, {}, {}});
   std::vector<std::pair<std::size_t, int>> trials;
   for (std::size_t s = 0; s < options.trained.size(); ++s)
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
@@ -237,10 +229,10 @@ struct SettingValues {
 std::vector<SettingValues> setting_values(const ModifiedSweepOptions& options, const ModifiedSweepResult& result) {
   std::vector<SettingValues> settings;
   const std::size_t operators = modified_sweep_random_operators(options).size();
-  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.rbms_per_setting)) {
+  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
     SettingValues values{result.rbms[k].size, result.rbms[k].weight_bound, std::vector<std::vector<double>>(operators),
                          std::vector<std::vector<double>>(operators)};
-    for (int index = 0; index < options.rbms_per_setting; ++index) {
+    for (int index = 0; index < options.family.rbms_per_setting; ++index) {
       const ModifiedSweepRbm& rbm = result.rbms[k + static_cast<std::size_t>(index)];
       for (std::size_t op = 0; op < operators; ++op) {
         values.slem[op].push_back(rbm.slem[op]);
@@ -286,9 +278,9 @@ Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const Mo
     const std::vector<double> slem = mean_slems(values), tau = median_taus(values);
     const auto [gamma_slem, best_slem] = best_shift(options, slem);
     const auto [gamma_tau, best_tau] = best_shift(options, tau);
-    const double rbms = options.rbms_per_setting;
+    const double rbms = options.family.rbms_per_setting;
     table.add_row({static_cast<long long>(values.size), static_cast<long long>(values.weight_bound),
-                   static_cast<long long>(options.rbms_per_setting), slem[kGibbs], slem[kFlip], slem[kMixture],
+                   static_cast<long long>(options.family.rbms_per_setting), slem[kGibbs], slem[kFlip], slem[kMixture],
                    gamma_slem, best_slem, values.shift_beats_slem / rbms, tau[kGibbs], tau[kFlip], tau[kMixture],
                    gamma_tau, best_tau, values.shift_beats_tau / rbms});
   }
@@ -360,7 +352,7 @@ void write_random_rbm_tables(const ModifiedSweepOptions& options, const Modified
 void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<SettingValues>& settings,
                        ResultDirectory& out) {
   // Against γ, for the largest size: mean SLEM, and median τ relative to G's (τ spans orders of magnitude over c).
-  const int largest = *std::max_element(options.sizes.begin(), options.sizes.end());
+  const int largest = *std::max_element(options.family.sizes.begin(), options.family.sizes.end());
   std::vector<PlotSeries> slem_lines, tau_lines, best_lines;
   for (const SettingValues& values : settings) {
     if (values.size != largest) continue;
@@ -393,7 +385,7 @@ void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<Se
                  std::nullopt,
                  std::nullopt,
                  {{"G", 1.0}}});
-  for (const int size : options.sizes) {
+  for (const int size : options.family.sizes) {
     PlotSeries line{std::to_string(size) + "x" + std::to_string(size), {}, {}, {}, {}, false};
     for (const SettingValues& values : settings)
       if (values.size == size) {
@@ -449,9 +441,7 @@ std::vector<ExperimentOption> ModifiedSweep::own_options() {
 
 ModifiedSweepOptions ModifiedSweep::make_options(const ExperimentInputs& inputs) {
   ModifiedSweepOptions options = modified_sweep_options(inputs.scale, inputs.seed, inputs.mnist);
-  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
-  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
-  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  read_family_options(inputs, options.family);
   if (const auto shifts = inputs.numbers("--gammas")) options.shifts = *shifts;
   if (const auto shifts = inputs.numbers("--trained-gammas")) options.trained_shifts = *shifts;
   if (const auto alpha = inputs.number("--alpha")) options.mixture_weight = *alpha;
@@ -480,7 +470,7 @@ ExperimentReport ModifiedSweep::report(const ModifiedSweepOptions& options, cons
                                        ResultDirectory& out, std::ostream& log) {
   write_modified_sweep(options, result, out);
   ExperimentReport report;
-  log << "unit-modified:γ on random RBMs (W ~ U[-c, c], biases 0), " << options.rbms_per_setting
+  log << "unit-modified:γ on random RBMs (W ~ U[-c, c], biases 0), " << options.family.rbms_per_setting
       << " per setting: mean SLEM and median exact energy τ of G, T, T^" << options.mixture_weight
       << " and the best γ\n";
   report.tables.push_back({"summary", modified_sweep_summary_table(options, result)});

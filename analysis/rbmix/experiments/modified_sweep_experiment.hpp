@@ -22,6 +22,7 @@
 #include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/table2_rbms.hpp"
 #include "rbmix/report/table.hpp"
@@ -30,9 +31,7 @@
 namespace rbmix::experiments {
 
 struct ModifiedSweepOptions {
-  std::vector<int> sizes{2, 3, 4};
-  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  int rbms_per_setting = 100;
+  Fig3RbmFamily family;                                                               // the random RBMs
   std::vector<double> shifts{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};  // γ on the random RBMs
   double mixture_weight = 0.5;                                                        // α of T^α
   std::vector<Table2Setting> trained;  // autocorr's settings, numbers and trial seeds: the same trained RBMs

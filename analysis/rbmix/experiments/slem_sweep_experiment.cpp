@@ -11,31 +11,24 @@
 
 namespace rbmix::experiments {
 
-void SlemSweepOptions::validate() const {
-  require(!sizes.empty(), "--sizes: give at least one size");
-  for (const int size : sizes)
-    require(size >= 1 && 2 * size <= analysis::max_dense_joint_units,
-            "--sizes: m = n = " + std::to_string(size) + " is outside 1.." +
-                std::to_string(analysis::max_dense_joint_units / 2));
-  require(!weight_bounds.empty(), "--c: give at least one weight bound");
-  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
-  require(rbms_per_setting > 0, "--count must be positive");
-}
+void SlemSweepOptions::validate() const { family.validate(analysis::max_dense_joint_units / 2); }
 
 SlemSweepOptions slem_sweep_options(Scale scale, std::uint64_t seed) {
   SlemSweepOptions options;
   if (scale == Scale::smoke) {
-    options.sizes = {2, 3};
-    options.rbms_per_setting = 10;
+    options.family.sizes = {2, 3};
+    options.family.rbms_per_setting = 10;
   }
   options.seed = seed;
   return options;
 }
 
 nlohmann::json to_json(const SlemSweepOptions& options) {
-  return {{"source", "003 Fig. 3"},          {"sizes", options.sizes},
-          {"c", options.weight_bounds},      {"rbms_per_setting", options.rbms_per_setting},
-          {"weights", "U[-c, c], biases 0"}, {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+  nlohmann::json configuration = {{"source", "003 Fig. 3"},
+                                  {"weights", "U[-c, c], biases 0"},
+                                  {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+  configuration.update(to_json(options.family));
+  return configuration;
 }
 
 nlohmann::json to_grid_json(const SlemSweepRbm& rbm) {
@@ -57,9 +50,9 @@ void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<SlemSweepRbm> rbms;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
+  for (const int size : options.family.sizes)
+    for (const int bound : options.family.weight_bounds)
+      for (int index = 0; index < options.family.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
   const auto start = std::chrono::steady_clock::now();
   SlemSweepResult result;
   result.rbms = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
@@ -70,13 +63,14 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
     return job;
   });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.rbms_per_setting)) {
-    SlemSweepShare share{result.rbms[k].size, result.rbms[k].weight_bound, options.rbms_per_setting, 0, 0.0, 0.0};
-    for (int index = 0; index < options.rbms_per_setting; ++index) {
+  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
+    SlemSweepShare share{
+        result.rbms[k].size, result.rbms[k].weight_bound, options.family.rbms_per_setting, 0, 0.0, 0.0};
+    for (int index = 0; index < options.family.rbms_per_setting; ++index) {
       const SlemSweepRbm& rbm = result.rbms[k + static_cast<std::size_t>(index)];
       share.flip_better += rbm.slem_flip < rbm.slem_gibbs;
-      share.mean_slem_gibbs += rbm.slem_gibbs / options.rbms_per_setting;
-      share.mean_slem_flip += rbm.slem_flip / options.rbms_per_setting;
+      share.mean_slem_gibbs += rbm.slem_gibbs / options.family.rbms_per_setting;
+      share.mean_slem_flip += rbm.slem_flip / options.family.rbms_per_setting;
     }
     result.shares.push_back(share);
   }
@@ -103,7 +97,7 @@ void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& re
   out.write_csv("slem_sweep.csv", slem_sweep_share_table(result));
   out.write_csv("slem_per_rbm.csv", slem_sweep_rbm_table(result));
   std::vector<PlotSeries> series;
-  for (const int size : options.sizes) {
+  for (const int size : options.family.sizes) {
     PlotSeries line;
     line.label = std::to_string(size) + "x" + std::to_string(size);
     for (const auto& share : result.shares)
@@ -130,9 +124,7 @@ std::vector<ExperimentOption> SlemSweep::own_options() {
 
 SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
   SlemSweepOptions options = slem_sweep_options(inputs.scale, inputs.seed);
-  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
-  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
-  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  read_family_options(inputs, options.family);
   options.validate();
   return options;
 }
@@ -140,7 +132,8 @@ SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
 nlohmann::json SlemSweep::configuration(const SlemSweepOptions& options) { return to_json(options); }
 
 SlemSweepResult SlemSweep::run(const SlemSweepOptions& options, const JobRunner& runner, std::ostream& log) {
-  log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.rbms_per_setting << " RBMs per setting\n";
+  log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.family.rbms_per_setting
+      << " RBMs per setting\n";
   return run_slem_sweep(options, runner);
 }
 

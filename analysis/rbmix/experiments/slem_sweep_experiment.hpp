@@ -18,9 +18,7 @@
 namespace rbmix::experiments {
 
 struct SlemSweepOptions {
-  std::vector<int> sizes{2, 3, 4};
-  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  int rbms_per_setting = 100;
+  Fig3RbmFamily family;
   std::uint64_t seed = 1;
   // Throws InputError naming the option that is out of range.
   void validate() const;
