@@ -169,12 +169,10 @@ AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& run
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.settings.size(); ++s)
     for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   AutocorrResult result;
   result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
     return run_trial(options, jobs[j].first, jobs[j].second, progress);
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -71,7 +71,6 @@ struct AutocorrTrial {
 
 struct AutocorrResult {
   std::vector<AutocorrTrial> trials;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).

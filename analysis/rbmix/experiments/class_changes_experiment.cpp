@@ -1,7 +1,6 @@
 #include "rbmix/experiments/class_changes_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "rbmix/analysis/class_changes.hpp"
@@ -171,12 +170,10 @@ ClassChangesResult run_class_changes(const ClassChangesOptions& options, const J
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
     for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   ClassChangesResult result;
   result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
     return run_trial(options, jobs[j].first, jobs[j].second, progress);
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -57,7 +57,6 @@ struct ClassChangesTrial {
 
 struct ClassChangesResult {
   std::vector<ClassChangesTrial> trials;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).

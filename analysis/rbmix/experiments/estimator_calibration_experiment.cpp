@@ -1,7 +1,6 @@
 #include "rbmix/experiments/estimator_calibration_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -202,7 +201,6 @@ void finish_score(EstimatorScore& score, double sum, double sum_of_squares) {
 EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
                                                      const JobRunner& runner) {
   options.validate();
-  const auto start = std::chrono::steady_clock::now();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
   const std::vector<OperatorJob> results = run_jobs(runner, JobPhase{0}, jobs, [&](std::size_t job) {
@@ -241,7 +239,6 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
     result.skipped_operators += job.skipped;
     result.runs.insert(result.runs.end(), job.runs.begin(), job.runs.end());
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

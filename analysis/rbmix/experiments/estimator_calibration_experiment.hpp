@@ -65,7 +65,6 @@ struct CalibrationRun {
 struct EstimatorCalibrationResult {
   std::vector<CalibrationRun> runs;  // in (model, operator, configuration, replicate) order
   int skipped_operators = 0;         // (model, operator) pairs without an exact τ (numerically non-ergodic)
-  double seconds = 0.0;
 };
 
 EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,

@@ -1,7 +1,6 @@
 #include "rbmix/experiments/modified_sweep_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -205,14 +204,12 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, cons
   std::vector<std::pair<std::size_t, int>> trials;
   for (std::size_t s = 0; s < options.trained.size(); ++s)
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   ModifiedSweepResult result;
   result.rbms =
       run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
   result.trained = run_jobs(runner, JobPhase{1}, trials.size(), [&](std::size_t k, const JobProgress& progress) {
     return run_trained_trial(options, trials[k].first, trials[k].second, progress);
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -72,7 +72,6 @@ struct ModifiedSweepTrainedTrial {
 struct ModifiedSweepResult {
   std::vector<ModifiedSweepRbm> rbms;              // in (size, c, index) order
   std::vector<ModifiedSweepTrainedTrial> trained;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // Job results as the job grid journals them (job_runner.hpp: GridSerializable).

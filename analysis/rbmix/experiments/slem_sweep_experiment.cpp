@@ -1,7 +1,5 @@
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
 
-#include <chrono>
-
 #include "rbmix/analysis/slem.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
@@ -53,7 +51,6 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
   for (const int size : options.family.sizes)
     for (const int bound : options.family.weight_bounds)
       for (int index = 0; index < options.family.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
-  const auto start = std::chrono::steady_clock::now();
   SlemSweepResult result;
   result.rbms = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
@@ -62,7 +59,6 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
     job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
     return job;
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
     SlemSweepShare share{
         result.rbms[k].size, result.rbms[k].weight_bound, options.family.rbms_per_setting, 0, 0.0, 0.0};

@@ -50,7 +50,6 @@ struct SlemSweepShare {
 struct SlemSweepResult {
   std::vector<SlemSweepRbm> rbms;      // every RBM, in (size, c, index) order
   std::vector<SlemSweepShare> shares;  // one per (size, c), in the same order
-  double seconds = 0.0;
 };
 
 // One RBM's job result as the job grid journals it (job_runner.hpp: GridSerializable).
