@@ -267,6 +267,9 @@ Table ais_timing_table(const AisCheckOptions& options, const AisCheckResult& res
   return timing;
 }
 
+namespace {
+
+// ais_check.csv, ais_timing.csv and ais_check.svg (error and band against K, linear schedule).
 void write_ais_check(const AisCheckOptions& options, const AisCheckResult& result, ResultDirectory& out) {
   out.write_csv("ais_check.csv", ais_check_table(result));
   // One line per (model, direction, precision), over the linear schedule's K.
@@ -293,6 +296,8 @@ void write_ais_check(const AisCheckOptions& options, const AisCheckResult& resul
                  {{"", 0.0}}});
   out.write_csv("ais_timing.csv", ais_timing_table(options, result));
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> AisCheck::own_options() {
   return {{"--distributions", "override the numbers K of intermediate distributions, e.g. 10,100"},

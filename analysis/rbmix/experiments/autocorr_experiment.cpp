@@ -257,6 +257,10 @@ Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResul
   return summary;
 }
 
+namespace {
+
+// autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
+// (Fig. 4: the autocorrelation functions of G and T averaged over the trials).
 void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out) {
   Table trials(
       {"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "warning", "train_seconds"});
@@ -294,6 +298,8 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
   }
   out.write_csv("autocorr.csv", autocorr_summary_table(options, result));
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> Autocorr::own_options() {
   return {{"--trials", "RBMs per setting (default: paper 25, smoke 2)"},

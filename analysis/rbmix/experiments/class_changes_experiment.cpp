@@ -220,6 +220,9 @@ Table first_class_change_table(const ClassChangesOptions& options, const ClassCh
   return table;
 }
 
+namespace {
+
+// class_changes.csv (Table 3), first_class_change.csv (Table 4) and class_changes_trials.csv (per RBM).
 void write_class_changes(const ClassChangesOptions& options, const ClassChangesResult& result, ResultDirectory& out) {
   Table per_trial({"p_mut", "trial", "operator", "class_changes", "median_first_change", "censored"});
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
@@ -233,6 +236,8 @@ void write_class_changes(const ClassChangesOptions& options, const ClassChangesR
   out.write_csv("first_class_change.csv", first_class_change_table(options, result));
   out.write_csv("class_changes_trials.csv", per_trial);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> ClassChanges::own_options() {
   return {{"--trials", "RBMs per p_mut (default: paper 25, smoke 3)"},

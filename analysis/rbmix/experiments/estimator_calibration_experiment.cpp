@@ -310,6 +310,11 @@ Table estimator_score_table(const std::vector<EstimatorScore>& scores) {
   return table;
 }
 
+namespace {
+
+// estimator_calibration.csv (scores under options.rule; estimator_calibration_multi_chain.csv the same over the
+// runs of at least multi_chain_runs chains), estimator_calibration_runs.csv (every estimate),
+// estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against exact τ).
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out) {
   out.write_csv("estimator_calibration.csv", estimator_score_table(score_estimators(result, options.rule)));
@@ -381,6 +386,8 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
                    {}});
   }
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> EstimatorCalibration::own_options() {
   return {{"--replicates", "independent trace sets per (model, operator, chains x steps) (default: paper 4, smoke 2)"},

@@ -239,6 +239,10 @@ Table flip_training_table(const FlipTrainingResult& result) {
   return table;
 }
 
+namespace {
+
+// Writes <prefix>flip_training.csv (the table), <prefix>flip_training_runs.csv (every run) and
+// <prefix>learning_curves.svg (median curves of G and T at the middle learning rate).
 void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingResult& result,
                          const std::string& prefix, ResultDirectory& out) {
   out.write_csv(prefix + "flip_training.csv", flip_training_table(result));
@@ -278,6 +282,8 @@ void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingR
   plot.y_label = "average log-likelihood";
   out.write_svg(prefix + "learning_curves.svg", series, plot);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> FlipTraining::own_options() {
   return {{"--trials", "override the number of trials"},

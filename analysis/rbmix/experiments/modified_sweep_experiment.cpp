@@ -413,6 +413,12 @@ void write_trained_tables(const ModifiedSweepOptions& options, const ModifiedSwe
 
 }  // namespace
 
+namespace {
+
+// modified_sweep.csv (summary), modified_sweep_curve.csv (per size, c and operator), modified_sweep_per_rbm.csv,
+// modified_sweep_trained.csv and modified_sweep_trained_trials.csv (when trained settings ran), and the plots
+// modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
+// per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
 void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
                           ResultDirectory& out) {
   const std::vector<SettingValues> settings = setting_values(options, result);
@@ -421,6 +427,8 @@ void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSwe
   write_gamma_plots(options, settings, out);
   if (!result.trained.empty()) write_trained_tables(options, result, out);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> ModifiedSweep::own_options() {
   return {{"--sizes",

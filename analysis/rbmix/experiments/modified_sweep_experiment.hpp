@@ -88,11 +88,6 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, cons
 Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
 // Per trained setting, operator and estimator: mean τ over the trials and the RBMs whose estimate is untrusted.
 Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
-// modified_sweep.csv (summary), modified_sweep_curve.csv (per size, c and operator), modified_sweep_per_rbm.csv,
-// modified_sweep_trained.csv and modified_sweep_trained_trials.csv (when trained settings ran), and the plots
-// modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
-// per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
-void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result, ResultDirectory& out);
 
 // `rbmix experiment modified-sweep` (experiment.hpp).
 struct ModifiedSweep {

@@ -89,6 +89,9 @@ Table slem_sweep_rbm_table(const SlemSweepResult& result) {
   return table;
 }
 
+namespace {
+
+// slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
 void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out) {
   out.write_csv("slem_sweep.csv", slem_sweep_share_table(result));
   out.write_csv("slem_per_rbm.csv", slem_sweep_rbm_table(result));
@@ -111,6 +114,8 @@ void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& re
   plot.y_max = 1.0;
   out.write_svg("slem_sweep.svg", series, plot);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> SlemSweep::own_options() {
   return {{"--sizes", "m = n values, e.g. 2,3,4 (default: paper 2,3,4; smoke 2,3)"},

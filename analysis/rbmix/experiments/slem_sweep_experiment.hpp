@@ -62,8 +62,6 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
 Table slem_sweep_share_table(const SlemSweepResult& result);
 // size, c, index, slem_gibbs, slem_flip.
 Table slem_sweep_rbm_table(const SlemSweepResult& result);
-// slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
-void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out);
 
 // `rbmix experiment slem-sweep` (experiment.hpp).
 struct SlemSweep {
