@@ -224,7 +224,7 @@ TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
   out = untouched;
   EXPECT_FALSE(try_binary_times_transpose(dense, weights, out, "states"));
   EXPECT_EQ(out, untouched);
-  EXPECT_FALSE(try_binary_times_transpose(sparse, weights, out, "states", nullptr, {.binary = false}));
+  EXPECT_FALSE(try_binary_times_transpose<double>(sparse, weights, out, "states", nullptr, {.binary = false}));
   EXPECT_EQ(out, untouched);
 
   const MatrixD hidden = random_binary<double>(20, 50, 0.1, 15);
