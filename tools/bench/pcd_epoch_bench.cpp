@@ -69,7 +69,6 @@ int main(int argc, char** argv) {
   // The sum of W's entries, to the last bit: the same for every thread setting and load (the tuner changes only the
   // team's size).
   std::printf("seconds %.4f updates %ld team %d tuned_to %s weight_sum %a\n", seconds, updates, omp_get_max_threads(),
-              tuner.team() > 1 ? std::to_string(tuner.chosen_team()).c_str() : "untuned",
-              trainer.model().weights.sum());
+              tuner.team() > 1 ? std::to_string(tuner.chosen_team()).c_str() : "untuned", trainer.model().weights.sum());
   return 0;
 }

@@ -63,8 +63,7 @@ void show_data(const BinaryMatrix& bars) {
 
 void show_exact_analysis(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("2. Exact analysis of one 3+3 RBM, W ~ U[-3,3], biases 0 (003 3, 001 3)");
-  const Table operators =
-      analysis_table(random_tiny_rbm(seed), {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
+  const Table operators = analysis_table(random_tiny_rbm(seed), {"gibbs", "flip", "mix:0.5", "naive", "modified:gibbs"});
   operators.print(std::cout);
   out.write_csv("tiny_rbm_operators.csv", operators);
   std::cout << "The naive Metropolis flip on the zero RBM (W = 0, b = c = 0), where every input is a tie:\n";
@@ -148,8 +147,8 @@ void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::ui
   heading("6. Autocorrelation time of the energy: estimated from 64 chains x 20000 sweeps against exact");
   // The headline is the estimator docs/algorithms.md §6.7's calibration recommends, with its 95 % interval and the
   // trust rule's verdict; every other estimator is shown beside it, '?' marking those the rule distrusts.
-  std::vector<std::string> columns{"operator", "exact_tau", analysis::recommended_integrated_time_method, "trusted",
-                                   "rhat"};
+  std::vector<std::string> columns{"operator", "exact_tau", analysis::recommended_integrated_time_method,
+                                   "trusted", "rhat"};
   std::vector<std::vector<Table::Cell>> rows;
   std::vector<std::string> reasons;
   for (const std::string rule : {"gibbs", "flip"}) {
@@ -194,9 +193,7 @@ void run_demo(const DemoArguments& arguments) {
 
 void attach_demo(CLI::App& app) {
   auto arguments = std::make_shared<DemoArguments>();
-  auto* command = app.add_subcommand(
-      "demo",
-      "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
+  auto* command = app.add_subcommand("demo", "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
   command->add_option("--out", arguments->out, "Directory for the result tables")->capture_default_str();
   command->add_option("--seed", arguments->seed, "Seed of every random draw")->capture_default_str();
   command->callback([arguments] { run_demo(*arguments); });

@@ -54,8 +54,8 @@ AutocorrOptions autocorr_options(Scale scale, std::uint64_t seed, const std::fil
     const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
     // Smoke scale: 20-PT10 on 784 pixels costs 200 sweeps of the batch per update, so the MNIST settings train for
     // 50 (10 hidden) and 5 (500 hidden) updates, which keeps the experiment within seconds to a minute.
-    all.push_back(
-        {"mnist_10h", digits, 10, batch, overrides.updates > 0 ? updates : (paper ? updates : 50), trials, steps});
+    all.push_back({"mnist_10h", digits, 10, batch, overrides.updates > 0 ? updates : (paper ? updates : 50), trials,
+                   steps});
     // 003 §4.3: 24 RBMs with 500 hidden units, 2000 updates; each sweep costs 50× more, so smoke runs one short one.
     all.push_back({"mnist_500h", digits, 500, batch, overrides.updates > 0 ? updates : (paper ? 2000 : 5),
                    overrides.trials > 0 ? trials : (paper ? 24 : 1),

@@ -242,8 +242,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
   return result;
 }
 
-std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule,
-                                             Eigen::Index min_chains) {
+std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result,
+                                             const analysis::TrustRule& rule, Eigen::Index min_chains) {
   std::vector<EstimatorScore> scores;
   std::vector<double> sums, squares;
   EstimatorScore pooled;

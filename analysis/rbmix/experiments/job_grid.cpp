@@ -37,7 +37,7 @@ void run_on_threads(const std::vector<std::size_t>& todo, std::vector<JobProgres
                     const std::function<void(std::size_t, const JobOutcome&)>& finished) {
   const auto count = static_cast<std::int64_t>(todo.size());
   std::exception_ptr journal_failure;
-#pragma omp parallel for schedule(dynamic) num_threads(static_cast <int>(slots.size()))
+#pragma omp parallel for schedule(dynamic) num_threads(static_cast<int>(slots.size()))
   for (std::int64_t k = 0; k < count; ++k) {
     omp_set_num_threads(1);
     const std::size_t index = todo[static_cast<std::size_t>(k)];
@@ -121,9 +121,10 @@ std::vector<std::string> JobGrid::run(JobPhase job_phase, std::size_t count, int
     }
 
   // The smoothed rate of report/progress.hpp: jobs of uneven length finishing in bursts move the ETA a little.
-  ProgressReporter progress(
-      "grid phase " + std::to_string(phase), "job", static_cast<std::int64_t>(todo.size() + outcomes.size()),
-      coordinator ? settings_.progress : ProgressMode::never, stderr, static_cast<std::int64_t>(outcomes.size()));
+  ProgressReporter progress("grid phase " + std::to_string(phase), "job",
+                            static_cast<std::int64_t>(todo.size() + outcomes.size()),
+                            coordinator ? settings_.progress : ProgressMode::never, stderr,
+                            static_cast<std::int64_t>(outcomes.size()));
   // The jobs running on this process's threads and how far each has got (job_progress.hpp): the line shows them
   // between finishes, refreshed by a progress thread. Jobs on other MPI ranks show only when they finish.
   std::vector<JobProgressSlot> slots(

@@ -128,8 +128,8 @@ struct RunResult {
 nlohmann::json to_grid_json(const RunResult& run) {
   nlohmann::json points = nlohmann::json::array();
   for (const PcdStudyPoint& point : run.points)
-    points.push_back(
-        {point.update, exact_number(point.seconds), exact_number(point.validation), exact_number(point.test)});
+    points.push_back({point.update, exact_number(point.seconds), exact_number(point.validation),
+                      exact_number(point.test)});
   return {{"points", points}, {"best_test", exact_number(run.best_test)}};
 }
 
@@ -409,10 +409,10 @@ PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
     // the training images held out at most, and the batch no larger than the training rows (all in run.json).
     const Eigen::Index train_images = load_mnist(options.mnist, MnistPart::train).images.pixels.rows();
     const Eigen::Index test_images = load_mnist(options.mnist, MnistPart::test).images.pixels.rows();
-    options.evaluation_rows =
-        std::max<Eigen::Index>(1, std::min({options.evaluation_rows, test_images, train_images / 3}));
-    options.training_rows =
-        std::max<Eigen::Index>(1, std::min(options.training_rows, train_images - options.evaluation_rows));
+    options.evaluation_rows = std::max<Eigen::Index>(1, std::min({options.evaluation_rows, test_images,
+                                                                  train_images / 3}));
+    options.training_rows = std::max<Eigen::Index>(1, std::min(options.training_rows,
+                                                               train_images - options.evaluation_rows));
     options.batch_size = std::min(options.batch_size, options.training_rows);
   }
   require(inputs.scale == Scale::smoke || !options.mnist.empty(),

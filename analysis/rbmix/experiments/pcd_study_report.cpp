@@ -12,8 +12,7 @@ Table pcd_study_summary_table(const PcdStudyResult& result) {
   Table table({"part", "algorithm", "operator", "learning_rate", "trials", "final_test_mean", "final_test_sd",
                "best_test_mean", "seconds"});
   for (const auto& curve : result.curves)
-    table.add_row({to_string(curve.part), curve.algorithm,
-                   curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule), curve.learning_rate,
+    table.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule), curve.learning_rate,
                    static_cast<long long>(curve.trials), curve.final_test_mean, curve.final_test_standard_deviation,
                    curve.best_test_mean, curve.mean.back().seconds});
   return table;
@@ -26,9 +25,9 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
   Table curves({"part", "algorithm", "operator", "learning_rate", "update", "seconds", "validation", "test"});
   for (const auto& curve : result.curves)
     for (const auto& point : curve.mean)
-      curves.add_row({to_string(curve.part), curve.algorithm,
-                      curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule), curve.learning_rate,
-                      static_cast<long long>(point.update), point.seconds, point.validation, point.test});
+      curves.add_row({to_string(curve.part), curve.algorithm, curve.rule.empty() ? Table::missing() : Table::Cell(curve.rule),
+                      curve.learning_rate, static_cast<long long>(point.update), point.seconds, point.validation,
+                      point.test});
   out.write_csv("pcd_study.csv", pcd_study_summary_table(result));
   out.write_csv("pcd_study_curves.csv", curves);
   for (PcdStudyPart part : options.parts) {

@@ -78,8 +78,7 @@ DrawnSamples draw_samples(SamplingProcess& process, Eigen::Index count, Eigen::I
     for (Eigen::Index row = 0; row < rows; ++row) process.emit_into(block, row);
     drawn.binary.middleRows(first, rows) = block.binary.topRows(rows);
     for (Eigen::Index row = 0; row < rows && first + row < picture_rows; ++row)
-      for (Eigen::Index unit = 0; unit < units; ++unit)
-        drawn.picture_levels.push_back(grey_level(block.grey(row, unit)));
+      for (Eigen::Index unit = 0; unit < units; ++unit) drawn.picture_levels.push_back(grey_level(block.grey(row, unit)));
   }
   return drawn;
 }
@@ -209,8 +208,8 @@ void from_grid_json(const nlohmann::json& json, SamplerRun& run) {
 
 MatrixF picture_samples(const SamplerRun& run, Eigen::Index units) {
   const auto levels = static_cast<Eigen::Index>(run.picture_levels.size());
-  require(units >= 1 && levels % units == 0,
-          "a sampler run's picture levels do not make whole rows of " + std::to_string(units) + " units");
+  require(units >= 1 && levels % units == 0, "a sampler run's picture levels do not make whole rows of " +
+                                                 std::to_string(units) + " units");
   MatrixF grey(levels / units, units);
   for (Eigen::Index k = 0; k < levels; ++k)
     grey(k / units, k % units) = static_cast<float>(run.picture_levels[static_cast<std::size_t>(k)]) / 255.0f;
@@ -290,17 +289,16 @@ SamplersDataSet image_samplers_data(const std::string& name, const std::filesyst
   const LabelledImages train = load_mnist(directory, MnistPart::train);
   const LabelledImages test = load_mnist(directory, MnistPart::test);
   const Eigen::Index images = train.images.pixels.rows();
-  const Eigen::Index training_rows = scale == Scale::paper
-                                         ? kImageTrainingRows
-                                         : std::max<Eigen::Index>(1, std::min(kSmokeImageTrainingRows, images / 2));
+  const Eigen::Index training_rows =
+      scale == Scale::paper ? kImageTrainingRows : std::max<Eigen::Index>(1, std::min(kSmokeImageTrainingRows, images / 2));
   const Eigen::Index held_out = images - training_rows;
   require(held_out >= 1, name + " in " + directory.string() + ": needs more than " + std::to_string(training_rows) +
                              " training images, has " + std::to_string(images));
   const bool smoke = scale == Scale::smoke;
-  const Eigen::Index validation_rows =
-      given_validation_rows.value_or(smoke ? std::min(kSmokeImageTrainingRows, held_out) : kImageValidationRows);
-  const Eigen::Index test_rows =
-      given_test_rows.value_or(smoke ? std::min(kSmokeImageTrainingRows, test.images.pixels.rows()) : kImageTestRows);
+  const Eigen::Index validation_rows = given_validation_rows.value_or(
+      smoke ? std::min(kSmokeImageTrainingRows, held_out) : kImageValidationRows);
+  const Eigen::Index test_rows = given_test_rows.value_or(
+      smoke ? std::min(kSmokeImageTrainingRows, test.images.pixels.rows()) : kImageTestRows);
   require(validation_rows >= 1 && validation_rows <= held_out,
           "--validation-rows: " + std::to_string(validation_rows) + " is outside 1 … " + std::to_string(held_out));
   require(test_rows >= 1 && test_rows <= test.images.pixels.rows(),
@@ -463,9 +461,8 @@ std::vector<ExperimentOption> Samplers::own_options() {
           {"--samples", "override N, the samples per sampler setting"},
           {"--selection-samples", "override the Gibbs samples that choose the model"},
           {"--validation-rows", "validation images used (image data; default 10000, smoke scale 500)"},
-          {"--test-rows",
-           "test images the ISL is reported on (image data; default 2000, smoke scale 500; smoke "
-           "trains on at most the first 500 images)"}};
+          {"--test-rows", "test images the ISL is reported on (image data; default 2000, smoke scale 500; smoke "
+                          "trains on at most the first 500 images)"}};
 }
 
 SamplersOptions Samplers::make_options(const ExperimentInputs& inputs) {

@@ -7,10 +7,14 @@
 namespace rbmix::experiments {
 
 nlohmann::json to_json(const Table2Setting& setting) {
-  return {{"name", setting.name},       {"rows", setting.data.rows()},
-          {"hidden", setting.hidden},   {"batch", setting.batch},
-          {"updates", setting.updates}, {"trials", setting.trials},
-          {"steps", setting.steps},     {"training", "20-PT10, Gibbs sweeps, sampled in float, parameters in double"}};
+  return {{"name", setting.name},
+          {"rows", setting.data.rows()},
+          {"hidden", setting.hidden},
+          {"batch", setting.batch},
+          {"updates", setting.updates},
+          {"trials", setting.trials},
+          {"steps", setting.steps},
+          {"training", "20-PT10, Gibbs sweeps, sampled in float, parameters in double"}};
 }
 
 Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,

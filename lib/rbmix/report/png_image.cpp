@@ -59,8 +59,8 @@ std::string encode_png(const std::filesystem::path& file, const GreyImage& image
         const_cast<png_bytep>(image.pixels.data() + static_cast<std::size_t>(y * image.width));
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
-  const bool encoded =
-      info && encode_with_libpng(png, info, image, rows.data(), chunks.data(), static_cast<int>(chunks.size()), &bytes);
+  const bool encoded = info && encode_with_libpng(png, info, image, rows.data(), chunks.data(),
+                                                  static_cast<int>(chunks.size()), &bytes);
   png_destroy_write_struct(&png, info ? &info : nullptr);
   if (!encoded) throw InputError(file.string() + ": cannot encode the PNG image");
   return bytes;

@@ -102,13 +102,14 @@ void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>
           "sample_layer: inputs and states differ in shape");
   require(static_cast<Eigen::Index>(streams.size()) >= state.rows(), "sample_layer: fewer streams than chains");
   const Eigen::Index units = inputs.cols();
-  for_each_row_block(
-      inputs.rows(), units, decays, [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>& decay) {
-        // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
-        const Scalar* probability = unit_rule_probabilities(rule, Evaluation::exact, inputs.row(first).data(),
-                                                            state.row(first).data(), rows * units, decay);
-        draw_rows(probability, state.row(first).data(), streams.data() + first, rows, units);
-      });
+  for_each_row_block(inputs.rows(), units, decays,
+                     [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>& decay) {
+                       // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
+                       const Scalar* probability = unit_rule_probabilities(
+                           rule, Evaluation::exact, inputs.row(first).data(), state.row(first).data(), rows * units,
+                           decay);
+                       draw_rows(probability, state.row(first).data(), streams.data() + first, rows, units);
+                     });
 }
 
 // The same for one-off draws (it sizes its own workspaces); BatchedChains keeps its workspaces.
@@ -224,7 +225,7 @@ class BatchedChains {
   ProductPaths product_paths_;
   Matrix<Scalar> hidden_inputs_;  // workspaces, kept so a sweep allocates nothing
   Matrix<Scalar> visible_inputs_;
-  mutable Matrix<Scalar> energy_fields_;        // c + W v for energies(), a workspace only
+  mutable Matrix<Scalar> energy_fields_;  // c + W v for energies(), a workspace only
   std::vector<DecayWorkspace<Scalar>> decays_;  // one per thread
   std::vector<RandomStream> streams_;
 };

@@ -94,13 +94,13 @@ TEST(PngImage, ScalesSmallTilesUpToAReadableSizeWithGaps) {
   };
   for (Eigen::Index y = 0; y < 8; ++y)
     for (Eigen::Index x = 0; x < 8; ++x) {
-      EXPECT_EQ(at(gap + y, gap + x), 255);                       // the whole 8×8 block
-      EXPECT_EQ(at(gap + 24 + y, 2 * gap + tile + 24 + x), 255);  // second tile's last block
-      EXPECT_EQ(at(2 * gap + tile + y, gap + x), 128);            // third tile, grey 0.5
+      EXPECT_EQ(at(gap + y, gap + x), 255);                               // the whole 8×8 block
+      EXPECT_EQ(at(gap + 24 + y, 2 * gap + tile + 24 + x), 255);         // second tile's last block
+      EXPECT_EQ(at(2 * gap + tile + y, gap + x), 128);                   // third tile, grey 0.5
     }
-  EXPECT_EQ(at(gap, gap + 8), 0);  // the next block of the first tile
+  EXPECT_EQ(at(gap, gap + 8), 0);                    // the next block of the first tile
   EXPECT_EQ(at(gap + 8, gap), 0);
-  EXPECT_EQ(at(0, 0), kBorder);  // gaps around and between the tiles
+  EXPECT_EQ(at(0, 0), kBorder);                      // gaps around and between the tiles
   EXPECT_EQ(at(gap + 5, gap + tile), kBorder);
   EXPECT_EQ(at(gap + 5, gap + tile + 1), kBorder);
   EXPECT_EQ(at(gap + tile + 1, gap + 5), kBorder);

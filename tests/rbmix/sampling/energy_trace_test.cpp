@@ -80,8 +80,7 @@ TEST(RecordEnergyTrace, ReportsEverySweepBurnInIncludedAndLeavesTheTraceUnchange
   const UnitRule rule = GibbsRule{};
   std::vector<Eigen::Index> reported;
   BatchedChains<double> watched(2, 5, 3, 7);
-  const MatrixD trace =
-      record_energy_trace(watched, rbm, rule, 4, 3, [&](Eigen::Index done) { reported.push_back(done); });
+  const MatrixD trace = record_energy_trace(watched, rbm, rule, 4, 3, [&](Eigen::Index done) { reported.push_back(done); });
   EXPECT_EQ(reported, (std::vector<Eigen::Index>{1, 2, 3, 4, 5, 6, 7}));
   BatchedChains<double> plain(2, 5, 3, 7);
   EXPECT_EQ(trace, record_energy_trace(plain, rbm, rule, 4, 3));

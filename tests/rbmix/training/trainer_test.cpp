@@ -1,12 +1,13 @@
 #include "rbmix/training/trainer.hpp"
 
 #include <gtest/gtest.h>
+
 #include <omp.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <random>
+#include <algorithm>
+#include <fstream>
 #include <string>
 #include <utility>
 
