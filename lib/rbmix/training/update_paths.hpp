@@ -8,7 +8,7 @@ namespace rbmix {
 
 struct UpdatePaths {
   // The 0/1 products' paths (binary_product.hpp), for the positive phase and every negative phase's chains.
-  ProductPaths products;
+  ProductPaths products{};
   // Parallel tempering runs each replica's sweeps whole on one thread of the team and forms no product at β = 0
   // (negative_phase.cpp says why). Off, it runs the replicas one after another, each product and draw on the whole
   // team, and forms every product: the path before that change, which tools/bench/pt_update_bench.cpp times.
