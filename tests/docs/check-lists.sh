@@ -50,7 +50,8 @@ for folder in $folders; do
   grep -qE "^$folder/" <<< "$layout" || problem "README.md, Layout: the folder $folder/ is not listed"
 done
 for folder in $(grep -oE '^[a-z_-]+/' <<< "$layout" | tr -d /); do
-  grep -qxF "$folder" <<< "$folders" || problem "README.md, Layout: lists $folder/, which is not a folder of the repository"
+  grep -qxF "$folder" <<< "$folders" ||
+    problem "README.md, Layout: lists $folder/, which is not a folder of the repository"
 done
 for folder in $tool_folders; do
   grep -qF "tools/$folder" <<< "$layout" || problem "README.md, Layout: the folder tools/$folder is not listed"
@@ -81,7 +82,8 @@ if [[ -n "$program" ]]; then
   done
   while IFS=: read -r file shown; do
     name="${shown##* }"
-    grep -qxF "$name" <<< "$experiments" || problem "$file: shows 'rbmix experiment $name', which the program does not have"
+    grep -qxF "$name" <<< "$experiments" ||
+      problem "$file: shows 'rbmix experiment $name', which the program does not have"
   done < <(grep -oE 'rbmix experiment [a-z][a-z-]*' README.md docs/*.md | sort -u)
   while IFS=: read -r file shown; do
     name="${shown##* }"
