@@ -46,28 +46,18 @@ rbmix::Matrix<Scalar> random_dense(Eigen::Index rows, Eigen::Index cols, std::ui
   return matrix;
 }
 
-// Switches the binary path on or off for one benchmark and back on at the end.
-class BinaryPathScope {
- public:
-  explicit BinaryPathScope(bool binary) { rbmix::set_binary_products_enabled(binary); }
-  ~BinaryPathScope() { rbmix::set_binary_products_enabled(true); }
-  BinaryPathScope(const BinaryPathScope&) = delete;
-  BinaryPathScope& operator=(const BinaryPathScope&) = delete;
-};
-
 // Arguments: (update in float, hidden units, binary path).
 void BM_PcdUpdate(benchmark::State& state) {
   const bool in_float = state.range(0) == 1;
   const Eigen::Index hidden_units = state.range(1);
   const bool binary = state.range(2) == 1;
-  const BinaryPathScope path(binary);
   rbmix::TrainingOptions options;
   rbmix::apply_algorithm(options, rbmix::Algorithm::pcd);
   options.sample_in_float = in_float;
   options.batch_size = batch_rows;
   options.evaluation_interval = 0;
   rbmix::Trainer trainer(options, random_binary<double>(data_rows, visible_units, data_fraction_of_ones, 0),
-                         rbmix::MatrixD(), hidden_units);
+                         rbmix::MatrixD(), hidden_units, {.products = {.binary = binary}});
   for (int warm_up = 0; warm_up < 3; ++warm_up) trainer.step();
   for (auto _ : state) trainer.step();
   state.SetLabel(std::string(in_float ? "float" : "double") + " update, " + std::to_string(hidden_units) + " hidden, " +
@@ -140,15 +130,6 @@ void BM_Product(benchmark::State& state) {
   }
 }
 
-// Switches in-place products on or off for one stretch of a benchmark and back on at the end.
-class InPlaceScope {
- public:
-  explicit InPlaceScope(bool in_place) { rbmix::set_in_place_products_enabled(in_place); }
-  ~InPlaceScope() { rbmix::set_in_place_products_enabled(true); }
-  InPlaceScope(const InPlaceScope&) = delete;
-  InPlaceScope& operator=(const InPlaceScope&) = delete;
-};
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t middle = values.size() / 2;
@@ -168,6 +149,7 @@ void single_chain_sweep(benchmark::State& state) {
   rbm.hidden_bias.setConstant(Scalar(-1));
   const rbmix::UnitRule rule = rbmix::GibbsRule{};
   rbmix::BatchedChains<Scalar> before(1, visible_units, hidden_units, 3);
+  before.set_product_paths({.in_place = false});
   rbmix::BatchedChains<Scalar> now(1, visible_units, hidden_units, 3);
   std::vector<double> before_seconds;
   std::vector<double> now_seconds;
@@ -175,12 +157,9 @@ void single_chain_sweep(benchmark::State& state) {
   for (auto _ : state) {
     double energy_sum = 0.0;
     auto start = std::chrono::steady_clock::now();
-    {
-      const InPlaceScope packed(false);
-      for (Eigen::Index sweep = 0; sweep < sweeps_per_round; ++sweep) {
-        before.sweep(rbm, rule);
-        energy_sum += static_cast<double>(before.energies(rbm)(0));
-      }
+    for (Eigen::Index sweep = 0; sweep < sweeps_per_round; ++sweep) {
+      before.sweep(rbm, rule);
+      energy_sum += static_cast<double>(before.energies(rbm)(0));
     }
     const double before_round = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     start = std::chrono::steady_clock::now();

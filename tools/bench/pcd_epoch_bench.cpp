@@ -2,9 +2,10 @@
 // ones), the whole loop timed as a user runs it: tools/bench/contention.sh runs it with and without competing busy
 // processes, with the default thread setting and with one thread (docs/performance.md "Under contention").
 //   pcd_epoch_bench [--updates U] [--untuned]
-// --untuned switches the thread-count tuner off (thread_count_tuner.hpp): the full team at every update, as before
-// the tuner. Prints one line: seconds, updates, the OpenMP team, the team the tuner ended on ("untuned" where it did
-// not tune) and the sum of the trained weights.
+// --untuned keeps the thread-count tuner from tuning (thread_count_tuner.hpp) as a user does, by setting
+// OMP_NUM_THREADS (to the team OpenMP chose at start, so the team does not change): the full team at every update,
+// as before the tuner. Prints one line: seconds, updates, the OpenMP team, the team the tuner ended on ("untuned" where
+// it did not tune) and the sum of the trained weights.
 #include <omp.h>
 
 #include <chrono>
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     const std::string argument = argv[k];
     if (argument == "--untuned") {
-      rbmix::set_thread_count_tuning_enabled(false);
+      setenv("OMP_NUM_THREADS", std::to_string(omp_get_max_threads()).c_str(), 1);
     } else if (argument == "--updates" && k + 1 < argc) {
       char* end = nullptr;
       updates = std::strtol(argv[++k], &end, 10);

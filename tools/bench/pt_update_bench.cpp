@@ -1,7 +1,7 @@
 // Parallel tempering on the MNIST shape as 003 Table 2 trains it (analysis/rbmix/experiments/table2_rbms.cpp):
 // 784 visible, 500 hidden, batch 100, 20 replicas (20-PT10), 10 sweeps per replica per update, Gibbs.
 //
-// BM_PtUpdate times today's path (set_replica_parallel_tempering_enabled(false): replicas one after another, each
+// BM_PtUpdate times today's path (UpdatePaths::replica_parallel_tempering off: replicas one after another, each
 // product and draw on the whole team, every product formed) against the new one (each replica whole on one thread,
 // no product at β = 0), one update of each in turn, on two trainers with the same seed, and prints the medians of
 // the wall and process-CPU seconds per update and their ratios. The new path runs in double (the same numbers as
@@ -66,14 +66,12 @@ double process_cpu_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
-Seconds timed_step(rbmix::Trainer& trainer, bool new_path) {
-  rbmix::set_replica_parallel_tempering_enabled(new_path);
+Seconds timed_step(rbmix::Trainer& trainer) {
   const double cpu = process_cpu_seconds();
   const auto wall = std::chrono::steady_clock::now();
   trainer.step();
   const Seconds seconds{std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(),
                         process_cpu_seconds() - cpu};
-  rbmix::set_replica_parallel_tempering_enabled(true);
   return seconds;
 }
 
@@ -87,16 +85,17 @@ double median(std::vector<double> values) {
 void BM_PtUpdate(benchmark::State& state) {
   const bool in_float = state.range(0) == 1;
   const rbmix::MatrixD data = random_data();
-  rbmix::Trainer old_trainer(table2_options(false), data, rbmix::MatrixD(), hidden_units);
+  rbmix::Trainer old_trainer(table2_options(false), data, rbmix::MatrixD(), hidden_units,
+                             {.replica_parallel_tempering = false});
   rbmix::Trainer new_trainer(table2_options(in_float), data, rbmix::MatrixD(), hidden_units);
   for (int update = 0; update < warm_up_updates; ++update) {
-    timed_step(old_trainer, false);
-    timed_step(new_trainer, true);
+    timed_step(old_trainer);
+    timed_step(new_trainer);
   }
   std::vector<double> old_wall, new_wall, old_cpu, new_cpu, wall_ratio, cpu_ratio;
   for (auto _ : state) {
-    const Seconds old_seconds = timed_step(old_trainer, false);
-    const Seconds new_seconds = timed_step(new_trainer, true);
+    const Seconds old_seconds = timed_step(old_trainer);
+    const Seconds new_seconds = timed_step(new_trainer);
     old_wall.push_back(old_seconds.wall);
     new_wall.push_back(new_seconds.wall);
     old_cpu.push_back(old_seconds.cpu);
@@ -127,7 +126,8 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 template <typename Scalar>
 void BM_PtBreakdown(benchmark::State& state) {
   const rbmix::MatrixD data = random_data();
-  rbmix::Trainer trainer(table2_options(std::is_same_v<Scalar, float>), data, rbmix::MatrixD(), hidden_units);
+  rbmix::Trainer trainer(table2_options(std::is_same_v<Scalar, float>), data, rbmix::MatrixD(), hidden_units,
+                         {.replica_parallel_tempering = false});
   for (int update = 0; update < warm_up_updates; ++update) trainer.step();
   const rbmix::BasicRbm<Scalar> rbm = trainer.model().template cast<Scalar>();
   const std::vector<double> betas = rbmix::uniform_inverse_temperatures(replicas);
@@ -161,11 +161,9 @@ void BM_PtBreakdown(benchmark::State& state) {
     auto start = Clock::now();
     for (auto& replica : chains) benchmark::DoNotOptimize(replica.energies(rbm));
     energies += seconds_since(start);
-    rbmix::set_replica_parallel_tempering_enabled(false);
     start = Clock::now();
     trainer.step();
     update += seconds_since(start);
-    rbmix::set_replica_parallel_tempering_enabled(true);
   }
   const double per_update = 1e3 / static_cast<double>(state.iterations());
   state.counters["hidden_products_ms"] = per_update * hidden_products;

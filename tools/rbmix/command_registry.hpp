@@ -2,7 +2,9 @@
 // Subcommands register themselves: each tools/rbmix/**/*.cpp that adds a subcommand ends with
 //   RBMIX_REGISTER_COMMAND("parent", attach_function);
 // where parent is "" for a top-level command, or "data" / "experiment" for their children, and
-// attach_function(CLI::App& parent) adds the subcommand and its callback. main.cpp attaches them in name order.
+// attach_function(CLI::App& parent) adds the subcommand and its callback. main.cpp attaches them in the order of
+// the registering files' paths (the order static initialisation runs them in is not fixed), and `rbmix --help`
+// lists them in that order.
 #include <functional>
 #include <string>
 #include <vector>

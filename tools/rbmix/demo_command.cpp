@@ -1,5 +1,5 @@
-// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for, with
-// every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
+// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for,
+// with every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
 // autocorrelation times. Results are also written to --out with the run record.
@@ -73,9 +73,9 @@ void show_exact_analysis(std::uint64_t seed, experiments::ResultDirectory& out) 
 void show_slem_sweep(std::uint64_t seed, experiments::ResultDirectory& out) {
   heading("3. How often flip-the-state mixes faster than Gibbs (003 Fig. 3, quick scale)");
   experiments::SlemSweepOptions sweep;
-  sweep.sizes = {2, 3};
-  sweep.weight_bounds = {1, 4, 8};
-  sweep.rbms_per_setting = 30;
+  sweep.family.sizes = {2, 3};
+  sweep.family.weight_bounds = {1, 4, 8};
+  sweep.family.rbms_per_setting = 30;
   sweep.seed = seed;
   const Table share_table = experiments::slem_sweep_share_table(experiments::run_slem_sweep(sweep));
   share_table.print(std::cout);

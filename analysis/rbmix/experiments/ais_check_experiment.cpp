@@ -126,7 +126,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 Rbm train(const MatrixD& data, Eigen::Index hidden, int k, double learning_rate, int batch, std::int64_t updates,
-          std::uint64_t seed) {
+          std::uint64_t seed, const JobProgress& progress) {
   TrainingOptions options;
   options.negative_phase = NegativePhaseKind::contrastive_divergence;
   options.sampling_steps = k;
@@ -137,17 +137,17 @@ Rbm train(const MatrixD& data, Eigen::Index hidden, int k, double learning_rate,
   options.seed = seed;
   Trainer trainer(options, data, MatrixD(0, data.cols()), hidden);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(options.updates);
+  hooks.on_update = progress.training(options.updates);
   trainer.run(hooks);
   return trainer.model();
 }
 
 // Check model `index` (0: Bars & Stripes, 1: MNIST or its random stand-in), trained, with its exact log Z.
-CheckModel check_model(const AisCheckOptions& options, std::size_t index) {
+CheckModel check_model(const AisCheckOptions& options, std::size_t index, const JobProgress& progress) {
   CheckModel model;
   if (index == 0) {
     const MatrixD bars = to_real(bars_and_stripes(4));
-    model = {"bas4x4_16h_cd5", train(bars, 16, 5, 0.1, 0, options.bars_training_updates, options.seed),
+    model = {"bas4x4_16h_cd5", train(bars, 16, 5, 0.1, 0, options.bars_training_updates, options.seed, progress),
              base_rate_visible_bias(bars), rows_with_replacement(bars, options.particles, options.seed)};
   } else if (!options.mnist_directory.empty()) {
     const LabelledImages images = load_mnist(options.mnist_directory, MnistPart::train);
@@ -155,7 +155,8 @@ CheckModel check_model(const AisCheckOptions& options, std::size_t index) {
     const MatrixD all_digits = to_real(stochastic_binarize(images.images.pixels, options.seed));
     const MatrixD digits = all_digits.topRows(std::min<Eigen::Index>(10000, all_digits.rows()));
     const auto batch = static_cast<int>(std::min<Eigen::Index>(100, digits.rows()));
-    model = {"mnist_784x20_cd1", train(digits, 20, 1, 0.05, batch, options.mnist_training_updates, options.seed),
+    model = {"mnist_784x20_cd1",
+             train(digits, 20, 1, 0.05, batch, options.mnist_training_updates, options.seed, progress),
              base_rate_visible_bias(digits), rows_with_replacement(digits, options.particles, options.seed)};
   } else {
     RandomStream stream(options.seed, 0, StreamDomain::experiment);
@@ -210,7 +211,8 @@ AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& ru
   // Two phases of the job grid: the check models (training and exact log Z), then every AIS run on them and the
   // two timing runs, each its own job.
   const std::vector<CheckModel> models =
-      run_jobs(runner, 2, [&](std::size_t index) { return check_model(options, index); });
+      run_jobs(runner, JobPhase{0}, 2,
+               [&](std::size_t index, const JobProgress& progress) { return check_model(options, index, progress); });
   std::vector<AisRun> runs;
   for (std::size_t model = 0; model < models.size(); ++model)
     // Forward AIS in float and double; reverse AIS from data rows in float (approximate: data are not model
@@ -224,8 +226,8 @@ AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& ru
     }
   for (const bool single : {true, false})
     runs.push_back({AisRun::timing_run, false, single, AisSchedule::linear, options.timing_distributions});
-  const std::vector<AisRunResult> estimates =
-      run_jobs(runner, runs.size(), [&](std::size_t index) { return run_ais(options, models, runs[index]); });
+  const std::vector<AisRunResult> estimates = run_jobs(
+      runner, JobPhase{1}, runs.size(), [&](std::size_t index) { return run_ais(options, models, runs[index]); });
 
   AisCheckResult result;
   for (const CheckModel& model : models) result.exact_seconds[model.name] = model.exact_seconds;
@@ -265,6 +267,9 @@ Table ais_timing_table(const AisCheckOptions& options, const AisCheckResult& res
   return timing;
 }
 
+namespace {
+
+// ais_check.csv, ais_timing.csv and ais_check.svg (error and band against K, linear schedule).
 void write_ais_check(const AisCheckOptions& options, const AisCheckResult& result, ResultDirectory& out) {
   out.write_csv("ais_check.csv", ais_check_table(result));
   // One line per (model, direction, precision), over the linear schedule's K.
@@ -291,6 +296,8 @@ void write_ais_check(const AisCheckOptions& options, const AisCheckResult& resul
                  {{"", 0.0}}});
   out.write_csv("ais_timing.csv", ais_timing_table(options, result));
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> AisCheck::own_options() {
   return {{"--distributions", "override the numbers K of intermediate distributions, e.g. 10,100"},

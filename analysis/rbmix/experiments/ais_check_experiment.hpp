@@ -75,8 +75,6 @@ AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& ru
 Table ais_check_table(const AisCheckResult& result);
 // precision, particles, distributions, seconds, milliseconds_per_distribution.
 Table ais_timing_table(const AisCheckOptions& options, const AisCheckResult& result);
-// ais_check.csv, ais_timing.csv and ais_check.svg (error and band against K, linear schedule).
-void write_ais_check(const AisCheckOptions& options, const AisCheckResult& result, ResultDirectory& out);
 
 // `rbmix experiment ais-check` (experiment.hpp).
 struct AisCheck {

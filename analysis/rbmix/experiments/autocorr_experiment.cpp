@@ -98,7 +98,8 @@ nlohmann::json to_json(const AutocorrOptions& options) {
 
 namespace {
 
-AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial) {
+AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_index, int trial,
+                        const JobProgress& progress) {
   const Table2Setting& setting = options.settings[setting_index];
   AutocorrTrial result;
   result.setting = setting_index;
@@ -107,12 +108,12 @@ AutocorrTrial run_trial(const AutocorrOptions& options, std::size_t setting_inde
   const std::uint64_t seed = trial_seed(options.seed, job);
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   const auto start = std::chrono::steady_clock::now();
-  const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed);
+  const Rbm rbm = train_table2_rbm(setting, options.learning_rate, options.initialisation, seed, progress);
   result.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const UnitRule rule : {UnitRule{GibbsRule{}}, UnitRule{FlipTheStateRule{}}}) {
     const MatrixD traces = sample_energy_traces(
-        rbm, {rule, setting.steps, 1, 1000, chain_seed, false, chain_progress(rule, setting.steps + 1000)});
-    report_job_stage(to_string(rule) + " chain's autocorrelation time");
+        rbm, {rule, setting.steps, 1, 1000, chain_seed, false, chain_progress(rule, setting.steps + 1000, progress)});
+    progress.stage(to_string(rule) + " chain's autocorrelation time");
     AutocorrOperatorResult& out = std::holds_alternative<GibbsRule>(rule) ? result.gibbs : result.flip;
     out.estimates = analysis::integrated_autocorrelation_times(traces);
     const Eigen::Index lags = std::min(autocorr_reported_lags, setting.steps - 1);
@@ -168,11 +169,10 @@ AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& run
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.settings.size(); ++s)
     for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   AutocorrResult result;
-  result.trials =
-      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+    return run_trial(options, jobs[j].first, jobs[j].second, progress);
+  });
   return result;
 }
 
@@ -257,6 +257,10 @@ Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResul
   return summary;
 }
 
+namespace {
+
+// autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
+// (Fig. 4: the autocorrelation functions of G and T averaged over the trials).
 void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out) {
   Table trials(
       {"setting", "trial", "operator", "estimator", "tau", "lower", "upper", "trusted", "warning", "train_seconds"});
@@ -294,6 +298,8 @@ void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result
   }
   out.write_csv("autocorr.csv", autocorr_summary_table(options, result));
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> Autocorr::own_options() {
   return {{"--trials", "RBMs per setting (default: paper 25, smoke 2)"},

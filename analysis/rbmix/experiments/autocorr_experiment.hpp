@@ -71,7 +71,6 @@ struct AutocorrTrial {
 
 struct AutocorrResult {
   std::vector<AutocorrTrial> trials;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).
@@ -85,9 +84,6 @@ AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& run
 // Wilcoxon signed-rank test of the same pairs (003 §5.2); how many trials were excluded, and the kinds of reason
 // (method_warning, rhat, short_chain, wide_interval, cross_check) counted per operator.
 Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResult& result);
-// autocorr_trials.csv (every estimate), autocorr.csv (Table 2) and, per setting, autocorrelation_<name>.csv/.svg
-// (Fig. 4: the autocorrelation functions of G and T averaged over the trials).
-void write_autocorr(const AutocorrOptions& options, const AutocorrResult& result, ResultDirectory& out);
 
 // `rbmix experiment autocorr` (experiment.hpp).
 struct Autocorr {

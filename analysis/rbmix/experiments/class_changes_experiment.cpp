@@ -1,7 +1,6 @@
 #include "rbmix/experiments/class_changes_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "rbmix/analysis/class_changes.hpp"
@@ -106,7 +105,8 @@ void first_changes_from_data(const Rbm& rbm, const UnitRule& rule, const MatrixD
   }
 }
 
-ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t setting, int trial) {
+ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t setting, int trial,
+                            const JobProgress& progress) {
   ClassChangesTrial result;
   result.setting = setting;
   result.trial = trial;
@@ -128,7 +128,7 @@ ClassChangesTrial run_trial(const ClassChangesOptions& options, std::size_t sett
   apply(options.initialisation, training);
   Trainer trainer(training, data, MatrixD(0, data.cols()), 16);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(training.updates);
+  hooks.on_update = progress.training(training.updates);
   trainer.run(hooks);
   const Rbm rbm = trainer.model();
   const std::array<UnitRule, 2> rules{GibbsRule{}, FlipTheStateRule{}};
@@ -170,11 +170,10 @@ ClassChangesResult run_class_changes(const ClassChangesOptions& options, const J
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
     for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   ClassChangesResult result;
-  result.trials =
-      run_jobs(runner, jobs.size(), [&](std::size_t j) { return run_trial(options, jobs[j].first, jobs[j].second); });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+    return run_trial(options, jobs[j].first, jobs[j].second, progress);
+  });
   return result;
 }
 
@@ -221,6 +220,9 @@ Table first_class_change_table(const ClassChangesOptions& options, const ClassCh
   return table;
 }
 
+namespace {
+
+// class_changes.csv (Table 3), first_class_change.csv (Table 4) and class_changes_trials.csv (per RBM).
 void write_class_changes(const ClassChangesOptions& options, const ClassChangesResult& result, ResultDirectory& out) {
   Table per_trial({"p_mut", "trial", "operator", "class_changes", "median_first_change", "censored"});
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
@@ -234,6 +236,8 @@ void write_class_changes(const ClassChangesOptions& options, const ClassChangesR
   out.write_csv("first_class_change.csv", first_class_change_table(options, result));
   out.write_csv("class_changes_trials.csv", per_trial);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> ClassChanges::own_options() {
   return {{"--trials", "RBMs per p_mut (default: paper 25, smoke 3)"},

@@ -57,7 +57,6 @@ struct ClassChangesTrial {
 
 struct ClassChangesResult {
   std::vector<ClassChangesTrial> trials;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // One trial's job result as the job grid journals it (job_runner.hpp: GridSerializable).
@@ -73,8 +72,6 @@ double quantile(std::vector<long long> values, double q);
 Table class_changes_table(const ClassChangesOptions& options, const ClassChangesResult& result);
 // Table 4 (p_mut, operator, chains, q25, median, q75 of the first change, censored_share, cap).
 Table first_class_change_table(const ClassChangesOptions& options, const ClassChangesResult& result);
-// class_changes.csv (Table 3), first_class_change.csv (Table 4) and class_changes_trials.csv (per RBM).
-void write_class_changes(const ClassChangesOptions& options, const ClassChangesResult& result, ResultDirectory& out);
 
 // `rbmix experiment class-changes` (experiment.hpp).
 struct ClassChanges {

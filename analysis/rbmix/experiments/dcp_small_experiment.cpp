@@ -76,7 +76,7 @@ DcpSmallResult run_dcp_small(const DcpSmallOptions& config, const JobRunner& run
           jobs.push_back({options, &data[set], config.hidden});
         }
       }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner);
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
 
   const std::size_t points = result.evaluation_epochs.size();
   for (std::size_t curve_index = 0; curve_index < result.curves.size(); ++curve_index) {
@@ -142,6 +142,10 @@ Table dcp_small_summary_table(const DcpSmallOptions& options, const DcpSmallResu
   return summary;
 }
 
+namespace {
+
+// dcp_small.csv (the summary), dcp_small_curves.csv (mean ATLL against epochs) and one SVG per data set and
+// learning rate.
 void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& result, ResultDirectory& out) {
   Table curves({"data", "algorithm", "learning_rate", "epoch", "mean_atll"});
   for (const auto& curve : result.curves)
@@ -171,6 +175,8 @@ void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& resul
       out.write_svg(options.data_sets[set].name + "_eta" + std::to_string(rate).substr(0, 3) + ".svg", series, plot);
     }
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> DcpSmall::own_options() {
   return {{"--operator", "unit rule of the chains, one of\n" + unit_rule_help()},

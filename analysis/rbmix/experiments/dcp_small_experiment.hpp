@@ -71,9 +71,6 @@ std::string dcp_algorithm_label(Algorithm algorithm);
 // data, best_possible, algorithm, learning_rate, max_mean_atll, final_mean_atll, epoch_to_90_percent,
 // diverged_trials.
 Table dcp_small_summary_table(const DcpSmallOptions& options, const DcpSmallResult& result);
-// dcp_small.csv (the summary), dcp_small_curves.csv (mean ATLL against epochs) and one SVG per data set and
-// learning rate.
-void write_dcp_small(const DcpSmallOptions& options, const DcpSmallResult& result, ResultDirectory& out);
 
 // The first epoch at which `curve` (sampled at `epochs`) reaches start + 0.9 (max − start).
 std::int64_t epoch_to_fraction_of_maximum(const std::vector<double>& curve, const std::vector<std::int64_t>& epochs,

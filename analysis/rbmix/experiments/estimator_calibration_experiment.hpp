@@ -65,7 +65,6 @@ struct CalibrationRun {
 struct EstimatorCalibrationResult {
   std::vector<CalibrationRun> runs;  // in (model, operator, configuration, replicate) order
   int skipped_operators = 0;         // (model, operator) pairs without an exact τ (numerically non-ergodic)
-  double seconds = 0.0;
 };
 
 EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
@@ -109,11 +108,6 @@ std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& res
 std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates);
 
 Table estimator_score_table(const std::vector<EstimatorScore>& scores);
-// estimator_calibration.csv (scores under options.rule; estimator_calibration_multi_chain.csv the same over the
-// runs of at least multi_chain_runs chains), estimator_calibration_runs.csv (every estimate),
-// estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against exact τ).
-void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
-                                 ResultDirectory& out);
 
 // `rbmix experiment estimator-calibration` (experiment.hpp).
 struct EstimatorCalibration {

@@ -17,7 +17,7 @@
 // mnist_help is not empty, --mnist. A result that a grid journals or sends between ranks must be GridSerializable
 // (job_runner.hpp): run_jobs checks that when the experiment is compiled.
 //
-// Adding an experiment: one header/source pair declaring such a type, and one line in experiment_list.hpp
+// Adding an experiment: one header/source pair declaring such a type, and one line in experiment_list.cpp
 // (docs/extending.md).
 #include <chrono>
 #include <concepts>

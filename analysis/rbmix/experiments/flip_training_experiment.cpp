@@ -192,7 +192,7 @@ std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTraining
     plan_flip_training(data_sets[set], plans[set]);
     jobs.insert(jobs.end(), plans[set].jobs.begin(), plans[set].jobs.end());
   }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner);
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
   std::vector<FlipTrainingResult> results;
   auto first = summaries.begin();
   for (std::size_t set = 0; set < data_sets.size(); ++set) {
@@ -239,6 +239,10 @@ Table flip_training_table(const FlipTrainingResult& result) {
   return table;
 }
 
+namespace {
+
+// Writes <prefix>flip_training.csv (the table), <prefix>flip_training_runs.csv (every run) and
+// <prefix>learning_curves.svg (median curves of G and T at the middle learning rate).
 void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingResult& result,
                          const std::string& prefix, ResultDirectory& out) {
   out.write_csv(prefix + "flip_training.csv", flip_training_table(result));
@@ -278,6 +282,8 @@ void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingR
   plot.y_label = "average log-likelihood";
   out.write_svg(prefix + "learning_curves.svg", series, plot);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> FlipTraining::own_options() {
   return {{"--trials", "override the number of trials"},

@@ -107,10 +107,6 @@ inline constexpr double flip_training_significance_level = 0.05;
 
 // The table of 003 Table 1, one row per setting: medians of G and T, their difference, W+, p and which is better.
 Table flip_training_table(const FlipTrainingResult& result);
-// Writes <prefix>flip_training.csv (the table), <prefix>flip_training_runs.csv (every run) and
-// <prefix>learning_curves.svg (median curves of G and T at the middle learning rate).
-void write_flip_training(const FlipTrainingOptions& options, const FlipTrainingResult& result,
-                         const std::string& prefix, ResultDirectory& out);
 
 double median(std::vector<double> values);
 

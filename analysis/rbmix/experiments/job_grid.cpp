@@ -9,10 +9,10 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/mpi_job_backend.hpp"
 
 namespace rbmix::experiments {
@@ -22,9 +22,10 @@ namespace {
 // every 10 s in a log).
 constexpr std::chrono::seconds heartbeat_interval{1};
 
-JobOutcome run_one(const std::function<std::string(std::size_t)>& job, std::size_t index) {
+JobOutcome run_one(const std::function<std::string(std::size_t, const JobProgress&)>& job, std::size_t index,
+                   const JobProgress& progress) {
   try {
-    return {true, job(index)};
+    return {true, job(index, progress)};
   } catch (const std::exception& error) {
     return {false, error.what()};
   }
@@ -32,7 +33,7 @@ JobOutcome run_one(const std::function<std::string(std::size_t)>& job, std::size
 
 // `slots` holds one slot per thread of the team: each job reports its progress into its thread's.
 void run_on_threads(const std::vector<std::size_t>& todo, std::vector<JobProgressSlot>& slots,
-                    const std::function<JobOutcome(std::size_t)>& job,
+                    const std::function<JobOutcome(std::size_t, const JobProgress&)>& job,
                     const std::function<void(std::size_t, const JobOutcome&)>& finished) {
   const auto count = static_cast<std::int64_t>(todo.size());
   std::exception_ptr journal_failure;
@@ -42,7 +43,7 @@ void run_on_threads(const std::vector<std::size_t>& todo, std::vector<JobProgres
     const std::size_t index = todo[static_cast<std::size_t>(k)];
     JobProgressSlot& slot = slots[static_cast<std::size_t>(omp_get_thread_num())];
     slot.start(index);
-    const JobOutcome outcome = job(index);
+    const JobOutcome outcome = job(index, JobProgress(slot));
     slot.finish();
 #pragma omp critical(rbmix_job_grid)
     try {
@@ -58,8 +59,8 @@ void run_on_threads(const std::vector<std::size_t>& todo, std::vector<JobProgres
 
 JobGrid::JobGrid(JobGridSettings settings) : settings_(std::move(settings)) {}
 
-std::filesystem::path JobGrid::journal_file(std::size_t job) const {
-  return JobJournal(settings_.directory, next_phase_ == 0 ? 0 : next_phase_ - 1, settings_.identity).job_file(job);
+std::filesystem::path JobGrid::journal_file(JobPhase phase, std::size_t job) const {
+  return JobJournal(settings_.directory, phase.number, settings_.identity).job_file(job);
 }
 
 void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
@@ -85,6 +86,8 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
     record["shard"] = settings_.shard.to_string();
   }
   auto& jobs = record["jobs"];
+  if (jobs.size() < phase)
+    throw std::logic_error("grid phase " + std::to_string(phase) + " run before phase " + std::to_string(jobs.size()));
   if (jobs.size() > phase)
     require(jobs[phase].get<std::size_t>() == count, "--resume: the journal in '" + journal + "' has " +
                                                          jobs[phase].dump() + " jobs in phase " +
@@ -94,9 +97,9 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
   write_grid_record(settings_.directory, record);
 }
 
-std::vector<std::string> JobGrid::run(std::size_t count, int threads,
-                                      const std::function<std::string(std::size_t)>& job) {
-  const std::size_t phase = next_phase_++;
+std::vector<std::string> JobGrid::run(JobPhase job_phase, std::size_t count, int threads,
+                                      const std::function<std::string(std::size_t, const JobProgress&)>& job) {
+  const std::size_t phase = job_phase.number;
   const bool distributed = mpi_world_active();
   const bool coordinator = mpi_rank() == 0;
   std::map<std::size_t, JobOutcome> outcomes;
@@ -141,9 +144,10 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
     outcomes[index] = outcome;
     progress.update(static_cast<std::int64_t>(outcomes.size()), running());
   };
-  const auto attempt = [&job](std::size_t index) { return run_one(job, index); };
   if (distributed) {
-    run_mpi_jobs(todo, threads, attempt, finished);
+    // Jobs on other ranks show only when they finish: their progress reaches no line.
+    run_mpi_jobs(
+        todo, threads, [&job](std::size_t index) { return run_one(job, index, JobProgress()); }, finished);
   } else {
     std::condition_variable wake;
     bool phase_done = false;
@@ -164,7 +168,9 @@ std::vector<std::string> JobGrid::run(std::size_t count, int threads,
       heartbeat.join();
     };
     try {
-      run_on_threads(todo, slots, attempt, finished);
+      run_on_threads(
+          todo, slots, [&job](std::size_t index, const JobProgress& progress) { return run_one(job, index, progress); },
+          finished);
     } catch (...) {
       stop_heartbeat();
       throw;

@@ -7,10 +7,10 @@
 // or read from the journal.
 //
 // A front-end makes one grid for the experiment it runs and hands it to the experiment's JobRunner; every run_jobs on
-// that runner uses it, phase after phase (the first run_jobs of the experiment is phase 0, and so on). A
-// later phase may need every result of an earlier one (models trained, then measured), so a shard stops at the end
-// of the first phase its journal does not hold whole; resumed from a merged journal (`experiment merge
-// --journal-only`) it holds the earlier phases whole and goes on to its share of the next.
+// that runner uses it and names its phase (JobPhase). A later phase may need every result of an earlier one (models
+// trained, then measured), so a shard stops at the end of the first phase its journal does not hold whole; resumed
+// from a merged journal (`experiment merge --journal-only`) it holds the earlier phases whole and goes on to its
+// share of the next.
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -21,10 +21,17 @@
 #include <vector>
 
 #include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_shard.hpp"
 #include "rbmix/report/progress.hpp"
 
 namespace rbmix::experiments {
+
+// An experiment's phases are numbered from 0 in the order it runs them, each a run_jobs over its jobs; the grid
+// journals each phase apart and refuses one run before the phases below it.
+struct JobPhase {
+  std::size_t number = 0;
+};
 
 struct JobGridSettings {
   std::filesystem::path directory;  // the output directory: the journal goes to directory/journal
@@ -50,20 +57,21 @@ class JobGrid {
 
   const JobGridSettings& settings() const { return settings_; }
 
-  // Runs job(index) for every index in [0, count) of the next phase that is not already journaled (with resume) and
-  // belongs to this shard, on the MPI ranks if a world is active, or else on `threads` threads of this process.
-  // Returns the texts in index order, on every rank. Throws GridPartDone when this process's share is done but the
-  // phase's journal is not whole (and on worker ranks when rank 0 cannot go on), and InputError naming the failed
-  // jobs when jobs threw (after every other job ran and was journaled).
-  std::vector<std::string> run(std::size_t count, int threads, const std::function<std::string(std::size_t)>& job);
-  // The journal file of job `job` of the phase run last: where a result that cannot be read back came from.
-  std::filesystem::path journal_file(std::size_t job) const;
+  // Runs job(index, progress) for every index in [0, count) of `phase` that is not already journaled (with resume)
+  // and belongs to this shard, on the MPI ranks if a world is active, or else on `threads` threads of this process;
+  // each job reports how far it has got into `progress` (job_progress.hpp). Returns the texts in index order, on
+  // every rank. Throws GridPartDone when this process's share is done but the phase's journal is not whole (and on
+  // worker ranks when rank 0 cannot go on), InputError naming the failed jobs when jobs threw (after every other job
+  // ran and was journaled), and std::logic_error for a phase run before those below it.
+  std::vector<std::string> run(JobPhase phase, std::size_t count, int threads,
+                               const std::function<std::string(std::size_t, const JobProgress&)>& job);
+  // The journal file of job `job` of `phase`: where a result that cannot be read back came from.
+  std::filesystem::path journal_file(JobPhase phase, std::size_t job) const;
 
  private:
   void check_or_write_identity(std::size_t phase, std::size_t count);
 
   JobGridSettings settings_;
-  std::size_t next_phase_ = 0;
 };
 
 }  // namespace rbmix::experiments

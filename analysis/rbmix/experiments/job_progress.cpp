@@ -6,30 +6,23 @@
 #include <utility>
 
 namespace rbmix::experiments {
-namespace {
 
-thread_local JobProgressSlot* current_slot = nullptr;
-
-}  // namespace
-
-void report_job_stage(std::string stage) {
-  JobProgressSlot* slot = current_slot;
-  if (slot == nullptr) return;
-  slot->fraction_.store(std::nan(""), std::memory_order_relaxed);
-  const std::lock_guard lock(slot->stage_mutex_);
-  slot->stage_ = std::move(stage);
+void JobProgress::stage(std::string stage) const {
+  if (slot_ == nullptr) return;
+  slot_->fraction_.store(std::nan(""), std::memory_order_relaxed);
+  const std::lock_guard lock(slot_->stage_mutex_);
+  slot_->stage_ = std::move(stage);
 }
 
-void report_job_progress(double fraction) {
-  JobProgressSlot* slot = current_slot;
-  if (slot == nullptr) return;
-  slot->fraction_.store(std::isnan(fraction) ? fraction : std::clamp(fraction, 0.0, 1.0), std::memory_order_relaxed);
+void JobProgress::fraction(double fraction) const {
+  if (slot_ == nullptr) return;
+  slot_->fraction_.store(std::isnan(fraction) ? fraction : std::clamp(fraction, 0.0, 1.0), std::memory_order_relaxed);
 }
 
-std::function<void(std::int64_t update)> training_progress(std::int64_t updates) {
-  report_job_stage("training");
-  return [updates](std::int64_t update) {
-    report_job_progress(static_cast<double>(update) / static_cast<double>(std::max<std::int64_t>(updates, 1)));
+std::function<void(std::int64_t update)> JobProgress::training(std::int64_t updates) const {
+  stage("training");
+  return [progress = *this, updates](std::int64_t update) {
+    progress.fraction(static_cast<double>(update) / static_cast<double>(std::max<std::int64_t>(updates, 1)));
   };
 }
 
@@ -40,13 +33,9 @@ void JobProgressSlot::start(std::size_t job) {
   }
   fraction_.store(std::nan(""), std::memory_order_relaxed);
   job_.store(static_cast<std::int64_t>(job), std::memory_order_relaxed);
-  current_slot = this;
 }
 
-void JobProgressSlot::finish() {
-  current_slot = nullptr;
-  job_.store(-1, std::memory_order_relaxed);
-}
+void JobProgressSlot::finish() { job_.store(-1, std::memory_order_relaxed); }
 
 std::string JobProgressSlot::describe() const {
   const std::int64_t job = job_.load(std::memory_order_relaxed);

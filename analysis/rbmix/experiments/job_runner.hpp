@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_grid.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 
 namespace rbmix::experiments {
 
@@ -48,25 +50,43 @@ concept GridSerializable = requires(const Result& result, Result& restored, cons
   from_grid_json(json, restored);
 };
 
-// job(index) for every index in [0, count) on `runner`; the results in index order. Through the runner's grid, if
-// any: journaled, resumed, sharded or on MPI ranks, with the same results.
+// Calls job(index, progress) where the job takes the progress it reports into (job_progress.hpp), else job(index).
+template <typename Job>
+decltype(auto) call_job(Job& job, std::size_t index, const JobProgress& progress) {
+  if constexpr (std::is_invocable_v<Job&, std::size_t, const JobProgress&>) {
+    return job(index, progress);
+  } else {
+    return job(index);
+  }
+}
+
+template <typename Job>
+using JobResult =
+    std::remove_cvref_t<decltype(call_job(std::declval<Job&>(), std::size_t{}, std::declval<const JobProgress&>()))>;
+
+// job(index) or job(index, progress) for every index in [0, count) on `runner`, as `phase` of the experiment; the
+// results in index order. Through the runner's grid, if any: journaled, resumed, sharded or on MPI ranks, with the
+// same results, each job's progress on the grid's line. Without a grid the phase is not used and progress goes
+// nowhere.
 // clang-format off (clang-format 14 runs the requires-clause into the declaration)
 template <typename Job>
-  requires GridSerializable<std::invoke_result_t<Job&, std::size_t>>
-std::vector<std::invoke_result_t<Job&, std::size_t>> run_jobs(const JobRunner& runner, std::size_t count, Job&& job) {
+requires GridSerializable<JobResult<Job>> std::vector<JobResult<Job>> run_jobs(const JobRunner& runner, JobPhase phase,
+                                                                               std::size_t count, Job&& job) {
   // clang-format on
-  using Result = std::invoke_result_t<Job&, std::size_t>;
+  using Result = JobResult<Job>;
   std::vector<Result> results(count);
   if (runner.grid() == nullptr) {
-    runner.run(count, [&](std::size_t index) { results[index] = job(index); });
+    runner.run(count, [&](std::size_t index) { results[index] = call_job(job, index, JobProgress()); });
     return results;
   }
-  const std::vector<std::string> texts = runner.grid()->run(
-      count, runner.threads(), [&job](std::size_t index) { return nlohmann::json(to_grid_json(job(index))).dump(); });
+  const std::vector<std::string> texts =
+      runner.grid()->run(phase, count, runner.threads(), [&job](std::size_t index, const JobProgress& progress) {
+        return nlohmann::json(to_grid_json(call_job(job, index, progress))).dump();
+      });
   for (std::size_t index = 0; index < count; ++index) try {
       from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
     } catch (const std::exception& error) {
-      throw InputError("journal file '" + runner.grid()->journal_file(index).string() + "': the result of job " +
+      throw InputError("journal file '" + runner.grid()->journal_file(phase, index).string() + "': the result of job " +
                        std::to_string(index) + " cannot be read (written by another rbmix version?): " + error.what());
     }
   return results;

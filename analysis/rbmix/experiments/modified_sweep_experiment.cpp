@@ -1,7 +1,6 @@
 #include "rbmix/experiments/modified_sweep_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -59,7 +58,8 @@ ModifiedSweepRbm analyse_random_rbm(const ModifiedSweepOptions& options, Modifie
   return job;
 }
 
-ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options, std::size_t setting_index, int trial) {
+ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options, std::size_t setting_index, int trial,
+                                            const JobProgress& progress) {
   const Table2Setting& setting = options.trained[setting_index];
   ModifiedSweepTrainedTrial result;
   result.setting = setting_index;
@@ -67,12 +67,12 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
   // The job numbers are autocorr's, so the same trial seeds train the same RBMs and sample them alike.
   const std::uint64_t job = 1000 * setting.number + static_cast<std::uint64_t>(trial);
   const Rbm rbm =
-      train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job));
+      train_table2_rbm(setting, options.learning_rate, options.initialisation, trial_seed(options.seed, job), progress);
   const std::uint64_t chain_seed = purpose_seed(options.seed, job, SeedPurpose::sampling);
   for (const UnitRule& rule : modified_sweep_trained_operators(options)) {
-    const MatrixD traces = sample_energy_traces(
-        rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false, chain_progress(rule, setting.steps + kBurnIn)});
-    report_job_stage(to_string(rule) + " chain's autocorrelation time");
+    const MatrixD traces = sample_energy_traces(rbm, {rule, setting.steps, 1, kBurnIn, chain_seed, false,
+                                                      chain_progress(rule, setting.steps + kBurnIn, progress)});
+    progress.stage(to_string(rule) + " chain's autocorrelation time");
     result.estimates.push_back(analysis::integrated_autocorrelation_times(traces));
   }
   return result;
@@ -81,14 +81,7 @@ ModifiedSweepTrainedTrial run_trained_trial(const ModifiedSweepOptions& options,
 }  // namespace
 
 void ModifiedSweepOptions::validate() const {
-  require(!sizes.empty(), "--sizes: give at least one size");
-  for (const int size : sizes)
-    require(
-        size >= 1 && 2 * size <= analysis::max_joint_units,
-        "--sizes: m = n = " + std::to_string(size) + " is outside 1.." + std::to_string(analysis::max_joint_units / 2));
-  require(!weight_bounds.empty(), "--c: give at least one weight bound");
-  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
-  require(rbms_per_setting > 0, "--count must be positive");
+  family.validate(analysis::max_joint_units / 2);
   require(!shifts.empty(), "--gammas: give at least one γ");
   for (const double gamma : shifts) require(gamma >= 0.0 && gamma <= 1.0, "--gammas: every γ must lie in [0, 1]");
   for (const double gamma : trained_shifts)
@@ -113,8 +106,8 @@ ModifiedSweepOptions modified_sweep_options(Scale scale, std::uint64_t seed, con
   // 003 §4.2's N(0, 0.01²) start at paper scale and rbmix's base-rate start at smoke scale, as autocorr.
   if (paper) options.initialisation = {ParameterInitialisation::Biases::normal, 0.01};
   if (!paper) {
-    options.sizes = {2, 3};
-    options.rbms_per_setting = 3;
+    options.family.sizes = {2, 3};
+    options.family.rbms_per_setting = 3;
     options.shifts = {0.0, 0.5, 1.0};
     options.trained_shifts = {0.5};
   }
@@ -139,9 +132,6 @@ nlohmann::json to_json(const ModifiedSweepOptions& options) {
   for (const auto& setting : options.trained) settings.push_back(to_json(setting));
   nlohmann::json configuration = {
       {"source", "001 §3 per unit; random RBMs of 003 Fig. 3; trained RBMs as in 003 Table 2"},
-      {"sizes", options.sizes},
-      {"c", options.weight_bounds},
-      {"rbms_per_setting", options.rbms_per_setting},
       {"weights", "U[-c, c], biases 0 (the slem-sweep RBMs)"},
       {"gammas", options.shifts},
       {"alpha", options.mixture_weight},
@@ -154,6 +144,7 @@ nlohmann::json to_json(const ModifiedSweepOptions& options) {
       {"initialisation", to_string(options.initialisation)},
       {"chain", "one chain per RBM and operator, uniform random start, 1000 burn-in"},
       {"trained_settings", settings}};
+  configuration.update(to_json(options.family));
   if (!options.mnist_skipped.empty()) configuration["skipped"] = options.mnist_skipped;
   return configuration;
 }
@@ -206,19 +197,19 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
 ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<ModifiedSweepRbm> rbms;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, {}, {}});
+  for (const int size : options.family.sizes)
+    for (const int bound : options.family.weight_bounds)
+      for (int index = 0; index < options.family.rbms_per_setting; ++index)
+        rbms.push_back({size, bound, index, {}, {}});
   std::vector<std::pair<std::size_t, int>> trials;
   for (std::size_t s = 0; s < options.trained.size(); ++s)
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
-  const auto start = std::chrono::steady_clock::now();
   ModifiedSweepResult result;
-  result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
-  result.trained = run_jobs(runner, trials.size(), [&](std::size_t k) {
-    return run_trained_trial(options, trials[k].first, trials[k].second);
+  result.rbms =
+      run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
+  result.trained = run_jobs(runner, JobPhase{1}, trials.size(), [&](std::size_t k, const JobProgress& progress) {
+    return run_trained_trial(options, trials[k].first, trials[k].second, progress);
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
@@ -235,10 +226,10 @@ struct SettingValues {
 std::vector<SettingValues> setting_values(const ModifiedSweepOptions& options, const ModifiedSweepResult& result) {
   std::vector<SettingValues> settings;
   const std::size_t operators = modified_sweep_random_operators(options).size();
-  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.rbms_per_setting)) {
+  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
     SettingValues values{result.rbms[k].size, result.rbms[k].weight_bound, std::vector<std::vector<double>>(operators),
                          std::vector<std::vector<double>>(operators)};
-    for (int index = 0; index < options.rbms_per_setting; ++index) {
+    for (int index = 0; index < options.family.rbms_per_setting; ++index) {
       const ModifiedSweepRbm& rbm = result.rbms[k + static_cast<std::size_t>(index)];
       for (std::size_t op = 0; op < operators; ++op) {
         values.slem[op].push_back(rbm.slem[op]);
@@ -284,9 +275,9 @@ Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const Mo
     const std::vector<double> slem = mean_slems(values), tau = median_taus(values);
     const auto [gamma_slem, best_slem] = best_shift(options, slem);
     const auto [gamma_tau, best_tau] = best_shift(options, tau);
-    const double rbms = options.rbms_per_setting;
+    const double rbms = options.family.rbms_per_setting;
     table.add_row({static_cast<long long>(values.size), static_cast<long long>(values.weight_bound),
-                   static_cast<long long>(options.rbms_per_setting), slem[kGibbs], slem[kFlip], slem[kMixture],
+                   static_cast<long long>(options.family.rbms_per_setting), slem[kGibbs], slem[kFlip], slem[kMixture],
                    gamma_slem, best_slem, values.shift_beats_slem / rbms, tau[kGibbs], tau[kFlip], tau[kMixture],
                    gamma_tau, best_tau, values.shift_beats_tau / rbms});
   }
@@ -358,7 +349,7 @@ void write_random_rbm_tables(const ModifiedSweepOptions& options, const Modified
 void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<SettingValues>& settings,
                        ResultDirectory& out) {
   // Against γ, for the largest size: mean SLEM, and median τ relative to G's (τ spans orders of magnitude over c).
-  const int largest = *std::max_element(options.sizes.begin(), options.sizes.end());
+  const int largest = *std::max_element(options.family.sizes.begin(), options.family.sizes.end());
   std::vector<PlotSeries> slem_lines, tau_lines, best_lines;
   for (const SettingValues& values : settings) {
     if (values.size != largest) continue;
@@ -391,7 +382,7 @@ void write_gamma_plots(const ModifiedSweepOptions& options, const std::vector<Se
                  std::nullopt,
                  std::nullopt,
                  {{"G", 1.0}}});
-  for (const int size : options.sizes) {
+  for (const int size : options.family.sizes) {
     PlotSeries line{std::to_string(size) + "x" + std::to_string(size), {}, {}, {}, {}, false};
     for (const SettingValues& values : settings)
       if (values.size == size) {
@@ -422,6 +413,12 @@ void write_trained_tables(const ModifiedSweepOptions& options, const ModifiedSwe
 
 }  // namespace
 
+namespace {
+
+// modified_sweep.csv (summary), modified_sweep_curve.csv (per size, c and operator), modified_sweep_per_rbm.csv,
+// modified_sweep_trained.csv and modified_sweep_trained_trials.csv (when trained settings ran), and the plots
+// modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
+// per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
 void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result,
                           ResultDirectory& out) {
   const std::vector<SettingValues> settings = setting_values(options, result);
@@ -430,6 +427,8 @@ void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSwe
   write_gamma_plots(options, settings, out);
   if (!result.trained.empty()) write_trained_tables(options, result, out);
 }
+
+}  // namespace
 
 std::vector<ExperimentOption> ModifiedSweep::own_options() {
   return {{"--sizes",
@@ -447,9 +446,7 @@ std::vector<ExperimentOption> ModifiedSweep::own_options() {
 
 ModifiedSweepOptions ModifiedSweep::make_options(const ExperimentInputs& inputs) {
   ModifiedSweepOptions options = modified_sweep_options(inputs.scale, inputs.seed, inputs.mnist);
-  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
-  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
-  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  read_family_options(inputs, options.family);
   if (const auto shifts = inputs.numbers("--gammas")) options.shifts = *shifts;
   if (const auto shifts = inputs.numbers("--trained-gammas")) options.trained_shifts = *shifts;
   if (const auto alpha = inputs.number("--alpha")) options.mixture_weight = *alpha;
@@ -478,7 +475,7 @@ ExperimentReport ModifiedSweep::report(const ModifiedSweepOptions& options, cons
                                        ResultDirectory& out, std::ostream& log) {
   write_modified_sweep(options, result, out);
   ExperimentReport report;
-  log << "unit-modified:γ on random RBMs (W ~ U[-c, c], biases 0), " << options.rbms_per_setting
+  log << "unit-modified:γ on random RBMs (W ~ U[-c, c], biases 0), " << options.family.rbms_per_setting
       << " per setting: mean SLEM and median exact energy τ of G, T, T^" << options.mixture_weight
       << " and the best γ\n";
   report.tables.push_back({"summary", modified_sweep_summary_table(options, result)});

@@ -22,6 +22,7 @@
 #include "rbmix/experiments/experiment.hpp"
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/table2_rbms.hpp"
 #include "rbmix/report/table.hpp"
@@ -30,9 +31,7 @@
 namespace rbmix::experiments {
 
 struct ModifiedSweepOptions {
-  std::vector<int> sizes{2, 3, 4};
-  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  int rbms_per_setting = 100;
+  Fig3RbmFamily family;                                                               // the random RBMs
   std::vector<double> shifts{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};  // γ on the random RBMs
   double mixture_weight = 0.5;                                                        // α of T^α
   std::vector<Table2Setting> trained;  // autocorr's settings, numbers and trial seeds: the same trained RBMs
@@ -73,7 +72,6 @@ struct ModifiedSweepTrainedTrial {
 struct ModifiedSweepResult {
   std::vector<ModifiedSweepRbm> rbms;              // in (size, c, index) order
   std::vector<ModifiedSweepTrainedTrial> trained;  // in (setting, trial) order
-  double seconds = 0.0;
 };
 
 // Job results as the job grid journals them (job_runner.hpp: GridSerializable).
@@ -90,11 +88,6 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, cons
 Table modified_sweep_summary_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
 // Per trained setting, operator and estimator: mean τ over the trials and the RBMs whose estimate is untrusted.
 Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const ModifiedSweepResult& result);
-// modified_sweep.csv (summary), modified_sweep_curve.csv (per size, c and operator), modified_sweep_per_rbm.csv,
-// modified_sweep_trained.csv and modified_sweep_trained_trials.csv (when trained settings ran), and the plots
-// modified_sweep_slem.svg and modified_sweep_tau.svg (mean SLEM and median τ/τ_G against γ, largest size, one line
-// per c) and modified_sweep_best_gamma.svg (the best γ by τ against c, one line per size).
-void write_modified_sweep(const ModifiedSweepOptions& options, const ModifiedSweepResult& result, ResultDirectory& out);
 
 // `rbmix experiment modified-sweep` (experiment.hpp).
 struct ModifiedSweep {

@@ -50,7 +50,8 @@ struct RbmRun {
 };
 
 std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData& data, const MatrixD& train,
-                                   const MatrixD& validation_rows, const MatrixD& test_rows, const RbmRun& run) {
+                                   const MatrixD& validation_rows, const MatrixD& test_rows, const RbmRun& run,
+                                   const JobProgress& progress) {
   const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
   TrainingOptions training;
   apply_algorithm(training, algorithm.algorithm);
@@ -90,7 +91,7 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
     return point;
   };
   std::vector<PcdStudyPoint> points{evaluate(0, 0.0)};
-  const auto report_progress = training_progress(options.updates);
+  const auto report_progress = progress.training(options.updates);
   double seconds = 0.0;
   for (int evaluation = 1; evaluation <= options.evaluations; ++evaluation) {
     const std::int64_t target = options.updates * evaluation / options.evaluations;
@@ -109,9 +110,9 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
       points.push_back(last);
       continue;
     }
-    report_job_stage("evaluation");
+    progress.stage("evaluation");
     points.push_back(evaluate(target, seconds));
-    report_job_stage("training");
+    progress.stage("training");
   }
   return points;
 }
@@ -183,7 +184,7 @@ PcdStudyCurve choose_rate(PcdStudyPart part, const std::string& algorithm, const
   return curve;
 }
 
-void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, PcdStudyResult& result) {
+void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase, PcdStudyResult& result) {
   std::vector<PcdStudyPart> parts;
   for (PcdStudyPart part : options.parts)
     if (part != PcdStudyPart::mrf) parts.push_back(part);
@@ -199,11 +200,11 @@ void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, PcdS
         for (std::size_t rate = 0; rate < options.learning_rates.size(); ++rate)
           for (int trial = 0; trial < options.trials; ++trial) runs.push_back({part, algorithm, rule, rate, trial});
       }
-  const auto outcomes = run_jobs(runner, runs.size(), [&](std::size_t index) {
+  const auto outcomes = run_jobs(runner, phase, runs.size(), [&](std::size_t index, const JobProgress& progress) {
     const RbmRun& run = runs[index];
     const bool labelled = run.part == PcdStudyPart::classification;
-    return RunResult{run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run),
-                     0.0};
+    return RunResult{
+        run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run, progress), 0.0};
   });
   const std::size_t per_curve = options.learning_rates.size() * static_cast<std::size_t>(options.trials);
   for (std::size_t first = 0; first < runs.size(); first += per_curve) {
@@ -216,7 +217,7 @@ void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, PcdS
   }
 }
 
-void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, PcdStudyResult& result) {
+void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase, PcdStudyResult& result) {
   if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end()) return;
   const MrfData data = load_mrf_data(options);
   result.mrf_training_entropy = -best_average_log_likelihood(data.train);
@@ -237,7 +238,7 @@ void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, PcdSt
   for (std::size_t setting = 0; setting < settings.size(); ++setting)
     for (std::size_t rate = 0; rate < options.mrf_learning_rates.size(); ++rate)
       for (int trial = 0; trial < options.trials; ++trial) runs.push_back({setting, rate, trial});
-  const auto outcomes = run_jobs(runner, runs.size(), [&](std::size_t index) {
+  const auto outcomes = run_jobs(runner, phase, runs.size(), [&](std::size_t index) {
     const MrfRun& run = runs[index];
     BoltzmannMachineTrainingOptions training;
     training.algorithm = settings[run.setting].algorithm;
@@ -377,8 +378,11 @@ nlohmann::json to_json(const PcdStudyOptions& options) {
 PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner) {
   options.validate();
   PcdStudyResult result;
-  run_rbm_parts(options, runner, result);
-  run_mrf_part(options, runner, result);
+  // The RBM parts' runs are the grid's first phase where there are any, the MRF's runs the next.
+  const bool rbm_parts = std::any_of(options.parts.begin(), options.parts.end(),
+                                     [](PcdStudyPart part) { return part != PcdStudyPart::mrf; });
+  run_rbm_parts(options, runner, JobPhase{0}, result);
+  run_mrf_part(options, runner, JobPhase{rbm_parts ? 1u : 0u}, result);
   return result;
 }
 

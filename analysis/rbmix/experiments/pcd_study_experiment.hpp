@@ -115,8 +115,6 @@ PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& ru
 
 // part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, seconds (of the last point).
 Table pcd_study_summary_table(const PcdStudyResult& result);
-// pcd_study.csv (summary), pcd_study_curves.csv and one SVG per part (test score against update time).
-void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out);
 
 // `rbmix experiment pcd-study` (experiment.hpp).
 struct PcdStudy {

@@ -18,6 +18,9 @@ Table pcd_study_summary_table(const PcdStudyResult& result) {
   return table;
 }
 
+namespace {
+
+// pcd_study.csv (summary), pcd_study_curves.csv and one SVG per part (test score against update time).
 void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out) {
   Table curves({"part", "algorithm", "operator", "learning_rate", "update", "seconds", "validation", "test"});
   for (const auto& curve : result.curves)
@@ -53,6 +56,8 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
     out.write_svg("pcd_study_" + to_string(part) + ".svg", series, plot);
   }
 }
+
+}  // namespace
 
 ExperimentReport PcdStudy::report(const PcdStudyOptions& options, const PcdStudyResult& result, ResultDirectory& out,
                                   std::ostream& log) {

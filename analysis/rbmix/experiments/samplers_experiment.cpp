@@ -84,7 +84,7 @@ DrawnSamples draw_samples(SamplingProcess& process, Eigen::Index count, Eigen::I
 }
 
 SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_set, Eigen::Index hidden,
-                              double learning_rate, std::size_t job) {
+                              double learning_rate, std::size_t job, const JobProgress& progress) {
   const std::uint64_t seed = trial_seed(options.seed, job);
   const SamplersDataSet& data = options.data_sets[data_set];
   TrainingOptions training;
@@ -100,7 +100,7 @@ SamplersModel train_candidate(const SamplersOptions& options, std::size_t data_s
   training.seed = seed;
   Trainer trainer(training, to_real(data.train), MatrixD(0, data.train.cols()), hidden);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(training.updates);
+  hooks.on_update = progress.training(training.updates);
   const TrainingSummary summary = trainer.run(hooks);
   SamplersModel model{data_set,
                       hidden,
@@ -398,9 +398,9 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
   for (std::size_t set = 0; set < options.data_sets.size(); ++set)
     for (Eigen::Index hidden : options.hidden_sizes)
       for (double rate : options.learning_rates) model_jobs.push_back({set, hidden, rate});
-  result.models = run_jobs(runner, model_jobs.size(), [&](std::size_t job) {
+  result.models = run_jobs(runner, JobPhase{0}, model_jobs.size(), [&](std::size_t job, const JobProgress& progress) {
     const ModelJob& model = model_jobs[job];
-    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job);
+    return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job, progress);
   });
 
   result.data_sets.resize(options.data_sets.size());
@@ -430,16 +430,17 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler)
       for (std::size_t setting = 0; setting < options.samplers[sampler].grid.size(); ++setting)
         run_jobs_list.push_back({set, sampler, setting});
-  result.runs = run_jobs(runner, run_jobs_list.size(), [&](std::size_t job) {
+  result.runs = run_jobs(runner, JobPhase{1}, run_jobs_list.size(), [&](std::size_t job) {
     const RunJob& run = run_jobs_list[job];
     return run_sampler(options, result.models[result.data_sets[run.data_set].chosen_model].rbm, rates[run.data_set],
                        run.data_set, run.sampler, run.setting);
   });
 
-  const std::vector<ReferenceCurve> references = run_jobs(runner, options.data_sets.size(), [&](std::size_t set) {
-    const SamplersDataSet& data = options.data_sets[set];
-    return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
-  });
+  const std::vector<ReferenceCurve> references =
+      run_jobs(runner, JobPhase{2}, options.data_sets.size(), [&](std::size_t set) {
+        const SamplersDataSet& data = options.data_sets[set];
+        return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
+      });
   for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
     result.data_sets[set].reference = references[set].curve;
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {

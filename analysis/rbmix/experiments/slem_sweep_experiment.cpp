@@ -1,7 +1,5 @@
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
 
-#include <chrono>
-
 #include "rbmix/analysis/slem.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
@@ -11,31 +9,24 @@
 
 namespace rbmix::experiments {
 
-void SlemSweepOptions::validate() const {
-  require(!sizes.empty(), "--sizes: give at least one size");
-  for (const int size : sizes)
-    require(size >= 1 && 2 * size <= analysis::max_dense_joint_units,
-            "--sizes: m = n = " + std::to_string(size) + " is outside 1.." +
-                std::to_string(analysis::max_dense_joint_units / 2));
-  require(!weight_bounds.empty(), "--c: give at least one weight bound");
-  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
-  require(rbms_per_setting > 0, "--count must be positive");
-}
+void SlemSweepOptions::validate() const { family.validate(analysis::max_dense_joint_units / 2); }
 
 SlemSweepOptions slem_sweep_options(Scale scale, std::uint64_t seed) {
   SlemSweepOptions options;
   if (scale == Scale::smoke) {
-    options.sizes = {2, 3};
-    options.rbms_per_setting = 10;
+    options.family.sizes = {2, 3};
+    options.family.rbms_per_setting = 10;
   }
   options.seed = seed;
   return options;
 }
 
 nlohmann::json to_json(const SlemSweepOptions& options) {
-  return {{"source", "003 Fig. 3"},          {"sizes", options.sizes},
-          {"c", options.weight_bounds},      {"rbms_per_setting", options.rbms_per_setting},
-          {"weights", "U[-c, c], biases 0"}, {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+  nlohmann::json configuration = {{"source", "003 Fig. 3"},
+                                  {"weights", "U[-c, c], biases 0"},
+                                  {"slem", "dense eigenvalues of the joint sweep K = K_h K_v"}};
+  configuration.update(to_json(options.family));
+  return configuration;
 }
 
 nlohmann::json to_grid_json(const SlemSweepRbm& rbm) {
@@ -57,26 +48,25 @@ void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
 SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<SlemSweepRbm> rbms;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
-  const auto start = std::chrono::steady_clock::now();
+  for (const int size : options.family.sizes)
+    for (const int bound : options.family.weight_bounds)
+      for (int index = 0; index < options.family.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
   SlemSweepResult result;
-  result.rbms = run_jobs(runner, rbms.size(), [&](std::size_t k) {
+  result.rbms = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
     const Rbm rbm = fig3_random_rbm(options.seed, job.size, job.weight_bound, job.index);
     job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
     job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
     return job;
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.rbms_per_setting)) {
-    SlemSweepShare share{result.rbms[k].size, result.rbms[k].weight_bound, options.rbms_per_setting, 0, 0.0, 0.0};
-    for (int index = 0; index < options.rbms_per_setting; ++index) {
+  for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
+    SlemSweepShare share{
+        result.rbms[k].size, result.rbms[k].weight_bound, options.family.rbms_per_setting, 0, 0.0, 0.0};
+    for (int index = 0; index < options.family.rbms_per_setting; ++index) {
       const SlemSweepRbm& rbm = result.rbms[k + static_cast<std::size_t>(index)];
       share.flip_better += rbm.slem_flip < rbm.slem_gibbs;
-      share.mean_slem_gibbs += rbm.slem_gibbs / options.rbms_per_setting;
-      share.mean_slem_flip += rbm.slem_flip / options.rbms_per_setting;
+      share.mean_slem_gibbs += rbm.slem_gibbs / options.family.rbms_per_setting;
+      share.mean_slem_flip += rbm.slem_flip / options.family.rbms_per_setting;
     }
     result.shares.push_back(share);
   }
@@ -99,11 +89,14 @@ Table slem_sweep_rbm_table(const SlemSweepResult& result) {
   return table;
 }
 
+namespace {
+
+// slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
 void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out) {
   out.write_csv("slem_sweep.csv", slem_sweep_share_table(result));
   out.write_csv("slem_per_rbm.csv", slem_sweep_rbm_table(result));
   std::vector<PlotSeries> series;
-  for (const int size : options.sizes) {
+  for (const int size : options.family.sizes) {
     PlotSeries line;
     line.label = std::to_string(size) + "x" + std::to_string(size);
     for (const auto& share : result.shares)
@@ -122,6 +115,8 @@ void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& re
   out.write_svg("slem_sweep.svg", series, plot);
 }
 
+}  // namespace
+
 std::vector<ExperimentOption> SlemSweep::own_options() {
   return {{"--sizes", "m = n values, e.g. 2,3,4 (default: paper 2,3,4; smoke 2,3)"},
           {"--c", "weight bounds, A:B or A,B,C (default 1:10)"},
@@ -130,9 +125,7 @@ std::vector<ExperimentOption> SlemSweep::own_options() {
 
 SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
   SlemSweepOptions options = slem_sweep_options(inputs.scale, inputs.seed);
-  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
-  if (const auto bounds = inputs.integers("--c", 1)) options.weight_bounds.assign(bounds->begin(), bounds->end());
-  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  read_family_options(inputs, options.family);
   options.validate();
   return options;
 }
@@ -140,7 +133,8 @@ SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
 nlohmann::json SlemSweep::configuration(const SlemSweepOptions& options) { return to_json(options); }
 
 SlemSweepResult SlemSweep::run(const SlemSweepOptions& options, const JobRunner& runner, std::ostream& log) {
-  log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.rbms_per_setting << " RBMs per setting\n";
+  log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.family.rbms_per_setting
+      << " RBMs per setting\n";
   return run_slem_sweep(options, runner);
 }
 

@@ -18,9 +18,7 @@
 namespace rbmix::experiments {
 
 struct SlemSweepOptions {
-  std::vector<int> sizes{2, 3, 4};
-  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  int rbms_per_setting = 100;
+  Fig3RbmFamily family;
   std::uint64_t seed = 1;
   // Throws InputError naming the option that is out of range.
   void validate() const;
@@ -52,7 +50,6 @@ struct SlemSweepShare {
 struct SlemSweepResult {
   std::vector<SlemSweepRbm> rbms;      // every RBM, in (size, c, index) order
   std::vector<SlemSweepShare> shares;  // one per (size, c), in the same order
-  double seconds = 0.0;
 };
 
 // One RBM's job result as the job grid journals it (job_runner.hpp: GridSerializable).
@@ -65,8 +62,6 @@ SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner&
 Table slem_sweep_share_table(const SlemSweepResult& result);
 // size, c, index, slem_gibbs, slem_flip.
 Table slem_sweep_rbm_table(const SlemSweepResult& result);
-// slem_sweep.csv (shares), slem_per_rbm.csv (every RBM) and slem_sweep.svg (shares against c, one line per size).
-void write_slem_sweep(const SlemSweepOptions& options, const SlemSweepResult& result, ResultDirectory& out);
 
 // `rbmix experiment slem-sweep` (experiment.hpp).
 struct SlemSweep {

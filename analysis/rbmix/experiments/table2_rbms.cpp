@@ -18,7 +18,7 @@ nlohmann::json to_json(const Table2Setting& setting) {
 }
 
 Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,
-                     std::uint64_t seed) {
+                     std::uint64_t seed, const JobProgress& progress) {
   TrainingOptions training;
   training.negative_phase = NegativePhaseKind::parallel_tempering;
   training.replicas = 20;
@@ -35,14 +35,17 @@ Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const P
   apply(initialisation, training);
   Trainer trainer(training, setting.data, MatrixD(0, setting.data.cols()), setting.hidden);
   TrainingHooks hooks;
-  hooks.on_update = training_progress(setting.updates);
+  hooks.on_update = progress.training(setting.updates);
   trainer.run(hooks);
   return trainer.model();
 }
 
-std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps) {
-  report_job_stage(to_string(rule) + " chain");
-  return [sweeps](Eigen::Index done) { report_job_progress(static_cast<double>(done) / static_cast<double>(sweeps)); };
+std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps,
+                                                 const JobProgress& progress) {
+  progress.stage(to_string(rule) + " chain");
+  return [progress, sweeps](Eigen::Index done) {
+    progress.fraction(static_cast<double>(done) / static_cast<double>(sweeps));
+  };
 }
 
 }  // namespace rbmix::experiments

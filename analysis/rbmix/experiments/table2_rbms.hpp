@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
@@ -30,12 +31,14 @@ struct Table2Setting {
 nlohmann::json to_json(const Table2Setting& setting);
 
 // 003 Table 2's RBM for `setting`: trained by 20-PT10 with Gibbs sweeps (003 §4.2) from `initialisation`, sampled in
-// float, seeded by `seed` (the trial's trial_seed). autocorr and modified-sweep train them.
+// float, seeded by `seed` (the trial's trial_seed), reporting its updates into `progress`. autocorr and
+// modified-sweep train them.
 Rbm train_table2_rbm(const Table2Setting& setting, double learning_rate, const ParameterInitialisation& initialisation,
-                     std::uint64_t seed);
+                     std::uint64_t seed, const JobProgress& progress);
 
-// Enters the grid job's stage "<rule> chain" (job_progress.hpp) and returns the `on_sweep` of an energy trace of
-// `sweeps` sweeps (burn-in included) that reports how far it has got.
-std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps);
+// Enters the grid job's stage "<rule> chain" in `progress` (job_progress.hpp) and returns the `on_sweep` of an
+// energy trace of `sweeps` sweeps (burn-in included) that reports how far it has got.
+std::function<void(Eigen::Index)> chain_progress(const UnitRule& rule, Eigen::Index sweeps,
+                                                 const JobProgress& progress);
 
 }  // namespace rbmix::experiments

@@ -77,12 +77,13 @@ void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
 
 namespace rbmix::experiments {
 
-std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner) {
-  return run_jobs(runner, jobs.size(), [&jobs](std::size_t index) {
+std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner,
+                                               JobPhase phase) {
+  return run_jobs(runner, phase, jobs.size(), [&jobs](std::size_t index, const JobProgress& progress) {
     const TrainingJob& job = jobs[index];
     Trainer trainer(job.options, *job.data, MatrixD(), job.n_hidden);
     TrainingHooks hooks;
-    hooks.on_update = training_progress(job.options.updates);
+    hooks.on_update = progress.training(job.options.updates);
     if (job.evaluation_data != nullptr)
       hooks.estimate_log_likelihood = [&job](const Rbm& rbm, const MatrixD&) {
         return exact_average_log_likelihood(rbm, *job.evaluation_data, exact_log_partition(rbm));

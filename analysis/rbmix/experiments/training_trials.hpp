@@ -27,8 +27,9 @@ struct TrainingJob {
   const MatrixD* evaluation_data = nullptr;
 };
 
-// Runs every job on `runner` and returns their summaries in job order.
-std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner);
+// Runs every job on `runner` as `phase` of its experiment and returns their summaries in job order.
+std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner,
+                                               JobPhase phase);
 
 // The training log-likelihoods of a learning curve, NaN where none was computed.
 std::vector<double> train_log_likelihoods(const TrainingSummary& summary);

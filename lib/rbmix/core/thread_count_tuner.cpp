@@ -1,13 +1,10 @@
 #include "rbmix/core/thread_count_tuner.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 
 namespace rbmix {
 namespace {
-
-std::atomic<bool> tuning_on{true};
 
 template <std::size_t size>
 double median(std::array<double, size> values, std::size_t count) {
@@ -18,14 +15,7 @@ double median(std::array<double, size> values, std::size_t count) {
 
 }  // namespace
 
-void set_thread_count_tuning_enabled(bool enabled) { tuning_on.store(enabled); }
-bool thread_count_tuning_enabled() { return tuning_on.load(); }
-
-int tunable_team() {
-  const int team = omp_get_max_threads();
-  if (!thread_count_tuning_enabled() || std::getenv("OMP_NUM_THREADS") != nullptr) return 1;
-  return team;
-}
+int tunable_team() { return std::getenv("OMP_NUM_THREADS") != nullptr ? 1 : omp_get_max_threads(); }
 
 ThreadCountTuner::ThreadCountTuner(int team)
     : team_(std::max(team, 1)), phase_(team_ > 1 ? Phase::warm_up : Phase::settled), chosen_(team_) {}

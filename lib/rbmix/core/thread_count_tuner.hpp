@@ -34,13 +34,9 @@
 
 namespace rbmix {
 
-// Whether new tuners tune (on by default). Off, they always run the full team: benchmarks and tests compare the two
-// in one run. Not for use while tuners run on other threads.
-void set_thread_count_tuning_enabled(bool enabled);
-bool thread_count_tuning_enabled();
-
-// The team to tune from, or 1 when it must be left alone: omp_get_max_threads(), unless tuning is off or the user
-// chose the count (OMP_NUM_THREADS set: the user's setting is kept exactly, whatever the load).
+// The team to tune from, or 1 when it must be left alone: omp_get_max_threads(), unless the user chose the count
+// (OMP_NUM_THREADS set: the user's setting is kept exactly, whatever the load). Tests and benchmarks that need the
+// full team at every piece set OMP_NUM_THREADS too, as a user would.
 int tunable_team();
 
 class ThreadCountTuner {

@@ -8,7 +8,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/csv_matrix.hpp"
 #include "rbmix/io/file_bytes.hpp"
-#include "rbmix/report/png_image.hpp"
+#include "rbmix/io/png_decoder.hpp"
 
 namespace rbmix {
 namespace {

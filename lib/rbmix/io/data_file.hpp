@@ -6,7 +6,7 @@
 //  - a greyscale PNG image, read as one row of H·W values x/255 ∈ [0, 1] (row-major pixels), or a directory of
 //    them, one row per image in the byte order of the file names (name them img-0001.png, img-0002.png, ... so
 //    that this is the intended order); every image of a directory must have the same height and width, and files
-//    in it that do not end in .png are not read. Colour and alpha images are refused (png_image.hpp, decode_png).
+//    in it that do not end in .png are not read. Colour and alpha images are refused (png_decoder.hpp).
 // Which reader: a directory is read as PNGs; a file by its first bytes (the .npy or PNG signature), otherwise as CSV
 // when its name ends in .csv or .txt; anything else is refused naming the formats rbmix reads. Errors are
 // InputErrors naming the file (and, for CSV, the line and column).

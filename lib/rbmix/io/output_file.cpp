@@ -4,10 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "rbmix/core/error.hpp"
@@ -63,11 +64,13 @@ void write_through(const std::filesystem::path& file, const std::filesystem::pat
   if (descriptor.close() != 0) fail(shown, "write failed on close", errno);
 }
 
-// A name no other writer (thread or process) uses at the same time.
+// A name no other writer (thread or process) is likely to use at the same time: the process id and 64 random bits,
+// so that threads share no counter. The caller's exclusive open draws another name on the rare clash.
 std::filesystem::path temporary_sibling(const std::filesystem::path& file) {
-  static std::atomic<unsigned long> counter{0};
+  std::random_device entropy;
+  const std::uint64_t draw = (std::uint64_t{entropy()} << 32) | std::uint64_t{entropy()};
   std::filesystem::path temporary = file;
-  temporary += ".partial." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  temporary += ".partial." + std::to_string(::getpid()) + "." + std::to_string(draw);
   return temporary;
 }
 

@@ -6,7 +6,6 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -16,9 +15,6 @@
 
 namespace rbmix {
 namespace {
-
-std::atomic<bool> binary_products_on{true};
-std::atomic<bool> in_place_products_on{true};
 
 // Products of a binary operand with at most this many rows sum the other operand's rows where they lie instead of
 // packing them (sum_selected_blocks): the pack copies the whole operand once per product, which pays for itself
@@ -405,11 +401,6 @@ void require_shape(bool matches, const char* function, const Matrix<Scalar>& lef
 
 }  // namespace
 
-void set_binary_products_enabled(bool enabled) { binary_products_on.store(enabled); }
-bool binary_products_enabled() { return binary_products_on.load(); }
-void set_in_place_products_enabled(bool enabled) { in_place_products_on.store(enabled); }
-bool in_place_products_enabled() { return in_place_products_on.load(); }
-
 template <typename Scalar>
 double binary_density(const Matrix<Scalar>& binary, const char* what) {
   std::int64_t ones = 0;
@@ -420,7 +411,7 @@ double binary_density(const Matrix<Scalar>& binary, const char* what) {
 namespace {
 
 // Whether a product takes the binary path: always (the plain products, whose operand must be 0/1), or only when the
-// path is enabled and the operand's share of ones is below the threshold (the try_ products).
+// path is allowed and the operand's share of ones is below the threshold (the try_ products).
 enum class BinaryPath { always, below_threshold };
 
 // Checks and counts `binary` in one pass (InputError naming `what`) and says whether to take the binary path for
@@ -428,8 +419,8 @@ enum class BinaryPath { always, below_threshold };
 // binary.size() × other_dimension multiply-adds).
 template <typename Scalar>
 bool take_binary_path(const Matrix<Scalar>& binary, Eigen::Index other_dimension, const char* what, BinaryPath path,
-                      BinaryProduct product) {
-  if (path == BinaryPath::below_threshold && !binary_products_enabled()) return false;
+                      BinaryProduct product, ProductPaths paths) {
+  if (path == BinaryPath::below_threshold && !paths.binary) return false;
   std::int64_t ones = 0;
   require_binary_entries(binary, what, ones);
   if (path == BinaryPath::always || binary.size() == 0) return true;
@@ -439,8 +430,9 @@ bool take_binary_path(const Matrix<Scalar>& binary, Eigen::Index other_dimension
 
 // out = B M from the ones of B's rows (`index`): M's selected rows summed, in place where B has few rows.
 template <typename Scalar>
-void sum_selected_rows(const OnesIndex& index, Eigen::Index lists, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  const bool in_place = lists <= in_place_row_limit && in_place_products_enabled();
+void sum_selected_rows(const OnesIndex& index, Eigen::Index lists, const Matrix<Scalar>& right, Matrix<Scalar>& out,
+                       ProductPaths paths) {
+  const bool in_place = lists <= in_place_row_limit && paths.in_place;
   sum_selected_blocks<Scalar, 1>(
       index, lists, right.rows(), right.cols(),
       [&](Scalar* buffer, Eigen::Index first, Eigen::Index width) { pack_row_block(right, first, width, buffer); },
@@ -452,30 +444,31 @@ void sum_selected_rows(const OnesIndex& index, Eigen::Index lists, const Matrix<
 
 template <typename Scalar>
 bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
-                     const char* what) {
+                     const char* what, ProductPaths paths) {
   require_shape(binary.cols() == right.rows(), what, binary, right);
-  if (!take_binary_path(binary, right.cols(), what, path, BinaryProduct::selected_rows)) return false;
+  if (!take_binary_path(binary, right.cols(), what, path, BinaryProduct::selected_rows, paths)) return false;
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
-  sum_selected_rows(index, binary.rows(), right, out);
+  sum_selected_rows(index, binary.rows(), right, out, paths);
   return true;
 }
 
 template <typename Scalar>
 bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix<Scalar>& right,
-                               Matrix<Scalar>& out, const char* what, const Matrix<Scalar>* right_transposed) {
+                               Matrix<Scalar>& out, const char* what, const Matrix<Scalar>* right_transposed,
+                               ProductPaths paths) {
   require_shape(binary.cols() == right.cols(), what, binary, right);
   require(right_transposed == nullptr ||
               (right_transposed->rows() == right.cols() && right_transposed->cols() == right.rows()),
           [&] { return std::string(what) + ": the transposed operand's shape is not the operand's transposed"; });
-  if (!take_binary_path(binary, right.rows(), what, path, BinaryProduct::selected_columns)) return false;
+  if (!take_binary_path(binary, right.rows(), what, path, BinaryProduct::selected_columns, paths)) return false;
   thread_local OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
   // M's selected columns are Mᵀ's selected rows: the same entries summed in the same order.
-  if (right_transposed != nullptr && binary.rows() <= in_place_row_limit && in_place_products_enabled()) {
-    sum_selected_rows(index, binary.rows(), *right_transposed, out);
+  if (right_transposed != nullptr && binary.rows() <= in_place_row_limit && paths.in_place) {
+    sum_selected_rows(index, binary.rows(), *right_transposed, out, paths);
     return true;
   }
   sum_selected_blocks<Scalar, 1>(
@@ -491,9 +484,9 @@ bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, co
 
 template <typename Scalar>
 bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, const Matrix<Scalar>& binary,
-                               Matrix<Scalar>& out, const char* what, Scalar scale) {
+                               Matrix<Scalar>& out, const char* what, Scalar scale, ProductPaths paths) {
   require_shape(left.rows() == binary.rows(), what, left, binary);
-  if (!take_binary_path(binary, left.cols(), what, path, BinaryProduct::statistic)) return false;
+  if (!take_binary_path(binary, left.cols(), what, path, BinaryProduct::statistic, paths)) return false;
   thread_local OnesIndex by_row;
   thread_local OnesIndex index;
   index_rows(binary, by_row);
@@ -511,48 +504,49 @@ bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, cons
 }  // namespace
 
 template <typename Scalar>
-void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  binary_times_on(BinaryPath::always, binary, right, out, "binary_times");
+void binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out, ProductPaths paths) {
+  binary_times_on(BinaryPath::always, binary, right, out, "binary_times", paths);
 }
 
 template <typename Scalar>
 void binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out) {
-  binary_times_transpose_on<Scalar>(BinaryPath::always, binary, right, out, "binary_times_transpose", nullptr);
+  binary_times_transpose_on<Scalar>(BinaryPath::always, binary, right, out, "binary_times_transpose", nullptr, {});
 }
 
 template <typename Scalar>
 void transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out) {
-  transpose_times_binary_on(BinaryPath::always, left, binary, out, "transpose_times_binary", Scalar(1));
+  transpose_times_binary_on(BinaryPath::always, left, binary, out, "transpose_times_binary", Scalar(1), {});
 }
 
 template <typename Scalar>
-bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
-                      const char* what) {
-  return binary_times_on(BinaryPath::below_threshold, binary, right, out, what);
+bool try_binary_times(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out, const char* what,
+                      ProductPaths paths) {
+  return binary_times_on(BinaryPath::below_threshold, binary, right, out, what, paths);
 }
 
 template <typename Scalar>
 bool try_binary_times_transpose(const Matrix<Scalar>& binary, const Matrix<Scalar>& right, Matrix<Scalar>& out,
-                                const char* what, const Matrix<Scalar>* right_transposed) {
-  return binary_times_transpose_on(BinaryPath::below_threshold, binary, right, out, what, right_transposed);
+                                const char* what, const Matrix<Scalar>* right_transposed, ProductPaths paths) {
+  return binary_times_transpose_on(BinaryPath::below_threshold, binary, right, out, what, right_transposed, paths);
 }
 
 template <typename Scalar>
 bool try_transpose_times_binary(const Matrix<Scalar>& left, const Matrix<Scalar>& binary, Matrix<Scalar>& out,
-                                const char* what, Scalar scale) {
-  return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what, scale);
+                                const char* what, Scalar scale, ProductPaths paths) {
+  return transpose_times_binary_on(BinaryPath::below_threshold, left, binary, out, what, scale, paths);
 }
 
 #define RBMIX_INSTANTIATE_BINARY_PRODUCT(Scalar)                                                                       \
   template double binary_density(const Matrix<Scalar>&, const char*);                                                  \
-  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                           \
+  template void binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, ProductPaths);             \
   template void binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
   template void transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&);                 \
-  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*);          \
+  template bool try_binary_times(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*,           \
+                                 ProductPaths);                                                                        \
   template bool try_binary_times_transpose(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
-                                           const Matrix<Scalar>*);                                                     \
+                                           const Matrix<Scalar>*, ProductPaths);                                       \
   template bool try_transpose_times_binary(const Matrix<Scalar>&, const Matrix<Scalar>&, Matrix<Scalar>&, const char*, \
-                                           Scalar);
+                                           Scalar, ProductPaths);
 RBMIX_INSTANTIATE_BINARY_PRODUCT(float)
 RBMIX_INSTANTIATE_BINARY_PRODUCT(double)
 #undef RBMIX_INSTANTIATE_BINARY_PRODUCT

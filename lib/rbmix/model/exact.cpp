@@ -1,7 +1,6 @@
 #include "rbmix/model/exact.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -9,8 +8,6 @@
 
 namespace rbmix {
 namespace {
-
-std::atomic<bool> factored_log_partition_on{true};
 
 // The enumerated layer seen generically: row k of unit_weights holds the weights from enumerated unit k to every
 // unit of the other layer. For the hidden layer that is W itself; for the visible layer it is Wᵀ.
@@ -287,8 +284,9 @@ double factored_log_partition(const EnumerationView& view) {
   return total.value();
 }
 
-double log_partition_of_view(const EnumerationView& view) {
-  if (factored_log_partition_enabled() && inputs_bounded_for_factoring(view)) return factored_log_partition(view);
+double log_partition_of_view(const EnumerationView& view, PartitionEnumeration enumeration) {
+  if (enumeration == PartitionEnumeration::factored_where_safe && inputs_bounded_for_factoring(view))
+    return factored_log_partition(view);
   const auto blocks = enumerate_blocks(view, LogSumExp{},
                                        [](LogSumExp& sum, std::uint64_t, const Eigen::ArrayXd&, double log_term) {
                                          sum.add(log_term);
@@ -300,16 +298,13 @@ double log_partition_of_view(const EnumerationView& view) {
 
 }  // namespace
 
-void set_factored_log_partition_enabled(bool enabled) { factored_log_partition_on.store(enabled); }
-bool factored_log_partition_enabled() { return factored_log_partition_on.load(); }
-
 EnumeratedLayer smaller_layer(const Rbm& rbm) {
   return rbm.n_visible() < rbm.n_hidden() ? EnumeratedLayer::visible : EnumeratedLayer::hidden;
 }
 
-double exact_log_partition(const Rbm& rbm, EnumeratedLayer layer) {
+double exact_log_partition(const Rbm& rbm, EnumeratedLayer layer, PartitionEnumeration enumeration) {
   rbm.validate("exact log Z");
-  return log_partition_of_view(make_view(rbm, layer));
+  return log_partition_of_view(make_view(rbm, layer), enumeration);
 }
 
 VectorD exact_log_probability(const Rbm& rbm, const MatrixD& data, double log_partition) {
@@ -331,7 +326,7 @@ double exact_average_log_likelihood(const Rbm& rbm, const MatrixD& data, double 
 Statistics exact_model_statistics(const Rbm& rbm) {
   rbm.validate("exact model statistics");
   const EnumerationView view = make_view(rbm, EnumeratedLayer::automatic);
-  const double log_partition = log_partition_of_view(view);
+  const double log_partition = log_partition_of_view(view, PartitionEnumeration::factored_where_safe);
   const auto units = view.unit_weights.rows();
   const auto others = view.unit_weights.cols();
 

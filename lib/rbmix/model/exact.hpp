@@ -21,15 +21,15 @@ EnumeratedLayer smaller_layer(const Rbm& rbm);
 // Largest layer size enumerate_* accept: 2^40 states is far beyond any sensible run.
 inline constexpr int max_enumerated_units = 40;
 
-// log Z. Where every input of the other layer is bounded by 700 in magnitude (any realistic model), the states
-// are enumerated in two parts whose exponentials multiply, so that a state costs no exponential per unit (exact.cpp,
-// factored_log_partition); the result equals the plain enumeration's to rounding.
-double exact_log_partition(const Rbm& rbm, EnumeratedLayer layer = EnumeratedLayer::automatic);
+// How exact_log_partition enumerates. `factored_where_safe`: where every input of the other layer is bounded by 700
+// in magnitude (any realistic model), the states are enumerated in two parts whose exponentials multiply, so that a
+// state costs no exponential per unit (exact.cpp, factored_log_partition); the result equals the plain
+// enumeration's to rounding. `plain`: every state's term on its own, as tests and benchmarks compare the two.
+enum class PartitionEnumeration { factored_where_safe, plain };
 
-// Switches the factored enumeration of exact_log_partition off process-wide (it is on by default), so that
-// benchmarks and tests can compare it with the plain enumeration in one run. Not for use while it runs.
-void set_factored_log_partition_enabled(bool enabled);
-bool factored_log_partition_enabled();
+// log Z.
+double exact_log_partition(const Rbm& rbm, EnumeratedLayer layer = EnumeratedLayer::automatic,
+                           PartitionEnumeration enumeration = PartitionEnumeration::factored_where_safe);
 
 // log p(v) = −F(v) − log Z for each row of `data`.
 VectorD exact_log_probability(const Rbm& rbm, const MatrixD& data, double log_partition);

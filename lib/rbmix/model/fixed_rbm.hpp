@@ -23,8 +23,8 @@ class FixedRbm {
 
   // BasicRbm::binary_layer_inputs of the model, reading Wᵀ where that is faster.
   void binary_layer_inputs(Layer layer, const Matrix<Scalar>& states, Matrix<Scalar>& inputs,
-                           Scalar inverse_temperature = Scalar(1)) const {
-    rbm_.binary_layer_inputs(layer, states, inputs, inverse_temperature, &transposed_weights_);
+                           Scalar inverse_temperature = Scalar(1), ProductPaths paths = {}) const {
+    rbm_.binary_layer_inputs(layer, states, inputs, inverse_temperature, paths, &transposed_weights_);
   }
 
  private:

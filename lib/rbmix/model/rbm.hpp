@@ -106,15 +106,16 @@ struct BasicRbm {
   // of W that the ones select (binary_product.hpp) when there are few enough ones, else it is the dense product.
   // Equal to layer_inputs to within rounding, and the same whatever the thread count. InputError if `states` holds
   // a value other than 0 and 1: fractional values (mean-field, probabilities) go through layer_inputs.
-  // `transposed_weights`, when given, is a row-major copy of Wᵀ (FixedRbm keeps one): the hidden inputs of a single
-  // chain then read W's selected columns as its contiguous rows, with the same numbers.
+  // `paths`: the product paths it may take (binary_product.hpp). `transposed_weights`, when given, is a row-major
+  // copy of Wᵀ (FixedRbm keeps one): the hidden inputs of a single chain then read W's selected columns as its
+  // contiguous rows, with the same numbers.
   void binary_layer_inputs(Layer layer, const Matrix<Scalar>& states, Matrix<Scalar>& inputs,
-                           Scalar inverse_temperature = Scalar(1),
+                           Scalar inverse_temperature = Scalar(1), ProductPaths paths = {},
                            const Matrix<Scalar>* transposed_weights = nullptr) const {
     constexpr const char* what = "BasicRbm::binary_layer_inputs";
     const bool binary = layer == Layer::hidden
-                            ? try_binary_times_transpose(states, weights, inputs, what, transposed_weights)
-                            : try_binary_times(states, weights, inputs, what);
+                            ? try_binary_times_transpose(states, weights, inputs, what, transposed_weights, paths)
+                            : try_binary_times(states, weights, inputs, what, paths);
     if (!binary) {
       layer_inputs(layer, states, inputs, inverse_temperature);
       return;

@@ -36,12 +36,13 @@ auto batch_statistics(const Eigen::MatrixBase<DerivedV>& visible, const Eigen::M
 // The same for visible 0/1 states (chain states, binarised data): ⟨h vᵀ⟩ sums the rows of H that each visible
 // unit's ones select (binary_product.hpp) when there are few enough ones, else it is the dense product. Equal to
 // batch_statistics to within rounding, and the same whatever the thread count; InputError if `visible` holds a
-// value other than 0 and 1.
+// value other than 0 and 1. `paths`: the product paths it may take (binary_product.hpp).
 template <typename Scalar>
-void binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden,
-                             BasicStatistics<Scalar>& out) {
+void binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden, BasicStatistics<Scalar>& out,
+                             ProductPaths paths = {}) {
   const Scalar inverse_batch = Scalar(1) / static_cast<Scalar>(visible.rows());
-  if (!try_transpose_times_binary(hidden, visible, out.hidden_visible, "binary_batch_statistics", inverse_batch)) {
+  if (!try_transpose_times_binary(hidden, visible, out.hidden_visible, "binary_batch_statistics", inverse_batch,
+                                  paths)) {
     batch_statistics(visible, hidden, out);
     return;
   }
@@ -50,9 +51,10 @@ void binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>
 }
 
 template <typename Scalar>
-BasicStatistics<Scalar> binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden) {
+BasicStatistics<Scalar> binary_batch_statistics(const Matrix<Scalar>& visible, const Matrix<Scalar>& hidden,
+                                                ProductPaths paths = {}) {
   BasicStatistics<Scalar> out;
-  binary_batch_statistics(visible, hidden, out);
+  binary_batch_statistics(visible, hidden, out, paths);
   return out;
 }
 

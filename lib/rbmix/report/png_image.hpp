@@ -4,20 +4,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/io/grey_image.hpp"
 
 namespace rbmix {
-
-// 8-bit grey pixels, row-major: 0 black, 255 white.
-struct GreyImage {
-  Eigen::Index height = 0;
-  Eigen::Index width = 0;
-  std::vector<std::uint8_t> pixels;
-};
 
 // A tile should be at least this many pixels across to be read on a screen: a 4×4 bars-and-stripes tile drawn one
 // pixel per value is a speck.
@@ -51,15 +44,5 @@ using PngText = std::vector<std::pair<std::string, std::string>>;
 // Writes the image as an 8-bit greyscale PNG with the given text chunks, through a temporary file and a rename;
 // failures are InputErrors naming the file.
 void write_png(const std::filesystem::path& file, const GreyImage& image, const PngText& text = {});
-
-// The most pixels decode_png accepts in one image (2^24, a 4096 × 4096 picture): every image becomes one data row,
-// and the bound keeps a corrupt header from asking for gigabytes before its data is found missing.
-inline constexpr Eigen::Index kMaxDecodedPngPixels = Eigen::Index{1} << 24;
-
-// Reads a greyscale PNG without alpha: 8-bit pixels as stored, 1-, 2- and 4-bit ones expanded to 8 bits (libpng
-// scales them, so a 1-bit 1 becomes 255). Colour, palette, alpha and 16-bit images are refused rather than
-// converted, as are corrupt or truncated data and images over kMaxDecodedPngPixels, each with an InputError naming
-// `source`: a colour-to-grey conversion is a choice (weights, gamma) the user should make knowingly.
-GreyImage decode_png(std::string_view bytes, const std::string& source);
 
 }  // namespace rbmix

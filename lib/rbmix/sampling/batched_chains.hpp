@@ -139,6 +139,11 @@ class BatchedChains {
   std::vector<RandomStream>& streams() { return streams_; }
   const std::vector<RandomStream>& streams() const { return streams_; }
 
+  // The product paths this chain's layer updates and energies may take (binary_product.hpp): all of them unless a
+  // test or benchmark compares one with the other; the numbers are the same to rounding (in place: to the bit).
+  void set_product_paths(ProductPaths paths) { product_paths_ = paths; }
+  ProductPaths product_paths() const { return product_paths_; }
+
   // Sets the visible states (values must be 0 or 1); the hidden states stay as they are.
   template <typename Derived>
   void set_visible(const Eigen::MatrixBase<Derived>& visible) {
@@ -166,13 +171,13 @@ class BatchedChains {
   template <typename Model, ConcreteUnitRule Rule>
   requires LayerModel<Model, Scalar>
   void update_hidden(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::hidden, visible_, hidden_inputs_, inverse_temperature, product_paths_);
     sample_from_inputs(Layer::hidden, hidden_inputs_, rule);
   }
   template <typename Model, ConcreteUnitRule Rule>
   requires LayerModel<Model, Scalar>
   void update_visible(const Model& rbm, const Rule& rule, Scalar inverse_temperature = Scalar(1)) {
-    rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature);
+    rbm.binary_layer_inputs(Layer::visible, hidden_, visible_inputs_, inverse_temperature, product_paths_);
     sample_from_inputs(Layer::visible, visible_inputs_, rule);
   }
 
@@ -201,11 +206,11 @@ class BatchedChains {
   // E(v, h) = −hᵀ(c + W v) − bᵀv of every chain, c + W v by the 0/1 product into a kept workspace (parallel
   // tempering's swaps take the energies of every replica at every update).
   Vector<Scalar> energies(const BasicRbm<Scalar>& rbm) const {
-    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_);
+    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_, Scalar(1), product_paths_);
     return energies_from_fields(rbm, energy_fields_);
   }
   Vector<Scalar> energies(const FixedRbm<Scalar>& rbm) const {
-    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_);
+    rbm.binary_layer_inputs(Layer::hidden, visible_, energy_fields_, Scalar(1), product_paths_);
     return energies_from_fields(rbm.rbm(), energy_fields_);
   }
   // The same energies given c + W v of the current visible states (`hidden_fields`, chains × n_hidden), for a
@@ -217,6 +222,7 @@ class BatchedChains {
  private:
   Matrix<Scalar> visible_;
   Matrix<Scalar> hidden_;
+  ProductPaths product_paths_;
   Matrix<Scalar> hidden_inputs_;  // workspaces, kept so a sweep allocates nothing
   Matrix<Scalar> visible_inputs_;
   mutable Matrix<Scalar> energy_fields_;  // c + W v for energies(), a workspace only

@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-#include <atomic>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -17,8 +16,6 @@
 
 namespace rbmix {
 namespace {
-
-std::atomic<bool> replica_parallel_tempering_on{true};
 
 // The label group of a classification RBM: the last label_classes visible units (options.label_classes > 0).
 std::optional<SoftmaxGroup> label_group(const TrainingOptions& options, Eigen::Index n_visible) {
@@ -81,8 +78,9 @@ template <typename Scalar>
 class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
  public:
   ChainNegativePhase(const TrainingOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
-                     Eigen::Index batch_size)
-      : rule_(options.rule),
+                     Eigen::Index batch_size, UpdatePaths paths)
+      : paths_(paths),
+        rule_(options.rule),
         label_group_(label_group(options, n_visible)),
         sweeps_(options.sampling_steps),
         restart_at_batch_(options.negative_phase == NegativePhaseKind::contrastive_divergence),
@@ -92,9 +90,11 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
         fast_weights_(n_visible, n_hidden) {
     const int replicas = options.negative_phase == NegativePhaseKind::parallel_tempering ? options.replicas : 1;
     inverse_temperatures_ = replicas > 1 ? uniform_inverse_temperatures(replicas) : std::vector<double>{1.0};
-    for (int replica = 0; replica < replicas; ++replica)
+    for (int replica = 0; replica < replicas; ++replica) {
       replicas_.emplace_back(batch_size, n_visible, n_hidden, options.seed,
                              static_cast<std::uint64_t>(replica) * static_cast<std::uint64_t>(batch_size));
+      replicas_.back().set_product_paths(paths_.products);
+    }
     if (replicas > 1)
       for (Eigen::Index chain = 0; chain < batch_size; ++chain)
         swap_streams_.emplace_back(options.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
@@ -126,9 +126,9 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     }
     // E[h|v] under θ itself: for FPCD the fast weights only steer where the chains go (001 §2).
     const Matrix<Scalar>& visible = replicas_.front().visible();
-    rbm.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_);
+    rbm.binary_layer_inputs(Layer::hidden, visible, hidden_inputs_, Scalar(1), paths_.products);
     logistic(hidden_inputs_, hidden_probabilities_);
-    binary_batch_statistics(visible, hidden_probabilities_, statistics_);
+    binary_batch_statistics(visible, hidden_probabilities_, statistics_, paths_.products);
     return statistics_;
   }
 
@@ -188,7 +188,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     for (int sweep = 0; sweep < sweeps_; ++sweep) {
       if (label_group_) {
         sweep_with_softmax_group(chains, sampling_model, rule_, *label_group_, beta);
-      } else if (beta == Scalar(0) && replica_parallel_tempering_on) {
+      } else if (beta == Scalar(0) && paths_.replica_parallel_tempering) {
         // At β = 0 every total input β(c + W v) and β(b + Wᵀh) is 0 whatever the states, so the products are
         // skipped: the rule sees +0 where the product gave ±0, which no rule tells apart (their inputs enter through
         // comparisons, |x| and e^{−|x|}), and the draws are the same. (A model with an infinite parameter gave NaN
@@ -214,7 +214,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
       sweep_replica(sampling_model, replica);
       energies_[replica] = replicas_[replica].energies(sampling_model);
     };
-    if (!replica_parallel_tempering_on || omp_get_max_threads() < 2) {
+    if (!paths_.replica_parallel_tempering || omp_get_max_threads() < 2) {
       for (std::size_t replica = 0; replica < replicas_.size(); ++replica) advance(replica);
       return;
     }
@@ -258,6 +258,7 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
     }
   }
 
+  UpdatePaths paths_;
   UnitRule rule_;
   std::optional<SoftmaxGroup> label_group_;
   int sweeps_;
@@ -283,12 +284,10 @@ class ChainNegativePhase final : public BasicNegativePhase<Scalar> {
 
 }  // namespace
 
-void set_replica_parallel_tempering_enabled(bool enabled) { replica_parallel_tempering_on = enabled; }
-bool replica_parallel_tempering_enabled() { return replica_parallel_tempering_on; }
-
 template <typename Scalar>
 std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
-                                                                Eigen::Index n_hidden, Eigen::Index batch_size) {
+                                                                Eigen::Index n_hidden, Eigen::Index batch_size,
+                                                                UpdatePaths paths) {
   options.validate();
   require(n_visible > 0 && n_hidden > 0, "make_negative_phase: the RBM needs at least one unit in each layer");
   require(batch_size > 0, "make_negative_phase: the batch size must be positive");
@@ -301,14 +300,15 @@ std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOp
     case NegativePhaseKind::persistent:
     case NegativePhaseKind::fast_persistent:
     case NegativePhaseKind::parallel_tempering:
-      return std::make_unique<ChainNegativePhase<Scalar>>(options, n_visible, n_hidden, batch_size);
+      return std::make_unique<ChainNegativePhase<Scalar>>(options, n_visible, n_hidden, batch_size, paths);
   }
   throw std::logic_error("make_negative_phase: unknown negative phase kind");  // every kind has its case above
 }
 
 template std::unique_ptr<BasicNegativePhase<float>> make_negative_phase<float>(const TrainingOptions&, Eigen::Index,
-                                                                               Eigen::Index, Eigen::Index);
+                                                                               Eigen::Index, Eigen::Index, UpdatePaths);
 template std::unique_ptr<BasicNegativePhase<double>> make_negative_phase<double>(const TrainingOptions&, Eigen::Index,
-                                                                                 Eigen::Index, Eigen::Index);
+                                                                                 Eigen::Index, Eigen::Index,
+                                                                                 UpdatePaths);
 
 }  // namespace rbmix

@@ -29,6 +29,7 @@
 #include "rbmix/model/statistics.hpp"
 #include "rbmix/training/binary_archive.hpp"
 #include "rbmix/training/training_options.hpp"
+#include "rbmix/training/update_paths.hpp"
 
 namespace rbmix {
 
@@ -58,17 +59,12 @@ class BasicNegativePhase : public NegativePhase {
   virtual const BasicStatistics<Scalar>& statistics(const BasicRbm<Scalar>& rbm) = 0;
 };
 
-// Parallel tempering runs each replica's sweeps whole on one thread of the team and forms no product at β = 0
-// (negative_phase.cpp says why). Off, it runs the replicas one after another, each product and draw on the whole
-// team, and forms every product: the code before the change, kept so that benchmarks and tests compare the two in
-// one run. Process-wide, on by default; not for use while a negative phase runs on other threads.
-void set_replica_parallel_tempering_enabled(bool enabled);
-bool replica_parallel_tempering_enabled();
-
 // The negative phase the options name, in Scalar, for an RBM of the given size trained with `batch_size` rows per
-// batch. Its chains draw from streams derived from options.seed.
+// batch. Its chains draw from streams derived from options.seed and take the products and tempering schedule
+// `paths` name (update_paths.hpp).
 template <typename Scalar>
 std::unique_ptr<BasicNegativePhase<Scalar>> make_negative_phase(const TrainingOptions& options, Eigen::Index n_visible,
-                                                                Eigen::Index n_hidden, Eigen::Index batch_size);
+                                                                Eigen::Index n_hidden, Eigen::Index batch_size,
+                                                                UpdatePaths paths = {});
 
 }  // namespace rbmix

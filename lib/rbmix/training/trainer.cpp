@@ -63,8 +63,9 @@ std::string to_string(Termination termination) {
   return "unknown";
 }
 
-Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden)
+Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden, UpdatePaths paths)
     : options_(std::move(options)),
+      paths_(paths),
       train_(std::move(train)),
       test_(std::move(test)),
       optimizer_(options_.momentum, options_.weight_decay, train_.cols(), n_hidden),
@@ -105,9 +106,9 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
   }
   last_good_ = parameters_;
   if (options_.sample_in_float) {
-    negative_phase_in_float_ = make_negative_phase<float>(options_, train_.cols(), n_hidden, batch_size_);
+    negative_phase_in_float_ = make_negative_phase<float>(options_, train_.cols(), n_hidden, batch_size_, paths_);
   } else {
-    negative_phase_in_double_ = make_negative_phase<double>(options_, train_.cols(), n_hidden, batch_size_);
+    negative_phase_in_double_ = make_negative_phase<double>(options_, train_.cols(), n_hidden, batch_size_, paths_);
   }
   permutation_.resize(static_cast<std::size_t>(train_.rows()));
   std::iota(permutation_.begin(), permutation_.end(), std::uint64_t{0});
@@ -214,10 +215,10 @@ void Trainer::update(BasicNegativePhase<Scalar>& phase, UpdateWorkspace<Scalar>&
   const BasicRbm<Scalar>& current = model_in_precision();
   // The batch is 0/1 (the constructor requires binary data or binarisation draws it), so the products with it may
   // take the binary path.
-  current.binary_layer_inputs(Layer::hidden, batch, workspace.hidden_inputs);
+  current.binary_layer_inputs(Layer::hidden, batch, workspace.hidden_inputs, Scalar(1), paths_.products);
   logistic(workspace.hidden_inputs, workspace.hidden_probabilities);
   const BasicStatistics<Scalar>& positive = workspace.positive;
-  binary_batch_statistics(batch, workspace.hidden_probabilities, workspace.positive);
+  binary_batch_statistics(batch, workspace.hidden_probabilities, workspace.positive, paths_.products);
   phase.start_batch(batch, workspace.hidden_probabilities);
 
   const auto parameter_step = [&](bool parameters_moved) {

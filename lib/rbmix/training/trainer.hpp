@@ -43,6 +43,7 @@
 #include "rbmix/training/negative_phase.hpp"
 #include "rbmix/training/optimizer.hpp"
 #include "rbmix/training/training_options.hpp"
+#include "rbmix/training/update_paths.hpp"
 
 namespace rbmix {
 
@@ -77,8 +78,9 @@ struct TrainingHooks {
 class Trainer {
  public:
   // `train` and `test` hold one 0/1 sample per row (test may be empty). Throws InputError for invalid options or
-  // data (non-binary values, different widths, fewer rows than the batch size).
-  Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden);
+  // data (non-binary values, different widths, fewer rows than the batch size). `paths`: the implementations its
+  // updates take (update_paths.hpp), all rbmix's own unless a test or benchmark compares them.
+  Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::Index n_hidden, UpdatePaths paths = {});
 
   // Replaces the whole training state by the checkpoint's (checkpoint.hpp); throws InputError naming the file if
   // it is missing, damaged, or was written for other options or data shapes.
@@ -123,6 +125,7 @@ class Trainer {
   CheckpointRun checkpoint_run() const;
 
   TrainingOptions options_;
+  UpdatePaths paths_;
   MatrixD train_;
   MatrixD test_;
   Eigen::Index batch_size_;

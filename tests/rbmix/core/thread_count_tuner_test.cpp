@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "support/scoped_environment_variable.hpp"
+
 namespace rbmix {
 namespace {
 
@@ -145,18 +147,13 @@ TEST(ThreadCountTuner, RunSetsTheTeamAndRestoresTheCallersSetting) {
 }
 
 TEST(ThreadCountTuner, TunesOnlyWhatTheUserLeftToTheDefault) {
-  const char* saved = std::getenv("OMP_NUM_THREADS");
-  const std::string saved_value = saved ? saved : "";
   const int threads = omp_get_max_threads();
-  unsetenv("OMP_NUM_THREADS");
-  EXPECT_EQ(tunable_team(), threads);
-  setenv("OMP_NUM_THREADS", "2", 1);
+  {
+    const testing::ScopedEnvironmentVariable unset("OMP_NUM_THREADS", std::nullopt);
+    EXPECT_EQ(tunable_team(), threads);
+  }
+  const testing::ScopedEnvironmentVariable chosen("OMP_NUM_THREADS", "2");
   EXPECT_EQ(tunable_team(), 1);
-  unsetenv("OMP_NUM_THREADS");
-  set_thread_count_tuning_enabled(false);
-  EXPECT_EQ(tunable_team(), 1);
-  set_thread_count_tuning_enabled(true);
-  if (saved) setenv("OMP_NUM_THREADS", saved_value.c_str(), 1);
 }
 
 }  // namespace

@@ -52,12 +52,12 @@ void expect_roots(const std::vector<Root>& roots, std::size_t count) {
 
 TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   rbmix::testing::TemporaryDirectory directory;
-  const std::vector<Root> in_memory = run_jobs(JobRunner(2), 30, root_job);  // no grid: threads only
+  const std::vector<Root> in_memory = run_jobs(JobRunner(2), JobPhase{0}, 30, root_job);  // no grid: threads only
   JobGrid grid(settings_in(directory.path()));
-  expect_roots(run_jobs(JobRunner(3, &grid), 30, root_job), 30);
+  expect_roots(run_jobs(JobRunner(3, &grid), JobPhase{0}, 30, root_job), 30);
   EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 30u);
   // A second run_jobs of the same experiment is its next phase, journaled apart.
-  expect_roots(run_jobs(JobRunner(1, &grid), 4, root_job), 4);
+  expect_roots(run_jobs(JobRunner(1, &grid), JobPhase{1}, 4, root_job), 4);
   EXPECT_EQ(JobJournal(directory.path(), 1, settings_in(directory.path()).identity).read().size(), 4u);
   expect_roots(in_memory, 30);
 }
@@ -66,7 +66,7 @@ TEST(JobGrid, ResumeRunsOnlyTheJobsNotJournaled) {
   rbmix::testing::TemporaryDirectory directory;
   {
     JobGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(2, &grid), 20, root_job);
+    run_jobs(JobRunner(2, &grid), JobPhase{0}, 20, root_job);
   }
   const JobJournal journal(directory.path(), 0, settings_in(directory.path()).identity);
   for (const std::size_t lost : {0, 7, 19}) std::filesystem::remove(journal.job_file(lost));
@@ -74,7 +74,7 @@ TEST(JobGrid, ResumeRunsOnlyTheJobsNotJournaled) {
   settings.resume = true;
   JobGrid grid(settings);
   std::vector<std::atomic<int>> calls(20);
-  expect_roots(run_jobs(JobRunner(2, &grid), 20,
+  expect_roots(run_jobs(JobRunner(2, &grid), JobPhase{0}, 20,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -90,7 +90,7 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
   settings.shard = {2, 3};
   JobGrid grid(settings);
   std::vector<std::atomic<int>> calls(10);
-  EXPECT_THROW(run_jobs(JobRunner(2, &grid), 10,
+  EXPECT_THROW(run_jobs(JobRunner(2, &grid), JobPhase{0}, 10,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -107,14 +107,14 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
   rbmix::testing::TemporaryDirectory directory;
   {
     JobGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(2, &grid), 6, root_job);
+    run_jobs(JobRunner(2, &grid), JobPhase{0}, 6, root_job);
   }
   JobGridSettings settings = settings_in(directory.path());
   settings.shard = {1, 2};
   settings.resume = true;
   JobGrid grid(settings);
   std::atomic<int> first_phase_calls{0};
-  expect_roots(run_jobs(JobRunner(2, &grid), 6,
+  expect_roots(run_jobs(JobRunner(2, &grid), JobPhase{0}, 6,
                         [&](std::size_t index) {
                           ++first_phase_calls;
                           return root_job(index);
@@ -122,7 +122,7 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
                6);
   EXPECT_EQ(first_phase_calls.load(), 0);
   std::vector<std::atomic<int>> calls(5);
-  EXPECT_THROW(run_jobs(JobRunner(2, &grid), 5,
+  EXPECT_THROW(run_jobs(JobRunner(2, &grid), JobPhase{1}, 5,
                         [&](std::size_t index) {
                           ++calls[index];
                           return root_job(index);
@@ -139,7 +139,7 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
   {
     JobGrid grid(settings_in(directory.path()));
     try {
-      run_jobs(JobRunner(2, &grid), 12, [](std::size_t index) {
+      run_jobs(JobRunner(2, &grid), JobPhase{0}, 12, [](std::size_t index) {
         if (index == 4) throw InputError("--learning-rate diverged");
         return root_job(index);
       });
@@ -158,7 +158,7 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
   settings.resume = true;
   JobGrid grid(settings);
   std::atomic<int> calls{0};
-  expect_roots(run_jobs(JobRunner(2, &grid), 12,
+  expect_roots(run_jobs(JobRunner(2, &grid), JobPhase{0}, 12,
                         [&](std::size_t index) {
                           ++calls;
                           return root_job(index);
@@ -170,27 +170,38 @@ TEST(JobGrid, AFailedJobIsRecordedAndDoesNotStopTheOthers) {
 TEST(JobProgress, DescribesTheStageAndFractionOfTheRunningJob) {
   JobProgressSlot slot;
   EXPECT_EQ(slot.describe(), "");
-  report_job_stage("outside");  // no job on this thread: nothing to report into
-  report_job_progress(0.5);
+  const JobProgress nowhere;  // a job outside a grid: nothing to report into
+  nowhere.stage("outside");
+  nowhere.fraction(0.5);
+  const JobProgress progress(slot);
   slot.start(3);
   EXPECT_EQ(slot.describe(), "job 3: started");
-  report_job_stage("gibbs chain");
+  progress.stage("gibbs chain");
   EXPECT_EQ(slot.describe(), "job 3: gibbs chain");
-  report_job_progress(0.414);
+  progress.fraction(0.414);
   EXPECT_EQ(slot.describe(), "job 3: gibbs chain 41 %");
-  report_job_progress(7.0);
+  progress.fraction(7.0);
   EXPECT_EQ(slot.describe(), "job 3: gibbs chain 100 %");
-  report_job_progress(-1.0);
+  progress.fraction(-1.0);
   EXPECT_EQ(slot.describe(), "job 3: gibbs chain 0 %");
-  report_job_progress(std::nan(""));
+  progress.fraction(std::nan(""));
   EXPECT_EQ(slot.describe(), "job 3: gibbs chain");
+  progress.training(200)(50);
+  EXPECT_EQ(slot.describe(), "job 3: training 25 %");
   slot.finish();
-  EXPECT_EQ(slot.describe(), "");
-  report_job_progress(0.5);
   EXPECT_EQ(slot.describe(), "");
   slot.start(4);
   EXPECT_EQ(slot.describe(), "job 4: started");  // a new job starts without the last one's stage
   slot.finish();
+}
+
+// The phases of an experiment are named by their run_jobs: one run before those below it is refused.
+TEST(JobGrid, RefusesAPhaseRunBeforeThoseBelowIt) {
+  rbmix::testing::TemporaryDirectory directory;
+  JobGrid grid(settings_in(directory.path()));
+  EXPECT_THROW(run_jobs(JobRunner(1, &grid), JobPhase{1}, 3, root_job), std::logic_error);
+  expect_roots(run_jobs(JobRunner(1, &grid), JobPhase{0}, 3, root_job), 3);
+  expect_roots(run_jobs(JobRunner(1, &grid), JobPhase{1}, 2, root_job), 2);
 }
 
 // With the progress line on, a progress thread refreshes it from the running jobs' reports while they run: it must
@@ -203,11 +214,11 @@ TEST(JobGrid, TheProgressThreadStopsWithThePhaseAlsoWhenAJobFails) {
   JobGrid grid(settings);
   ::testing::internal::CaptureStderr();
   try {
-    run_jobs(JobRunner(2, &grid), 3, [](std::size_t index) {
-      report_job_stage("sleeping");
+    run_jobs(JobRunner(2, &grid), JobPhase{0}, 3, [](std::size_t index, const JobProgress& progress) {
+      progress.stage("sleeping");
       for (int tenth = 1; tenth <= 12; ++tenth) {  // past the progress thread's 1 s refresh
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        report_job_progress(tenth / 12.0);
+        progress.fraction(tenth / 12.0);
       }
       if (index == 1) throw InputError("diverged");
       return root_job(index);
@@ -226,14 +237,14 @@ TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
   rbmix::testing::TemporaryDirectory directory;
   {
     JobGrid grid(settings_in(directory.path()));
-    run_jobs(JobRunner(1, &grid), 3, root_job);
+    run_jobs(JobRunner(1, &grid), JobPhase{0}, 3, root_job);
   }
   JobGridSettings settings = settings_in(directory.path());
   settings.resume = true;
   settings.identity["seed"] = 2;
   JobGrid grid(settings);
   try {
-    run_jobs(JobRunner(1, &grid), 3, root_job);
+    run_jobs(JobRunner(1, &grid), JobPhase{0}, 3, root_job);
     FAIL() << "no exception";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("(seed differ)"), std::string::npos) << error.what();
@@ -243,7 +254,7 @@ TEST(JobGrid, ResumeRefusesTheJournalOfAnotherGrid) {
 // A grid journals results as text: run_jobs takes only results that say how (checked when compiled).
 template <typename Job>
 concept RunnableOnAGrid = requires(const JobRunner& runner, Job job) {
-  run_jobs(runner, 1, job);
+  run_jobs(runner, JobPhase{0}, 1, job);
 };
 static_assert(RunnableOnAGrid<Root (*)(std::size_t)>);
 static_assert(!RunnableOnAGrid<std::size_t (*)(std::size_t)>);
@@ -255,7 +266,7 @@ TEST(JobGrid, AnUnreadableJournaledResultNamesItsJobAndFile) {
     rbmix::testing::TemporaryDirectory directory;
     {
       JobGrid grid(settings_in(directory.path()));
-      run_jobs(JobRunner(1, &grid), 5, root_job);
+      run_jobs(JobRunner(1, &grid), JobPhase{0}, 5, root_job);
     }
     const JobJournal journal(directory.path(), 0, settings_in(directory.path()).identity);
     journal.record(3, {true, nlohmann::json{{"index", 3}, {"value", value}}.dump()});
@@ -263,7 +274,7 @@ TEST(JobGrid, AnUnreadableJournaledResultNamesItsJobAndFile) {
     settings.resume = true;
     JobGrid grid(settings);
     try {
-      run_jobs(JobRunner(1, &grid), 5, root_job);
+      run_jobs(JobRunner(1, &grid), JobPhase{0}, 5, root_job);
       ADD_FAILURE() << value << ": no exception";
     } catch (const InputError& error) {
       const std::string message = error.what();

@@ -15,9 +15,9 @@ namespace {
 // Smoke options without the trained RBMs, over a small grid.
 ModifiedSweepOptions small_random_options() {
   ModifiedSweepOptions options = modified_sweep_options(Scale::smoke, 3, {});
-  options.sizes = {2};
-  options.weight_bounds = {1, 4};
-  options.rbms_per_setting = 2;
+  options.family.sizes = {2};
+  options.family.weight_bounds = {1, 4};
+  options.family.rbms_per_setting = 2;
   options.trained.clear();
   return options;
 }
@@ -31,9 +31,9 @@ TEST(ModifiedSweep, TheFamilyStartsAtGibbsOnTheSlemSweepRbms) {
   ASSERT_EQ(result.rbms.size(), 4u);
   EXPECT_TRUE(result.trained.empty());
   SlemSweepOptions slem_options = slem_sweep_options(Scale::smoke, 3);
-  slem_options.sizes = {2};
-  slem_options.weight_bounds = {1, 4};
-  slem_options.rbms_per_setting = 2;
+  slem_options.family.sizes = {2};
+  slem_options.family.weight_bounds = {1, 4};
+  slem_options.family.rbms_per_setting = 2;
   const SlemSweepResult slem = run_slem_sweep(slem_options);
   const std::size_t operators = modified_sweep_random_operators(options).size();
   ASSERT_EQ(operators, 3 + options.shifts.size());
@@ -76,9 +76,9 @@ TEST(ModifiedSweep, TheShareCountsTheRbmsWhereSomeGammaIsBelowGAndT) {
 // grid's journal.
 TEST(ModifiedSweep, SmokeScaleSamplesTheTrainedRbmAndRoundTripsThroughTheGrid) {
   ModifiedSweepOptions options = modified_sweep_options(Scale::smoke, 2, {});
-  options.sizes = {2};
-  options.weight_bounds = {2};
-  options.rbms_per_setting = 1;
+  options.family.sizes = {2};
+  options.family.weight_bounds = {2};
+  options.family.rbms_per_setting = 1;
   EXPECT_FALSE(options.mnist_skipped.empty());
   const ModifiedSweepResult result = run_modified_sweep(options);
   ASSERT_EQ(result.trained.size(), 1u);
@@ -106,14 +106,14 @@ TEST(ModifiedSweep, OptionsNameWhatIsOutOfRange) {
   options.shifts = {0.5, 1.5};
   EXPECT_THROW(options.validate(), InputError);
   options = small_random_options();
-  options.sizes = {14};
+  options.family.sizes = {14};
   EXPECT_THROW(options.validate(), InputError);
   options = small_random_options();
   options.mixture_weight = -0.1;
   EXPECT_THROW(run_modified_sweep(options), InputError);
   const ModifiedSweepOptions paper = modified_sweep_options(Scale::paper, 1, {});
-  EXPECT_EQ(paper.sizes, (std::vector<int>{2, 3, 4}));
-  EXPECT_EQ(paper.rbms_per_setting, 100);
+  EXPECT_EQ(paper.family.sizes, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(paper.family.rbms_per_setting, 100);
   EXPECT_EQ(paper.shifts.size(), 11u);
 }
 

@@ -10,7 +10,7 @@ namespace {
 // Smoke scale: one share per (size, c), each the count of its RBMs with SLEM(T) < SLEM(G); SLEMs lie in [0, 1].
 TEST(SlemSweep, SmokeScaleSharesCountTheRbmsWhereTIsBetter) {
   SlemSweepOptions options = slem_sweep_options(Scale::smoke, 3);
-  options.weight_bounds = {1, 4};
+  options.family.weight_bounds = {1, 4};
   const SlemSweepResult result = run_slem_sweep(options);
   ASSERT_EQ(result.rbms.size(), 2u * 2u * 10u);
   ASSERT_EQ(result.shares.size(), 4u);
@@ -35,10 +35,10 @@ TEST(SlemSweep, SmokeScaleSharesCountTheRbmsWhereTIsBetter) {
 // weights when other sizes are added.
 TEST(SlemSweep, EachRbmDependsOnlyOnItsOwnKey) {
   SlemSweepOptions options = slem_sweep_options(Scale::smoke, 5);
-  options.sizes = {2};
-  options.weight_bounds = {3};
+  options.family.sizes = {2};
+  options.family.weight_bounds = {3};
   const SlemSweepResult alone = run_slem_sweep(options, JobRunner(1));
-  options.sizes = {3, 2};
+  options.family.sizes = {3, 2};
   const SlemSweepResult with_other_size = run_slem_sweep(options, JobRunner(2));
   for (std::size_t k = 0; k < alone.rbms.size(); ++k) {
     EXPECT_EQ(alone.rbms[k].slem_gibbs, with_other_size.rbms[10 + k].slem_gibbs);
@@ -48,16 +48,16 @@ TEST(SlemSweep, EachRbmDependsOnlyOnItsOwnKey) {
 
 TEST(SlemSweep, OptionsNameWhatIsOutOfRange) {
   SlemSweepOptions options;
-  options.sizes = {20};
+  options.family.sizes = {20};
   EXPECT_THROW(options.validate(), InputError);
   options = SlemSweepOptions{};
-  options.weight_bounds = {-1};
+  options.family.weight_bounds = {-1};
   EXPECT_THROW(run_slem_sweep(options), InputError);
   options = SlemSweepOptions{};
-  options.rbms_per_setting = 0;
+  options.family.rbms_per_setting = 0;
   EXPECT_THROW(options.validate(), InputError);
-  EXPECT_EQ(slem_sweep_options(Scale::paper, 1).sizes, (std::vector<int>{2, 3, 4}));
-  EXPECT_EQ(slem_sweep_options(Scale::paper, 1).rbms_per_setting, 100);
+  EXPECT_EQ(slem_sweep_options(Scale::paper, 1).family.sizes, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(slem_sweep_options(Scale::paper, 1).family.rbms_per_setting, 100);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ TrainingOptions short_training(std::uint64_t seed) {
 TEST(TrainingTrials, SummariesAreThoseOfEachJobRunAlone) {
   const MatrixD data = to_real(bars_and_stripes(3));
   const std::vector<TrainingJob> jobs{{short_training(1), &data, 4}, {short_training(2), &data, 3}};
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(2));
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(2), JobPhase{0});
   ASSERT_EQ(summaries.size(), 2u);
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     Trainer alone(jobs[k].options, data, MatrixD(), jobs[k].n_hidden);
@@ -37,7 +37,8 @@ TEST(TrainingTrials, LearningCurveAveragesOverTheEvaluationRows) {
   const MatrixD rows = data.topRows(3);
   TrainingOptions options = short_training(5);
   options.updates = 0;
-  const std::vector<TrainingSummary> summaries = run_training_jobs({{options, &data, 4, &rows}}, JobRunner(1));
+  const std::vector<TrainingSummary> summaries =
+      run_training_jobs({{options, &data, 4, &rows}}, JobRunner(1), JobPhase{0});
   Trainer untrained(options, data, MatrixD(), 4);
   const Rbm rbm = untrained.model();
   const std::vector<double> curve = train_log_likelihoods(summaries[0]);

@@ -178,10 +178,8 @@ void check_in_place_against_packed() {
   binary_times(binary, right, in_place);
   const bool took_binary_path =
       try_binary_times_transpose(binary, transposed_right, in_place_transposed, "states", &transposed_copy);
-  set_in_place_products_enabled(false);
-  binary_times(binary, right, packed);
+  binary_times(binary, right, packed, {.in_place = false});
   try_binary_times_transpose(binary, transposed_right, packed_transposed, "states");
-  set_in_place_products_enabled(true);
   RC_ASSERT(in_place == packed);
   if (took_binary_path) RC_ASSERT(in_place_transposed == packed_transposed);
 }
@@ -202,15 +200,13 @@ TEST(BinaryProduct, OneChainInputsFromTransposedWeightsAreThePackedInputs) {
   Matrix<float> in_place, packed;
   for (const Layer layer : {Layer::hidden, Layer::visible}) {
     const Matrix<float>& states = layer == Layer::hidden ? visible : hidden;
-    rbm.binary_layer_inputs(layer, states, in_place, 0.7f, &transposed);
-    set_in_place_products_enabled(false);
-    rbm.binary_layer_inputs(layer, states, packed, 0.7f);
-    set_in_place_products_enabled(true);
+    rbm.binary_layer_inputs(layer, states, in_place, 0.7f, {}, &transposed);
+    rbm.binary_layer_inputs(layer, states, packed, 0.7f, {.in_place = false});
     EXPECT_EQ(in_place, packed);
   }
   Matrix<float> inputs;
   const Matrix<float> wrong_shape = rbm.weights;
-  EXPECT_THROW(rbm.binary_layer_inputs(Layer::hidden, visible, inputs, 1.0f, &wrong_shape), InputError);
+  EXPECT_THROW(rbm.binary_layer_inputs(Layer::hidden, visible, inputs, 1.0f, {}, &wrong_shape), InputError);
 }
 
 // The try_ products take the binary path below the density threshold (returning true, with the plain product's
@@ -228,9 +224,7 @@ TEST(BinaryProduct, TryProductsTakeTheBinaryPathOnlyBelowTheThreshold) {
   out = untouched;
   EXPECT_FALSE(try_binary_times_transpose(dense, weights, out, "states"));
   EXPECT_EQ(out, untouched);
-  set_binary_products_enabled(false);
-  EXPECT_FALSE(try_binary_times_transpose(sparse, weights, out, "states"));
-  set_binary_products_enabled(true);
+  EXPECT_FALSE(try_binary_times_transpose<double>(sparse, weights, out, "states", nullptr, {.binary = false}));
   EXPECT_EQ(out, untouched);
 
   const MatrixD hidden = random_binary<double>(20, 50, 0.1, 15);
@@ -288,9 +282,7 @@ TEST(BinaryProduct, RbmEntryPointsAgreeWithTheDenseOnes) {
       rbm.layer_inputs(layer, states, dense_inputs, 0.7f);
       // |inputs| ≤ 0.7·(0.5 + 784·0.5): 2·784·ε·275 bounds the rounding of either order.
       EXPECT_LE((binary_inputs - dense_inputs).cwiseAbs().maxCoeff(), 2 * 784 * 1.2e-7 * 275) << density;
-      set_binary_products_enabled(false);
-      rbm.binary_layer_inputs(layer, states, binary_inputs, 0.7f);
-      set_binary_products_enabled(true);
+      rbm.binary_layer_inputs(layer, states, binary_inputs, 0.7f, {.binary = false});
       EXPECT_EQ(binary_inputs, dense_inputs);
     }
     const Matrix<float> probabilities = random_dense<float>(100, 500, 11).array() + 0.5f;

@@ -86,9 +86,7 @@ TEST(ExactLogPartition, FactoredEnumerationEqualsThePlainOne) {
     const Eigen::Index visible = 1 + (trial * 37) % 100;
     const Rbm rbm = uniform_rbm(visible, hidden, 1.5, stream);
     const double factored = exact_log_partition(rbm, EnumeratedLayer::hidden);
-    set_factored_log_partition_enabled(false);
-    const double plain = exact_log_partition(rbm, EnumeratedLayer::hidden);
-    set_factored_log_partition_enabled(true);
+    const double plain = exact_log_partition(rbm, EnumeratedLayer::hidden, PartitionEnumeration::plain);
     EXPECT_NEAR(factored, plain, kFactoredTolerance * std::abs(plain)) << visible << " x " << hidden;
   }
 }
@@ -103,9 +101,7 @@ TEST(ExactLogPartition, HugeInputsTakeThePlainEnumeration) {
   rbm.visible_bias(0) = -1000.0;
   rbm.weights.col(0).head(5).setConstant(200.0);
   const double value = exact_log_partition(rbm, EnumeratedLayer::hidden);
-  set_factored_log_partition_enabled(false);
-  EXPECT_EQ(value, exact_log_partition(rbm, EnumeratedLayer::hidden));
-  set_factored_log_partition_enabled(true);
+  EXPECT_EQ(value, exact_log_partition(rbm, EnumeratedLayer::hidden, PartitionEnumeration::plain));
   EXPECT_TRUE(std::isfinite(value));
 }
 

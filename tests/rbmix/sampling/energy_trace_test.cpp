@@ -55,13 +55,12 @@ void check_trace_matches_plain_sweeps(Eigen::Index chain_count) {
   const MatrixD trace = record_energy_trace(recorded, rbm, rule, 30, 5);
   BatchedChains<Scalar> plain(chain_count, visible, hidden, 9);
   MatrixD plain_trace(30, chain_count);
-  set_in_place_products_enabled(false);
+  plain.set_product_paths({.in_place = false});
   for (int sweep = 0; sweep < 5; ++sweep) plain.sweep(rbm, rule);
   for (Eigen::Index step = 0; step < 30; ++step) {
     plain.sweep(rbm, rule);
     plain_trace.row(step) = plain.energies(rbm).template cast<double>().transpose();
   }
-  set_in_place_products_enabled(true);
   EXPECT_EQ(trace, plain_trace);
   EXPECT_EQ(recorded.visible(), plain.visible());
   EXPECT_EQ(recorded.hidden(), plain.hidden());

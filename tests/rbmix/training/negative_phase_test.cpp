@@ -101,10 +101,9 @@ template <typename Scalar>
 std::string tempering_state_after_calls(const TrainingOptions& options, const Rbm& rbm, const MatrixD& batch, int calls,
                                         bool replica_parallel, int threads) {
   const int team = omp_get_max_threads();
-  const bool was_enabled = replica_parallel_tempering_enabled();
   omp_set_num_threads(threads);
-  set_replica_parallel_tempering_enabled(replica_parallel);
-  auto phase = make_negative_phase<Scalar>(options, rbm.n_visible(), rbm.n_hidden(), batch.rows());
+  auto phase = make_negative_phase<Scalar>(options, rbm.n_visible(), rbm.n_hidden(), batch.rows(),
+                                           {.replica_parallel_tempering = replica_parallel});
   const BasicRbm<Scalar> model = rbm.cast<Scalar>();
   const Matrix<Scalar> states = batch.cast<Scalar>();
   phase->start_batch(states, model.hidden_probabilities(states));
@@ -114,7 +113,6 @@ std::string tempering_state_after_calls(const TrainingOptions& options, const Rb
     writer.write_matrix(statistics.hidden_visible);
   }
   phase->save(writer);
-  set_replica_parallel_tempering_enabled(was_enabled);
   omp_set_num_threads(team);
   return writer.bytes();
 }

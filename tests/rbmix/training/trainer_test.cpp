@@ -12,12 +12,12 @@
 #include <utility>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/core/thread_count_tuner.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/exact.hpp"
+#include "support/scoped_environment_variable.hpp"
 #include "support/test_names.hpp"
 
 namespace rbmix {
@@ -183,7 +183,8 @@ TEST(Trainer, TheSameSeedTrainsTheSameBitsWhateverTheTeam) {
   MatrixD data(200, 784);
   for (Eigen::Index k = 0; k < data.size(); ++k) data.data()[k] = one(engine) ? 1.0 : 0.0;
   const int threads = omp_get_max_threads();
-  set_thread_count_tuning_enabled(false);
+  // OMP_NUM_THREADS set: the trainer's tuner keeps each team as set, as it does for a user who chose the count.
+  const testing::ScopedEnvironmentVariable team_as_set("OMP_NUM_THREADS", "2");
   for (const Algorithm algorithm : {Algorithm::pcd, Algorithm::mfcd})
     for (const bool in_float : {false, true}) {
       TrainingOptions options;
@@ -205,7 +206,6 @@ TEST(Trainer, TheSameSeedTrainsTheSameBitsWhateverTheTeam) {
       SCOPED_TRACE(to_string(algorithm) + (in_float ? " in float" : " in double"));
       expect_identical(models[0], models[1]);
     }
-  set_thread_count_tuning_enabled(true);
 }
 
 // With --float the whole update runs in float while the optimizer keeps the parameters in double. MF-CD and the

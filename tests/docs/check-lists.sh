@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Keeps the lists a reader relies on equal to what they list (docs/README.md, "Keeping it true").
+# Usage: check-lists.sh REPOSITORY_ROOT [RBMIX_PROGRAM]
+# Fails (exit 1, one line per problem) when
+#  - docs/README.md's index leaves out a docs/*.md file or links one that does not exist;
+#  - README.md's "Layout" block leaves out a top-level folder or a folder of tools/, or names one that does not exist;
+#  - lib/CMakeLists.txt's opening comment leaves out a folder of lib/rbmix/;
+# and, given the rbmix program, when
+#  - an experiment that `rbmix experiment --help` lists has no `rbmix experiment NAME` in docs/reproducing.md;
+#  - README.md or docs/*.md shows a command (`rbmix NAME`, `$rbmix NAME`) or an experiment (`rbmix experiment NAME`)
+#    that the program does not have.
+set -euo pipefail
+export LC_ALL=C
+
+root="${1:?usage: check-lists.sh REPOSITORY_ROOT [RBMIX_PROGRAM]}"
+program="${2:-}"
+cd "$root"
+
+problems=0
+problem() {
+  echo "check-lists: $*" >&2
+  problems=$((problems + 1))
+}
+
+# 1. docs/README.md indexes every document of docs/, and only those.
+index=docs/README.md
+for document in docs/*.md; do
+  name="${document#docs/}"
+  [[ "$name" == README.md ]] && continue
+  grep -qF "]($name)" "$index" || problem "$index: the index does not link $name"
+done
+while IFS= read -r linked; do
+  [[ -f "docs/$linked" ]] || problem "$index: links $linked, which is not in docs/"
+done < <(grep -oE '\]\([a-z_-]+[.]md\)' "$index" | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+
+# 2. README.md's "Layout" block names every top-level folder and every folder of tools/, and only those. The
+#    folders are the tracked ones where the repository is a git checkout (a build folder is not part of it).
+layout="$(awk '/^## Layout/ { inside = 1; next } /^## / { inside = 0 } inside' README.md |
+  awk '/^```/ { fenced = !fenced; next } fenced')"
+[[ -n "$layout" ]] || problem "README.md: no fenced block under '## Layout'"
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  folders="$(git ls-files | grep / | cut -d/ -f1 | sort -u)"
+  tool_folders="$(git ls-files tools | cut -d/ -f2 | grep -v '[.]' | sort -u)"
+else
+  folders="$(find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' ! -name 'build*' -printf '%f\n' | sort)"
+  tool_folders="$(find tools -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)"
+fi
+for folder in $folders; do
+  [[ "$folder" == .* ]] && continue
+  grep -qE "^$folder/" <<< "$layout" || problem "README.md, Layout: the folder $folder/ is not listed"
+done
+for folder in $(grep -oE '^[a-z_-]+/' <<< "$layout" | tr -d /); do
+  grep -qxF "$folder" <<< "$folders" ||
+    problem "README.md, Layout: lists $folder/, which is not a folder of the repository"
+done
+for folder in $tool_folders; do
+  grep -qF "tools/$folder" <<< "$layout" || problem "README.md, Layout: the folder tools/$folder is not listed"
+done
+for folder in $(grep -oE 'tools/[a-z_-]+' <<< "$layout" | cut -d/ -f2 | sort -u); do
+  grep -qxF "$folder" <<< "$tool_folders" || problem "README.md, Layout: lists tools/$folder, which does not exist"
+done
+
+# 3. lib/CMakeLists.txt's opening comment names every folder of lib/rbmix/.
+opening="$(awk '/^#/ { print; next } { exit }' lib/CMakeLists.txt)"
+for folder in lib/rbmix/*/; do
+  folder="$(basename "$folder")"
+  grep -qw "$folder" <<< "$opening" || problem "lib/CMakeLists.txt: the opening comment does not name lib/rbmix/$folder"
+done
+
+# 4. The commands and experiments the documentation shows are the program's.
+# The names under "Subcommands:" in the program's help for the words given.
+subcommands() {
+  "$program" "$@" --help | awk '/^Subcommands:/ { inside = 1; next } inside && /^$/ { inside = 0 } inside { print $1 }'
+}
+if [[ -n "$program" ]]; then
+  commands="$(subcommands)"
+  experiments="$(subcommands experiment)"
+  [[ -n "$commands" && -n "$experiments" ]] || problem "$program: its --help lists no subcommands"
+  for experiment in $experiments; do
+    grep -qE "rbmix experiment $experiment\b" docs/reproducing.md ||
+      problem "docs/reproducing.md: the experiment $experiment (rbmix experiment --help) is not described"
+  done
+  while IFS=: read -r file shown; do
+    name="${shown##* }"
+    grep -qxF "$name" <<< "$experiments" ||
+      problem "$file: shows 'rbmix experiment $name', which the program does not have"
+  done < <(grep -oE 'rbmix experiment [a-z][a-z-]*' README.md docs/*.md | sort -u)
+  while IFS=: read -r file shown; do
+    name="${shown##* }"
+    grep -qxF "$name" <<< "$commands" || problem "$file: shows 'rbmix $name', which the program does not have"
+  done < <(grep -oE '(`|[$])rbmix [a-z][a-z-]*' README.md docs/*.md | sort -u)
+fi
+
+if ((problems > 0)); then
+  echo "check-lists: $problems problem(s)" >&2
+  exit 1
+fi
+echo "check-lists: every list matches what it lists"
