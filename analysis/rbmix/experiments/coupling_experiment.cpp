@@ -70,16 +70,17 @@ struct CouplingJob {
 
 std::vector<CouplingJob> coupling_jobs(const CouplingOptions& options) {
   std::vector<CouplingJob> jobs;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.rbms_per_setting; ++index) jobs.push_back({true, size, bound, index, 0});
+  for (const int size : options.family.sizes)
+    for (const int bound : options.family.weight_bounds)
+      for (int index = 0; index < options.family.rbms_per_setting; ++index) jobs.push_back({true, size, bound, index, 0});
   for (std::size_t setting = 0; setting < options.trained.settings.size(); ++setting)
     for (int trial = 0; trial < options.trained.settings[setting].trials; ++trial)
       jobs.push_back({false, 0, 0, trial, setting});
   return jobs;
 }
 
-CouplingModelResult run_job(const CouplingOptions& options, const CouplingJob& job, std::size_t job_index) {
+CouplingModelResult run_job(const CouplingOptions& options, const CouplingJob& job, std::size_t job_index,
+                            const JobProgress& progress) {
   const std::uint64_t chain_seed = purpose_seed(options.seed, job_index, SeedPurpose::sampling);
   CouplingModelResult result;
   result.size = job.size;
@@ -101,7 +102,7 @@ CouplingModelResult run_job(const CouplingOptions& options, const CouplingJob& j
   result.slem_gibbs = result.slem_flip = not_available;
   const std::uint64_t training_job = 1000 * setting.number + static_cast<std::uint64_t>(job.index);
   const Rbm rbm = train_table2_rbm(setting, options.trained.learning_rate, options.trained.initialisation,
-                                   trial_seed(options.seed, training_job));
+                                   trial_seed(options.seed, training_job), progress);
   const analysis::StartDistribution start{analysis::StartDistribution::Kind::data, setting.data, setting.name};
   result.gibbs = couple(rbm, GibbsRule{}, start, options, chain_seed);
   result.flip = couple(rbm, FlipTheStateRule{}, start, options, chain_seed);
@@ -111,12 +112,7 @@ CouplingModelResult run_job(const CouplingOptions& options, const CouplingJob& j
 }  // namespace
 
 void CouplingOptions::validate() const {
-  for (const int size : sizes)
-    require(size >= 1 && 2 * size <= analysis::max_dense_joint_units,
-            "--sizes: m = n = " + std::to_string(size) + " is outside 1.." +
-                std::to_string(analysis::max_dense_joint_units / 2));
-  for (const int bound : weight_bounds) require(bound >= 0, "--c: weight bounds must be ≥ 0");
-  require(rbms_per_setting > 0, "--count must be positive");
+  family.validate(analysis::max_dense_joint_units / 2);
   analysis::ConvergenceBoundOptions bound_options;
   bound_options.lag = lag;
   bound_options.pairs = pairs;
@@ -131,9 +127,7 @@ CouplingOptions coupling_options(Scale scale, std::uint64_t seed, const std::fil
   options.seed = seed;
   AutocorrOverrides overrides;
   if (scale == Scale::smoke) {
-    options.sizes = {2, 3};
-    options.weight_bounds = {1, 4, 7, 10};
-    options.rbms_per_setting = 3;
+    options.family = {{2, 3}, {1, 4, 7, 10}, 3};
     options.pairs = 32;
     options.max_sweeps = 2000;
     overrides.trials = 1;
@@ -158,9 +152,9 @@ nlohmann::json to_json(const CouplingOptions& options) {
   nlohmann::json settings = nlohmann::json::array();
   for (const auto& setting : options.trained.settings) settings.push_back(to_json(setting));
   return {{"source", "003 Fig. 3 and Table 2"},
-          {"sizes", options.sizes},
-          {"c", options.weight_bounds},
-          {"rbms_per_setting", options.rbms_per_setting},
+          {"sizes", options.family.sizes},
+          {"c", options.family.weight_bounds},
+          {"rbms_per_setting", options.family.rbms_per_setting},
           {"lag", options.lag},
           {"pairs", options.pairs},
           {"max_sweeps", options.max_sweeps},
@@ -197,7 +191,9 @@ CouplingResult run_coupling(const CouplingOptions& options, const JobRunner& run
   options.validate();
   const std::vector<CouplingJob> jobs = coupling_jobs(options);
   CouplingResult result;
-  result.models = run_jobs(runner, jobs.size(), [&](std::size_t k) { return run_job(options, jobs[k], k); });
+  result.models = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t k, const JobProgress& progress) {
+    return run_job(options, jobs[k], k, progress);
+  });
   return result;
 }
 
@@ -258,9 +254,7 @@ CouplingOptions Coupling::make_options(const ExperimentInputs& inputs) {
   CouplingOptions options = coupling_options(inputs.scale, inputs.seed, inputs.mnist,
                                              inputs.words("--settings").value_or(std::vector<std::string>{}),
                                              static_cast<int>(inputs.integer("--trials", 1).value_or(0)));
-  if (const auto sizes = inputs.integers("--sizes", 1)) options.sizes.assign(sizes->begin(), sizes->end());
-  if (const auto bounds = inputs.integers("--c", 0)) options.weight_bounds.assign(bounds->begin(), bounds->end());
-  if (const auto count = inputs.integer("--count", 1)) options.rbms_per_setting = static_cast<int>(*count);
+  read_family_options(inputs, options.family);
   if (const auto lag = inputs.integer("--lag", 1)) options.lag = *lag;
   if (const auto pairs = inputs.integer("--pairs", 2)) options.pairs = *pairs;
   if (const auto sweeps = inputs.integer("--max-sweeps", 2)) options.max_sweeps = *sweeps;

@@ -17,13 +17,12 @@
 
 #include "rbmix/experiments/autocorr_experiment.hpp"
 #include "rbmix/experiments/experiment.hpp"
+#include "rbmix/experiments/random_rbm_family.hpp"
 
 namespace rbmix::experiments {
 
 struct CouplingOptions {
-  std::vector<int> sizes{2, 3, 4};
-  std::vector<int> weight_bounds{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-  int rbms_per_setting = 20;
+  Fig3RbmFamily family{{2, 3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 20};  // 003 Fig. 3's, 20 RBMs per (size, c)
   Eigen::Index lag = 5;
   Eigen::Index pairs = 256;
   Eigen::Index max_sweeps = 100000;

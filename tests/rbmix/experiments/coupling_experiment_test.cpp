@@ -12,9 +12,9 @@ namespace {
 // The random RBMs only, few and small: seconds.
 CouplingOptions small_options() {
   CouplingOptions options = coupling_options(Scale::smoke, 3, {}, {"none"});
-  options.sizes = {2};
-  options.weight_bounds = {1, 8};
-  options.rbms_per_setting = 4;
+  options.family.sizes = {2};
+  options.family.weight_bounds = {1, 8};
+  options.family.rbms_per_setting = 4;
   options.pairs = 16;
   options.max_sweeps = 500;
   return options;
@@ -63,7 +63,7 @@ TEST(Coupling, ResultsRoundTripAndDoNotDependOnThreads) {
 
 TEST(Coupling, OptionsNameWhatIsOutOfRange) {
   CouplingOptions options = small_options();
-  options.sizes = {20};
+  options.family.sizes = {20};
   EXPECT_NE(testing::input_error_message([&] { options.validate(); }).find("--sizes"), std::string::npos);
   options = small_options();
   options.lag = 0;
