@@ -88,7 +88,8 @@ def test_rhat_nested_equals_an_independent_numpy_computation(steps, superchain_i
     ours = rbmix.rhat_nested(chains, np.array(superchain_ids))
     assert ours == pytest.approx(numpy_rhat_nested(chains, np.array(superchain_ids)), rel=1e-12)
     assert ours > 1.0
-    assert rbmix.rhat_nested(chains.astype(np.float32), superchain_ids) == pytest.approx(ours, rel=1e-5)
+    # float32 rounds the draws and with them the folded values |x − median|, whose ties then differ a little.
+    assert rbmix.rhat_nested(chains.astype(np.float32), superchain_ids) == pytest.approx(ours, rel=1e-3)
 
 
 def test_rhat_nested_refuses_unequal_superchains():
