@@ -1206,12 +1206,14 @@ case_experiment_estimator_calibration() {
   local files
   files=$(python -c 'import json; print(" ".join(json.load(open("c2/run.json"))["files"]))')
   for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
+    estimator_calibration_coverage.csv estimator_calibration_coverage.svg \
     estimator_calibration_initial_monotone_sequence.svg estimator_calibration_batch_means.svg run.json; do
     [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
     [[ -s "c2/$file" ]] || fail "c2/$file is missing or empty"
   done
   succeeds experiment estimator-calibration --scale smoke --threads 1 --seed 5 --out c1
-  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv; do
+  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
+    estimator_calibration_coverage.csv; do
     cmp -s "c1/$file" "c2/$file" || fail "$file differs between one thread and two"
   done
   rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t
