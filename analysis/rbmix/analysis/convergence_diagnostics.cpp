@@ -227,9 +227,10 @@ double nested_potential_scale_reduction(const MatrixD& traces, const std::vector
   if (all_equal(traces)) return 1.0;
   const Eigen::Index steps = traces.rows();
   const VectorD means = traces.colwise().mean().transpose();
-  const VectorD variances = steps > 1 ? VectorD((traces.rowwise() - means.transpose()).array().square().colwise().sum() /
-                                                static_cast<double>(steps - 1))
-                                      : VectorD::Zero(traces.cols());
+  VectorD variances = VectorD::Zero(traces.cols());
+  if (steps > 1)
+    variances = (traces.rowwise() - means.transpose()).array().square().colwise().sum().transpose() /
+                static_cast<double>(steps - 1);
   // Per superchain k: the mean of its chain means (eq. 4), the variance of its chain means B̂_k (ddof 1; 0 for one
   // chain each) and its mean within-chain variance Ŵ_k (eq. 7).
   const auto size = static_cast<double>(traces.cols() / superchains);

@@ -88,7 +88,9 @@ struct EstimatorScore {
   int trusted = 0;
   int trusted_covered = 0;  // trusted estimates whose 95 % interval holds the exact τ
   // The coverage of the intervals of the estimates the rule trusts: what a reader of a trusted interval relies on.
-  double trusted_coverage() const { return trusted > 0 ? static_cast<double>(trusted_covered) / trusted : std::nan(""); }
+  double trusted_coverage() const {
+    return trusted > 0 ? static_cast<double>(trusted_covered) / trusted : std::nan("");
+  }
   double flagged_far_share() const { return far_off > 0 ? static_cast<double>(far_off_flagged) / far_off : 1.0; }
   double flagged_close_share() const { return close > 0 ? static_cast<double>(close_flagged) / close : 0.0; }
 };

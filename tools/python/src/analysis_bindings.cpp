@@ -137,7 +137,8 @@ void bind_autocorrelation_time(py::module_& module) {
       [](const py::handle& series, const py::handle& superchain_ids) {
         const MatrixD chains_by_steps = real_matrix(py::module_::import("numpy").attr("asarray")(series), "series");
         std::vector<Eigen::Index> superchain_of_chain;
-        for (const py::handle label : py::iter(superchain_ids)) superchain_of_chain.push_back(py::cast<Eigen::Index>(label));
+        for (const py::handle label : py::iter(superchain_ids))
+          superchain_of_chain.push_back(py::cast<Eigen::Index>(label));
         const MatrixD traces = chains_by_steps.transpose();  // the library's steps × chains
         py::gil_scoped_release release;
         return analysis::rank_normalised_split_nested_potential_scale_reduction(traces, superchain_of_chain);
