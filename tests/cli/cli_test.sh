@@ -1178,6 +1178,26 @@ case_mixing_trace() {
     fail "mixing --trace did not read 4 chains"
 }
 
+# mixing --superchains K starts the chains of each of K superchains from one shared state and reports their nested
+# R̂ (also of a file's chains, grouped the same way), in the output and in run.json; a K that does not divide the
+# chains is refused before sampling.
+case_mixing_superchains() {
+  succeeds model random --visible 4 --hidden 3 --weight-range 2 --seed 1 --out m.npz
+  succeeds mixing --model m.npz --steps 400 --chains 8 --superchains 4 --burn-in 0 --seed 2 --trace-out t.npy --out s
+  expect_output_contains "nested R-hat (4 superchains, rank-normalised, split)"
+  python -c 'import json,sys; r = json.load(open("s/run.json")); c = r["configuration"]
+sys.exit(not (c["superchains"] == 4 and r["nested_potential_scale_reduction"] >= 1.0))' ||
+    fail "run.json does not record the superchains and their nested R-hat"
+  local direct
+  direct=$(grep "^nested R-hat" <<<"$OUTPUT")
+  succeeds mixing --trace t.npy --superchains 4
+  [[ "$(grep "^nested R-hat" <<<"$OUTPUT")" == "$direct" ]] || fail "--trace gives another nested R-hat"
+  rejects "--superchains" mixing --model m.npz --steps 10 --chains 8 --superchains 3
+  rejects "--superchains" mixing --model m.npz --steps 10 --chains 8 --superchains 1
+  rejects "--superchains" mixing --model m.npz --steps 10 --chains 8 --superchains -2
+  rejects "superchains" mixing --trace t.npy --superchains 3
+}
+
 # rbmix experiment estimator-calibration at smoke scale (seconds): the score table against exact τ, the rule
 # candidates, one plot per estimator, all listed in run.json; one thread or two give the same tables.
 case_experiment_estimator_calibration() {
@@ -1186,12 +1206,14 @@ case_experiment_estimator_calibration() {
   local files
   files=$(python -c 'import json; print(" ".join(json.load(open("c2/run.json"))["files"]))')
   for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
+    estimator_calibration_coverage.csv estimator_calibration_coverage.svg \
     estimator_calibration_initial_monotone_sequence.svg estimator_calibration_batch_means.svg run.json; do
     [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
     [[ -s "c2/$file" ]] || fail "c2/$file is missing or empty"
   done
   succeeds experiment estimator-calibration --scale smoke --threads 1 --seed 5 --out c1
-  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv; do
+  for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
+    estimator_calibration_coverage.csv; do
     cmp -s "c1/$file" "c2/$file" || fail "$file differs between one thread and two"
   done
   rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t

@@ -1,5 +1,8 @@
 """rbmix.autocorrelation_time on numpy traces: an AR(1) series has τ = (1 + φ)/(1 − φ); emcee's estimate agrees
-where emcee is installed; a short trace is not trusted and says why."""
+where emcee is installed; a short trace is not trusted and says why. rbmix.rhat_nested equals a numpy computation
+written from the paper."""
+
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -48,3 +51,49 @@ def test_agrees_with_emcee():
     ours = rbmix.autocorrelation_time(series, method="adaptive_window").time
     theirs = float(emcee.autocorr.integrated_time(series.T[:, :, None], c=5, tol=0)[0])
     assert ours == pytest.approx(theirs, rel=0.05)
+
+
+def numpy_rhat_nested(chains, superchain_ids):
+    """Nested R̂ written from Margossian et al. (2024) eqs. 4–8 and Vehtari et al. (2021) §4 (ranks with ties
+    averaged, Blom's offsets, split halves in their chain's superchain, folded about the median of the split
+    draws): an independent reference, not a copy of rbmix's code."""
+    ids = np.concatenate([superchain_ids, superchain_ids])
+    half = chains.shape[1] // 2
+    split = np.vstack([chains[:, :half], chains[:, chains.shape[1] - half :]])
+
+    def scores(values):
+        flat = values.ravel()
+        ranks = np.empty(flat.size)
+        for value in np.unique(flat):
+            where = np.flatnonzero(flat == value)
+            ranks[where] = np.searchsorted(np.sort(flat), value) + (where.size + 1) / 2
+        inverse = np.vectorize(NormalDist().inv_cdf)
+        return inverse((ranks - 0.375) / (flat.size + 0.25)).reshape(values.shape)
+
+    def nested(x):
+        means, variances = x.mean(axis=1), x.var(axis=1, ddof=1)
+        groups = [ids == k for k in range(ids.max() + 1)]
+        superchain_means = np.array([means[g].mean() for g in groups])
+        between_chains = np.array([means[g].var(ddof=1) if g.sum() > 1 else 0.0 for g in groups])
+        within_chains = np.array([variances[g].mean() for g in groups])
+        return np.sqrt(1 + superchain_means.var(ddof=1) / np.mean(between_chains + within_chains))
+
+    return max(nested(scores(split)), nested(scores(np.abs(split - np.median(split)))))
+
+
+@pytest.mark.parametrize("steps, superchain_ids", [(200, [0, 0, 1, 1, 2, 2]), (201, [0, 1, 2, 0, 1, 2])])
+def test_rhat_nested_equals_an_independent_numpy_computation(steps, superchain_ids):
+    chains = np.round(ar1(0.9, steps, 6, seed=4), 1)  # rounded: ties in the ranks
+    chains[2:4] += 1.0  # superchain 1 of the first grouping still remembers its start
+    ours = rbmix.rhat_nested(chains, np.array(superchain_ids))
+    assert ours == pytest.approx(numpy_rhat_nested(chains, np.array(superchain_ids)), rel=1e-12)
+    assert ours > 1.0
+    # float32 rounds the draws and with them the folded values |x − median|, whose ties then differ a little.
+    assert rbmix.rhat_nested(chains.astype(np.float32), superchain_ids) == pytest.approx(ours, rel=1e-3)
+
+
+def test_rhat_nested_refuses_unequal_superchains():
+    with pytest.raises(rbmix.InputError, match="superchain"):
+        rbmix.rhat_nested(ar1(0.5, 100, 4, seed=5), [0, 0, 0, 1])
+    with pytest.raises(rbmix.InputError, match="superchain"):
+        rbmix.rhat_nested(ar1(0.5, 100, 4, seed=5), [0, 1, 0])

@@ -161,7 +161,7 @@ void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::ui
                                  diagnostics.potential_scale_reduction};
     for (const auto& estimate : diagnostics.estimates) {
       if (estimate.method == headline.method) continue;
-      if (rows.empty()) columns.push_back(estimate.method);
+      if (rows.empty()) columns.push_back(analysis::estimator_label(estimate.method));
       row.push_back(estimate_cell(estimate));
       if (!estimate.trusted) reasons.push_back(rule + " " + estimate.method + ": " + estimate.warning);
     }

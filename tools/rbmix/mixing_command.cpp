@@ -1,16 +1,19 @@
 // rbmix mixing: samples energy traces of a model with one operator, or reads any series from a file (--trace), and
 // reports the integrated autocorrelation time: the recommended estimate with its 95 % interval and trust verdict
 // first, then every estimator of docs/algorithms.md §6 beside it, the rank-normalised split R̂ and the bulk and tail
-// ESS, the autocorrelation function (CSV) and its plot (SVG). With --out DIR: run.json (run record, results and the
+// ESS (with --superchains K, the nested R̂ of K superchains of chains started from one shared state each), the
+// autocorrelation function (CSV) and its plot (SVG). With --out DIR: run.json (run record, results and the
 // list of files), autocorrelation.csv and autocorrelation.svg (unless the series is constant).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "rbmix/analysis/autocorrelation.hpp"
+#include "rbmix/analysis/convergence_diagnostics.hpp"
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
@@ -44,7 +47,7 @@ nlohmann::json to_json(const analysis::IntegratedTimeEstimate& estimate) {
 Table integrated_time_table(const std::vector<analysis::IntegratedTimeEstimate>& estimates) {
   Table table({"estimator", "tau", "lower", "upper", "cutoff", "trusted", "warning"});
   for (const auto& estimate : estimates)
-    table.add_row({estimate.method, estimate.time, estimate.lower, estimate.upper,
+    table.add_row({analysis::estimator_label(estimate.method), estimate.time, estimate.lower, estimate.upper,
                    static_cast<long long>(estimate.cutoff), estimate.trusted,
                    estimate.warning});
   return table;
@@ -63,6 +66,7 @@ struct MixingArguments {
   std::string rule = "gibbs";
   Eigen::Index steps = 100000;
   Eigen::Index chains = 1;
+  Eigen::Index superchains = 0;  // 0: no superchains, no nested R̂
   Eigen::Index burn_in = 1000;
   std::uint64_t seed = 1;
   std::string trace_out;
@@ -85,17 +89,18 @@ void require_writable_file_location(const std::filesystem::path& file, const std
 // The series of a data file (.npy or CSV, data_file.hpp): 1-D (one chain) or 2-D chains × steps (ArviZ's
 // (chain, draw) layout), float64 or float32, returned as steps × chains.
 MatrixD read_trace_file(const std::string& file) {
-  const NpyArray array = read_data_file(file).array;
-  require(array.dtype == NpyDtype::float64 || array.dtype == NpyDtype::float32,
-          file + ": the trace must hold float64 or float32 numbers");
-  require(array.shape.size() == 1 || array.shape.size() == 2,
-          file + ": the trace must be 1-D (one chain) or 2-D (chains × steps), got " +
-              std::to_string(array.shape.size()) + " dimensions");
-  NpyArray matrix = array;
-  if (matrix.shape.size() == 1) matrix.shape = {1, matrix.shape[0]};
-  const MatrixD chains_by_steps = matrix.dtype == NpyDtype::float64
-                                      ? npy_to_matrix<double>(matrix, file)
-                                      : MatrixD(npy_to_matrix<float>(matrix, file).cast<double>());
+  MatrixD chains_by_steps;
+  {  // the file's bytes are freed before the transpose: at 10^8 steps each copy is 800 MB
+    NpyArray array = read_data_file(file).array;
+    require(array.dtype == NpyDtype::float64 || array.dtype == NpyDtype::float32,
+            file + ": the trace must hold float64 or float32 numbers");
+    require(array.shape.size() == 1 || array.shape.size() == 2,
+            file + ": the trace must be 1-D (one chain) or 2-D (chains × steps), got " +
+                std::to_string(array.shape.size()) + " dimensions");
+    if (array.shape.size() == 1) array.shape = {1, array.shape[0]};
+    chains_by_steps = array.dtype == NpyDtype::float64 ? npy_to_matrix<double>(array, file)
+                                                       : MatrixD(npy_to_matrix<float>(array, file).cast<double>());
+  }
   require(chains_by_steps.cols() >= 4, file + ": each chain needs at least 4 steps, got " +
                                            std::to_string(chains_by_steps.cols()));
   require(chains_by_steps.allFinite(), file + ": the trace contains NaN or Inf");
@@ -128,6 +133,7 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
   experiments::EnergyTraceRequest request{specification.rule, arguments.steps, arguments.chains,
                                           arguments.burn_in,  arguments.seed,  arguments.single_precision,
                                           {}};
+  request.superchains = arguments.superchains;
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
   ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
   request.on_sweep = [&progress, &request](Eigen::Index done) {
@@ -140,7 +146,10 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
                            {"chains", request.chains},
                            {"burn_in", request.burn_in},
                            {"float", request.single_precision},
-                           {"start", "visible units uniform at random"}};
+                           {"superchains", request.superchains},
+                           {"start", request.superchains > 0
+                                         ? "visible units uniform at random, one state per superchain"
+                                         : "visible units uniform at random"}};
   sampled.source = "operator " + to_string(specification) + ", " + std::to_string(request.chains) +
                    " chain(s) × " + std::to_string(request.steps) + " steps after " +
                    std::to_string(request.burn_in) + " burn-in sweeps";
@@ -153,8 +162,15 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
   return sampled;
 }
 
+// The nested R̂ of the traces' chains in `superchains` groups of consecutive chains; NaN without superchains.
+double nested_rhat(const MatrixD& traces, Eigen::Index superchains) {
+  if (superchains == 0) return std::numeric_limits<double>::quiet_NaN();
+  return analysis::rank_normalised_split_nested_potential_scale_reduction(
+      traces, analysis::consecutive_superchains(traces.cols(), superchains));
+}
+
 nlohmann::json mixing_record(const MixingArguments& arguments, const MixingTraces& input,
-                             const analysis::MixingDiagnostics& diagnostics) {
+                             const analysis::MixingDiagnostics& diagnostics, double nested_reduction) {
   const auto number_or_null = [](double value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   };
@@ -164,6 +180,7 @@ nlohmann::json mixing_record(const MixingArguments& arguments, const MixingTrace
   record["integrated_autocorrelation_time"] = to_json(diagnostics.recommended());
   record["integrated_autocorrelation_times"] = results;
   record["potential_scale_reduction"] = number_or_null(diagnostics.potential_scale_reduction);
+  record["nested_potential_scale_reduction"] = number_or_null(nested_reduction);
   record["bulk_effective_sample_size"] = number_or_null(diagnostics.bulk_effective_sample_size);
   record["tail_effective_sample_size"] = number_or_null(diagnostics.tail_effective_sample_size);
   record["energy_mean"] = input.traces.mean();
@@ -191,7 +208,8 @@ std::vector<std::string> write_autocorrelation(const std::filesystem::path& out,
 // Fewer chains than this get the advice to run more: the calibration meets its goal with 16 and 64.
 constexpr Eigen::Index multi_chain_advice = 16;
 
-void print_mixing_summary(const std::string& source, const analysis::MixingDiagnostics& diagnostics) {
+void print_mixing_summary(const std::string& source, const analysis::MixingDiagnostics& diagnostics,
+                          Eigen::Index superchains, double nested_reduction) {
   const analysis::IntegratedTimeEstimate& headline = diagnostics.recommended();
   std::cout << source << "\n";
   std::cout << "tau = " << shown_time(headline) << " (" << headline.method << ", 95 % interval), "
@@ -199,6 +217,9 @@ void print_mixing_summary(const std::string& source, const analysis::MixingDiagn
   std::cout << "R-hat (rank-normalised, split) " << diagnostics.potential_scale_reduction << ", bulk ESS "
             << diagnostics.bulk_effective_sample_size << ", tail ESS " << diagnostics.tail_effective_sample_size
             << "\n";
+  if (superchains > 0)
+    std::cout << "nested R-hat (" << superchains << " superchains, rank-normalised, split) " << nested_reduction
+              << "\n";
   integrated_time_table(diagnostics.estimates).print(std::cout);
   // The calibration (docs/algorithms.md §6.7): a chain that never left one mode looks well mixed to every estimator
   // and to R̂ of its own halves; only chains started apart show it.
@@ -210,6 +231,7 @@ void print_mixing_summary(const std::string& source, const analysis::MixingDiagn
 
 void run_mixing(const MixingArguments& arguments) {
   require(arguments.model.empty() != arguments.trace.empty(), "mixing: give exactly one of --model and --trace");
+  require(arguments.superchains >= 0, "mixing: --superchains must not be negative");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
   // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
   const std::filesystem::path out =
@@ -219,12 +241,14 @@ void run_mixing(const MixingArguments& arguments) {
   if (!arguments.trace_out.empty())
     write_npy(arguments.trace_out, matrix_to_npy(MatrixD(input.traces.transpose())));
 
+  // Checked before the estimators run: a file's chains must divide into the superchains too.
+  const double nested_reduction = nested_rhat(input.traces, arguments.superchains);
   const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
   // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.
   const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
   const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces, lags);
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
-  const nlohmann::json record = mixing_record(arguments, input, diagnostics);
+  const nlohmann::json record = mixing_record(arguments, input, diagnostics, nested_reduction);
   if (!arguments.out.empty())
     write_run_record(out, record,
                      constant ? std::vector<std::string>{} : write_autocorrelation(out, arguments, covariance, lags));
@@ -232,7 +256,7 @@ void run_mixing(const MixingArguments& arguments) {
     std::cout << record.dump(2) << '\n';
     return;
   }
-  print_mixing_summary(input.source, diagnostics);
+  print_mixing_summary(input.source, diagnostics, arguments.superchains, nested_reduction);
   if (!arguments.out.empty())
     std::cout << "wrote " << arguments.out << "/run.json" << (constant ? "" : ", autocorrelation.csv/.svg") << '\n';
 }
@@ -251,6 +275,12 @@ void attach(CLI::App& parent) {
       ->capture_default_str();
   command->add_option("--steps", arguments->steps, "recorded sweeps per chain")->capture_default_str();
   command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
+  command
+      ->add_option("--superchains", arguments->superchains,
+                   "K ≥ 2: the chains in K superchains of consecutive chains, those of a superchain started from one "
+                   "shared state (with --trace: the file's chains grouped so), and their nested R-hat reported; "
+                   "0: none")
+      ->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--trace-out", arguments->trace_out, "write the energy traces (chains × steps) as .npy");

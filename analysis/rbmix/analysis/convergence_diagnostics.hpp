@@ -19,7 +19,14 @@
 //                             ESS = S/τ̂.
 //   bulk / tail ESS         — ESS of the rank-normalised split chains, and the smaller ESS of the indicators
 //                             I(x ≤ q₀.₀₅), I(x ≤ q₀.₉₅) on split chains (Vehtari et al. §4.3).
+//   nested_potential_scale_reduction — nR̂ = √(1 + B̂_ν/Ŵ_ν) of chains grouped into K superchains of equal size,
+//                             the chains of a superchain started from one shared state (Margossian, Hoffman,
+//                             Sountsov, Riou-Durand, Vehtari & Gelman 2024, eqs. 4–8): B̂_ν the variance of the
+//                             superchain means, Ŵ_ν the mean over superchains of the variance of their chain means
+//                             plus their mean within-chain variance. Many short chains can show it near 1 where each
+//                             chain is too short for R̂: it asks that the superchains forgot their starts.
 #include <Eigen/Core>
+#include <vector>
 
 #include "rbmix/core/types.hpp"
 
@@ -37,6 +44,18 @@ double potential_scale_reduction(const MatrixD& traces);
 
 // Vehtari et al.'s R̂ (what Stan and ArviZ report as rhat).
 double rank_normalised_split_potential_scale_reduction(const MatrixD& traces);
+
+// Nested R̂ of the given chains (no split, no ranks); superchain_of_chain[c] ∈ {0 … K − 1} names chain c's
+// superchain, K ≥ 2, each superchain with the same number of chains (InputError otherwise). 1 when every draw is
+// equal.
+double nested_potential_scale_reduction(const MatrixD& traces, const std::vector<Eigen::Index>& superchain_of_chain);
+// Nested R̂ as ArviZ's rhat_nested computes it (method "rank"): the larger of nR̂ on the rank-normalised split
+// chains and on the rank-normalised folded ones, each half of a chain in its chain's superchain.
+double rank_normalised_split_nested_potential_scale_reduction(const MatrixD& traces,
+                                                              const std::vector<Eigen::Index>& superchain_of_chain);
+// The labels of K superchains of consecutive chains: chain c is in superchain c / (chains / K). InputError when
+// K < 2 or K does not divide the chains.
+std::vector<Eigen::Index> consecutive_superchains(Eigen::Index chains, Eigen::Index superchains);
 
 // The result of Stan's ESS: the autocorrelation time τ̂ = S/ESS and the last lag T the sequence kept.
 struct SequenceEstimate {

@@ -374,6 +374,10 @@ const IntegratedTimeEstimate& MixingDiagnostics::recommended() const {
   throw InputError("mixing diagnostics: no estimate by the recommended method");
 }
 
+std::string estimator_label(const std::string& method) {
+  return method == "rank_normalised" ? method + " (tau of the ranks)" : method;
+}
+
 std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates) {
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < estimates.size(); ++k)

@@ -103,6 +103,11 @@ struct MixingDiagnostics {
 // The method `recommended()` returns.
 inline constexpr const char* recommended_integrated_time_method = "initial_monotone_sequence";
 
+// The name a table shows for a method: the method, and for rank_normalised what it measures, "rank_normalised (tau
+// of the ranks)": τ of Φ^{-1}(F̂(x)), another function of the state than x (docs/algorithms.md §6.2), so that it is
+// not read beside the others as an estimate of τ of the trace.
+std::string estimator_label(const std::string& method);
+
 // The indices of `estimates` with the recommended method's first, the others in their order: the order in which
 // tables show them (the headline, then the others beside it).
 std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates);

@@ -172,7 +172,9 @@ void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate&
     ++score.estimates;
     sum += error;
     sum_of_squares += error * error;
-    score.coverage += (estimate.lower <= exact && exact <= estimate.upper) ? 1.0 : 0.0;
+    const bool covered = estimate.lower <= exact && exact <= estimate.upper;
+    score.coverage += covered ? 1.0 : 0.0;
+    score.trusted_covered += covered && !flagged;
   }
   if (std::abs(error) > 0.2) {
     ++score.far_off;
@@ -243,7 +245,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
 }
 
 std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result,
-                                             const analysis::TrustRule& rule, Eigen::Index min_chains) {
+                                             const analysis::TrustRule& rule, Eigen::Index min_chains,
+                                             std::optional<ChainConfiguration> configuration) {
   std::vector<EstimatorScore> scores;
   std::vector<double> sums, squares;
   EstimatorScore pooled;
@@ -251,6 +254,9 @@ std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& r
   double pooled_sum = 0.0, pooled_squares = 0.0;
   for (const CalibrationRun& run : result.runs) {
     if (run.configuration.chains < min_chains) continue;
+    if (configuration &&
+        (run.configuration.chains != configuration->chains || run.configuration.steps != configuration->steps))
+      continue;
     const auto& estimates = run.diagnostics.estimates;
     if (scores.empty()) {
       for (const auto& estimate : estimates) scores.push_back({estimate.method});
@@ -310,13 +316,50 @@ Table estimator_score_table(const std::vector<EstimatorScore>& scores) {
   return table;
 }
 
+Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options,
+                                      const EstimatorCalibrationResult& result) {
+  Table table({"chains", "steps", "estimator", "estimates", "coverage_95", "trusted", "trusted_coverage_95"});
+  for (const ChainConfiguration& configuration : options.configurations)
+    for (const EstimatorScore& score : score_estimators(result, options.rule, 1, configuration))
+      table.add_row({static_cast<long long>(configuration.chains), static_cast<long long>(configuration.steps),
+                     score.method, static_cast<long long>(score.estimates), score.coverage,
+                     static_cast<long long>(score.trusted), score.trusted_coverage()});
+  return table;
+}
+
 namespace {
+
+// Coverage against the run shape, one line per estimator (the shapes in the options' order, at x = chains × steps
+// draws), with the nominal 95 % and the 90 % the trusted intervals must reach (docs/algorithms.md §6.7).
+void write_coverage_plot(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
+                         ResultDirectory& out) {
+  std::vector<PlotSeries> series;
+  for (const ChainConfiguration& configuration : options.configurations) {
+    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, 1, configuration);
+    if (series.empty())
+      for (const EstimatorScore& score : scores)
+        series.push_back({analysis::estimator_label(score.method), {}, {}, {}, {}, score.method == "all"});
+    for (std::size_t k = 0; k < scores.size() && k < series.size(); ++k) {
+      series[k].x.push_back(static_cast<double>(configuration.chains * configuration.steps));
+      series[k].y.push_back(scores[k].coverage);
+    }
+  }
+  out.write_svg("estimator_calibration_coverage.svg", series,
+                {"Coverage of the 95 % intervals against the run shape",
+                 "draws per run (chains x steps)",
+                 "share of intervals holding the exact tau",
+                 true,
+                 0.0,
+                 1.0,
+                 {{"nominal 0.95", 0.95}, {"0.90", 0.90}}});
+}
 
 // estimator_calibration.csv (scores under options.rule; estimator_calibration_multi_chain.csv the same over the
 // runs of at least multi_chain_runs chains), estimator_calibration_runs.csv (every estimate),
 // estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against exact τ).
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out) {
+  out.write_csv("estimator_calibration_coverage.csv", coverage_by_configuration_table(options, result));
   out.write_csv("estimator_calibration.csv", estimator_score_table(score_estimators(result, options.rule)));
   out.write_csv("estimator_calibration_multi_chain.csv",
                 estimator_score_table(score_estimators(result, options.rule, multi_chain_runs)));
@@ -351,6 +394,7 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
 
   // Per estimator and configuration: the median τ̂ over the replicates against the exact τ, with the range.
   if (result.runs.empty()) return;
+  write_coverage_plot(options, result, out);
   const std::size_t estimators = result.runs.front().diagnostics.estimates.size();
   for (std::size_t k = 0; k < estimators; ++k) {
     const std::string method = result.runs.front().diagnostics.estimates[k].method;

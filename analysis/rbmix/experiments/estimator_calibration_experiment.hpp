@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,12 +85,23 @@ struct EstimatorScore {
   int close = 0;  // |τ̂/τ − 1| ≤ 10 %
   int close_flagged = 0;
   int trusted = 0;
+  int trusted_covered = 0;  // trusted estimates whose 95 % interval holds the exact τ
+  // The coverage of the intervals of the estimates the rule trusts: what a reader of a trusted interval relies on.
+  double trusted_coverage() const {
+    return trusted > 0 ? static_cast<double>(trusted_covered) / trusted : std::nan("");
+  }
   double flagged_far_share() const { return far_off > 0 ? static_cast<double>(far_off_flagged) / far_off : 1.0; }
   double flagged_close_share() const { return close > 0 ? static_cast<double>(close_flagged) / close : 0.0; }
 };
-// One score per estimator, then "all" pooling them; over the runs of at least `min_chains` chains.
+// One score per estimator, then "all" pooling them; over the runs of at least `min_chains` chains, or, given
+// `configuration`, over the runs of that chains × steps alone.
 std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule,
-                                             Eigen::Index min_chains = 1);
+                                             Eigen::Index min_chains = 1,
+                                             std::optional<ChainConfiguration> configuration = std::nullopt);
+// Per run shape (chains × steps) and estimator: the coverage of the 95 % intervals, over every estimate and over the
+// trusted ones (docs/algorithms.md §6.7), as estimator_calibration_coverage.csv holds it.
+Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options,
+                                      const EstimatorCalibrationResult& result);
 // The runs a researcher who follows docs/algorithms.md §6.7 makes: many chains from dispersed starts, so that R̂
 // can see a mode that one chain never left. The scores are also reported over these runs alone.
 inline constexpr Eigen::Index multi_chain_runs = 16;

@@ -12,12 +12,22 @@
 namespace rbmix::experiments {
 namespace {
 
+// The uniform start: the Gibbs rule at input 0 sets each unit to 1 with probability 1/2; then every chain of a
+// superchain takes the state of its superchain's first chain.
+template <typename Scalar, typename Streams>
+void start_uniformly(Matrix<Scalar>& visible, Streams& streams, Eigen::Index superchains) {
+  const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(visible.rows(), visible.cols());
+  sample_layer(GibbsRule{}, zero_inputs, visible, streams);
+  if (superchains == 0) return;
+  const Eigen::Index size = visible.rows() / superchains;
+  for (Eigen::Index chain = 0; chain < visible.rows(); ++chain)
+    visible.row(chain) = visible.row(chain / size * size).eval();
+}
+
 template <typename Scalar>
 MatrixD sample_energy_traces_in(const Rbm& rbm, const EnergyTraceRequest& request) {
   BatchedChains<Scalar> chains(request.chains, rbm.n_visible(), rbm.n_hidden(), request.seed);
-  // Uniform start: the Gibbs rule at input 0 sets each unit to 1 with probability 1/2.
-  const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(request.chains, rbm.n_visible());
-  sample_layer(GibbsRule{}, zero_inputs, chains.visible(), chains.streams());
+  start_uniformly(chains.visible(), chains.streams(), request.superchains);
   return record_energy_trace(chains, rbm.cast<Scalar>(), request.rule, request.steps, request.burn_in,
                              request.on_sweep);
 }
@@ -26,9 +36,8 @@ template <typename Scalar>
 MatrixD sample_modified_sweep_energy_traces_in(const Rbm& rbm, const EnergyTraceRequest& request) {
   const VectorD diagonal = analysis::SweepOperator(rbm, request.rule).diagonal();
   ModifiedSweepChains<Scalar> chains(rbm.cast<Scalar>(), request.rule, diagonal, request.chains, request.seed);
-  // The same uniform start as sample_energy_traces_in, from the same streams.
-  const Matrix<Scalar> zero_inputs = Matrix<Scalar>::Zero(request.chains, rbm.n_visible());
-  sample_layer(GibbsRule{}, zero_inputs, chains.visible(), chains.streams());
+  // The same start as sample_energy_traces_in, from the same streams.
+  start_uniformly(chains.visible(), chains.streams(), request.superchains);
   // Each step on the team a ThreadCountTuner picks by timing the steps, as record_energy_trace does.
   ThreadCountTuner tuner;
   const auto step_chains = [&] { chains.step(); };
@@ -48,6 +57,9 @@ MatrixD sample_modified_sweep_energy_traces_in(const Rbm& rbm, const EnergyTrace
 void require_trace_shape(const EnergyTraceRequest& request) {
   require(request.chains >= 1, "mixing: --chains must be positive");
   require(request.steps >= 2, "mixing: --steps must be at least 2");
+  require(request.superchains == 0 || (request.superchains >= 2 && request.chains % request.superchains == 0),
+          "mixing: --superchains must be at least 2 and divide --chains (" + std::to_string(request.chains) +
+              "), got " + std::to_string(request.superchains));
 }
 
 }  // namespace

@@ -18,9 +18,14 @@ struct EnergyTraceRequest {
   bool single_precision = false;
   // Optional: called after every sweep with the sweeps done of burn_in + steps (a progress line).
   std::function<void(Eigen::Index sweeps_done)> on_sweep;
+  // 0: every chain starts from its own random state. K ≥ 2: K superchains of chains / K consecutive chains, the
+  // chains of a superchain all starting from the random state drawn for its first chain (nested R̂,
+  // convergence_diagnostics.hpp). K must divide the chains.
+  Eigen::Index superchains = 0;
 };
 
-// Chains start with visible units uniform at random (each from its own stream), run burn_in sweeps, then record
+// Chains start with visible units uniform at random (each from its own stream, or shared within a superchain), run
+// burn_in sweeps, then record
 // E(v, h) after each of `steps` sweeps: steps × chains. Throws InputError for fewer than 1 chain or 2 steps.
 MatrixD sample_energy_traces(const Rbm& rbm, const EnergyTraceRequest& request);
 

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "rbmix/core/error.hpp"
 #include "support/autoregressive_series.hpp"
@@ -10,10 +12,10 @@
 namespace rbmix::analysis {
 namespace {
 
-// A fixed 20 × 3 trace with drift in chains 1 and 2 and rounded terms that tie:
+// A fixed trace (20 × 3 unless asked) with drift in chains c > 0 and rounded terms that tie:
 // x[t, c] = sin(0.7 t + c) + 0.05 t c + round(cos(1.9 t c), 1), round to one decimal (half to even).
-MatrixD fixed_series() {
-  MatrixD traces(20, 3);
+MatrixD fixed_series(Eigen::Index steps = 20, Eigen::Index chains = 3) {
+  MatrixD traces(steps, chains);
   for (Eigen::Index t = 0; t < traces.rows(); ++t)
     for (Eigen::Index c = 0; c < traces.cols(); ++c) {
       const double td = static_cast<double>(t), cd = static_cast<double>(c);
@@ -41,6 +43,79 @@ TEST(ConvergenceDiagnostics, MatchIndependentSpotValues) {
   EXPECT_NEAR(mean.effective_sample_size, 30.968906635016133, 31.0 * spot_tolerance);
   EXPECT_NEAR(mean.time, 1.9374271331929682, spot_tolerance);
   EXPECT_NEAR(tail_effective_sample_size(traces), 40.702116675271036, 41.0 * spot_tolerance);
+}
+
+// Nested R̂ against the same kind of independent numpy script, written from Margossian et al. (2024) eqs. 4–8 and
+// ArviZ's documented rhat_nested (split chains, each half in its chain's superchain; the larger of the bulk and the
+// folded rank-normalised values, folded about the median of the split draws): 20 × 4 in two superchains grouped
+// two ways, 21 × 6 (an odd chain: the middle draw is dropped before the median) in two and in three.
+TEST(ConvergenceDiagnostics, NestedRhatMatchesIndependentSpotValues) {
+  const MatrixD even = fixed_series(20, 4);
+  EXPECT_NEAR(rank_normalised_split_nested_potential_scale_reduction(even, {0, 0, 1, 1}), 1.0759945457505815,
+              spot_tolerance);
+  EXPECT_NEAR(rank_normalised_split_nested_potential_scale_reduction(even, {0, 1, 0, 1}), 1.0116422270161753,
+              spot_tolerance);
+  EXPECT_NEAR(nested_potential_scale_reduction(even, {0, 0, 1, 1}), 1.0321258232065198, spot_tolerance);
+  const MatrixD odd = fixed_series(21, 6);
+  EXPECT_NEAR(rank_normalised_split_nested_potential_scale_reduction(odd, consecutive_superchains(6, 2)),
+              1.1136543751627945, spot_tolerance);
+  EXPECT_NEAR(rank_normalised_split_nested_potential_scale_reduction(odd, {0, 1, 2, 0, 1, 2}), 1.0551047607293367,
+              spot_tolerance);
+  EXPECT_NEAR(rank_normalised_split_potential_scale_reduction(odd), 1.3521046157534646, spot_tolerance);
+}
+
+// With one chain per superchain nR̂ is R̂ without the (n − 1)/n factor: √(1 + B̂/W) with B̂ the variance of the
+// chain means — a closed form of the same chains.
+TEST(ConvergenceDiagnostics, NestedRhatOfSingleChainSuperchains) {
+  const MatrixD traces = fixed_series(20, 4);
+  const VectorD means = traces.colwise().mean().transpose();
+  const double between = (means.array() - means.mean()).square().sum() / 3.0;
+  const double within = (traces.rowwise() - means.transpose()).array().square().sum() / (4.0 * 19.0);
+  EXPECT_NEAR(nested_potential_scale_reduction(traces, {0, 1, 2, 3}), std::sqrt(1.0 + between / within), 1e-12);
+  EXPECT_EQ(nested_potential_scale_reduction(MatrixD::Constant(10, 4, 2.0), {0, 0, 1, 1}), 1.0);
+}
+
+// Superchains that did not forget their shared starts: 8 chains of 200 steps (each far too short for R̂ ≤ 1.01 at
+// τ = 19) in 4 superchains, each superchain's chains offset together by one standard deviation times k; nR̂ must
+// rise far above its value for the same chains unshifted, which stays near 1 (a numpy check of the same shapes over
+// 1 000 seeds: unshifted median 1.02, largest 1.12; shifted smallest 1.36 — each bound below fails < 1 in 1 000).
+TEST(ConvergenceDiagnostics, NestedRhatSeesSuperchainsThatRememberTheirStart) {
+  const MatrixD traces = testing::autoregressive_series(0.9, 200, 8, 31);
+  const std::vector<Eigen::Index> superchains = consecutive_superchains(8, 4);
+  EXPECT_LT(rank_normalised_split_nested_potential_scale_reduction(traces, superchains), 1.15);
+  MatrixD shifted = traces;
+  for (Eigen::Index chain = 0; chain < 8; ++chain)
+    shifted.col(chain).array() += static_cast<double>(chain / 2) * std::sqrt(1.0 / (1.0 - 0.81));
+  EXPECT_GT(rank_normalised_split_nested_potential_scale_reduction(shifted, superchains), 1.3);
+}
+
+TEST(ConvergenceDiagnostics, SuperchainsAreChecked) {
+  const MatrixD traces = fixed_series(20, 4);
+  EXPECT_THROW(nested_potential_scale_reduction(traces, {0, 0, 1}), InputError);        // a label per chain
+  EXPECT_THROW(nested_potential_scale_reduction(traces, {0, 0, 0, 0}), InputError);     // one superchain
+  EXPECT_THROW(nested_potential_scale_reduction(traces, {0, 0, 0, 1}), InputError);     // unequal sizes
+  EXPECT_THROW(nested_potential_scale_reduction(traces, {0, 0, 2, 2}), InputError);     // superchain 1 empty
+  EXPECT_THROW(nested_potential_scale_reduction(traces, {0, 0, -1, -1}), InputError);   // negative label
+  EXPECT_THROW(consecutive_superchains(6, 4), InputError);
+  EXPECT_THROW(consecutive_superchains(6, 1), InputError);
+  EXPECT_EQ(consecutive_superchains(6, 3), (std::vector<Eigen::Index>{0, 0, 1, 1, 2, 2}));
+}
+
+// The split chains are ranked from one sort of the draws, read in place, and the folded ones from the same order:
+// the same scores as sorting split_chains(traces) and |split − median| themselves.
+TEST(ConvergenceDiagnostics, RanksReadFromOneSortEqualRanksOfCopies) {
+  for (const Eigen::Index steps : {Eigen::Index{20}, Eigen::Index{21}}) {
+    const MatrixD traces = fixed_series(steps, 3);
+    const MatrixD split = split_chains(traces);
+    std::vector<double> draws(split.data(), split.data() + split.size());
+    std::sort(draws.begin(), draws.end());
+    const double median = 0.5 * (draws[draws.size() / 2 - 1] + draws[draws.size() / 2]);
+    EXPECT_EQ(rank_normalised_split_potential_scale_reduction(traces),
+              std::max(potential_scale_reduction(rank_normalise(split)),
+                       potential_scale_reduction(rank_normalise(MatrixD((split.array() - median).abs().matrix())))))
+        << steps;
+    EXPECT_EQ(bulk_effective_sample_size(traces).time, effective_sample_size(rank_normalise(split)).time) << steps;
+  }
 }
 
 TEST(ConvergenceDiagnostics, SplitAndRankAsDefined) {

@@ -44,6 +44,36 @@ TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
   }
 }
 
+// The coverage per run shape splits the overall one: per estimator, the estimates of the shapes add up to all of
+// them and the shapes' coverages, weighted by their estimates, to the overall coverage; the trusted intervals'
+// coverage counts only trusted estimates.
+TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
+  EstimatorCalibrationOptions options = tiny_options();
+  options.configurations = {{2, 1000}, {4, 2000}};
+  const EstimatorCalibrationResult result = run_estimator_calibration(options);
+  const std::vector<EstimatorScore> overall = score_estimators(result, options.rule);
+  std::vector<int> estimates(overall.size(), 0);
+  std::vector<double> covered(overall.size(), 0.0);
+  for (const ChainConfiguration& configuration : options.configurations) {
+    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, 1, configuration);
+    ASSERT_EQ(scores.size(), overall.size());
+    for (std::size_t k = 0; k < scores.size(); ++k) {
+      EXPECT_EQ(scores[k].method, overall[k].method);
+      estimates[k] += scores[k].estimates;
+      if (scores[k].estimates > 0) covered[k] += scores[k].coverage * scores[k].estimates;
+      EXPECT_LE(scores[k].trusted_covered, scores[k].trusted);
+    }
+  }
+  for (std::size_t k = 0; k < overall.size(); ++k) {
+    EXPECT_EQ(estimates[k], overall[k].estimates) << overall[k].method;
+    if (overall[k].estimates > 0) {
+      EXPECT_NEAR(covered[k] / overall[k].estimates, overall[k].coverage, 1e-12) << overall[k].method;
+    }
+  }
+  const Table table = coverage_by_configuration_table(options, result);
+  EXPECT_EQ(table.rows(), 2 * overall.size());
+}
+
 TEST(EstimatorCalibration, ResultsDoNotDependOnTheThreadCount) {
   const EstimatorCalibrationResult one = run_estimator_calibration(tiny_options(), JobRunner(1));
   const EstimatorCalibrationResult two = run_estimator_calibration(tiny_options(), JobRunner(2));

@@ -40,6 +40,34 @@ TEST(RandomStartEnergyTraces, RefusesTooFewChainsOrSteps) {
   EXPECT_THROW(sample_energy_traces(small_rbm(), {GibbsRule{}, 10, 0, 0, 1, false, {}}), InputError);
 }
 
+// Superchains: the chains of a superchain start from one state. Hidden unit i coupled to visible unit i by 100, the
+// biases between −61 and −42: every input is 40 or more from 0, where σ rounds to 0 or 1 in double (a draw differs
+// only with probability 2^-53), and a sweep keeps v_i = h_i = the start's v_i. The energy is then fixed by the start
+// (−16, −6 and +22 for units 0, 1, 2 on), and chains that start together have one trace.
+TEST(RandomStartEnergyTraces, ChainsOfASuperchainShareTheirStart) {
+  Rbm rbm(4, 3);
+  rbm.weights << 100, 0, 0, 0, 0, 100, 0, 0, 0, 0, 100, 0;
+  rbm.visible_bias << -42, -47, -61, -50;
+  rbm.hidden_bias << -42, -47, -61;
+  EnergyTraceRequest request{GibbsRule{}, 20, 8, 3, 4, false, {}};
+  request.superchains = 2;
+  const MatrixD traces = sample_energy_traces(rbm, request);
+  for (Eigen::Index chain = 1; chain < 4; ++chain) {
+    EXPECT_EQ(traces.col(chain), traces.col(0)) << chain;
+    EXPECT_EQ(traces.col(4 + chain), traces.col(4)) << chain;
+  }
+  EXPECT_NE(traces.col(0), traces.col(4));  // the two superchains' starts differ (fixed by the seed)
+  request.superchains = 0;
+  const MatrixD independent = sample_energy_traces(rbm, request);
+  bool some_start_differs = false;
+  for (Eigen::Index chain = 1; chain < 8; ++chain) some_start_differs |= independent.col(chain) != independent.col(0);
+  EXPECT_TRUE(some_start_differs);
+  for (const Eigen::Index superchains : {Eigen::Index{1}, Eigen::Index{3}, Eigen::Index{-2}}) {
+    request.superchains = superchains;
+    EXPECT_THROW(sample_energy_traces(rbm, request), InputError) << superchains;
+  }
+}
+
 // The modified sweep (its sampler's rows are checked by χ² in modified_sweep_chains_test): one column per chain,
 // fixed by the seed, in both precisions; refused beyond the tiny models whose exact diagonal it needs.
 TEST(RandomStartEnergyTraces, ModifiedSweepTracesAreDeterminedByTheSeed) {

@@ -26,6 +26,7 @@ from ._rbmix import (
     load_model,
     log_partition,
     random_model,
+    rhat_nested,
     run_experiment,
     sample,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "load_model",
     "log_partition",
     "random_model",
+    "rhat_nested",
     "run_experiment",
     "sample",
     "train",

@@ -6,6 +6,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "rbmix/analysis/convergence_diagnostics.hpp"
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/model/tempering.hpp"
@@ -131,6 +132,23 @@ void bind_autocorrelation_time(py::module_& module) {
       "batch_means or overlapping_batch_means. `trusted` applies the trust rule (the method's own checks, R̂, at "
       "least 50 τ̂ per chain, a narrow interval, agreement with the batch-means cross-check) and `reason` says why "
       "not.");
+  module.def(
+      "rhat_nested",
+      [](const py::handle& series, const py::handle& superchain_ids) {
+        const MatrixD chains_by_steps = real_matrix(py::module_::import("numpy").attr("asarray")(series), "series");
+        std::vector<Eigen::Index> superchain_of_chain;
+        for (const py::handle label : py::iter(superchain_ids))
+          superchain_of_chain.push_back(py::cast<Eigen::Index>(label));
+        const MatrixD traces = chains_by_steps.transpose();  // the library's steps × chains
+        py::gil_scoped_release release;
+        return analysis::rank_normalised_split_nested_potential_scale_reduction(traces, superchain_of_chain);
+      },
+      "series"_a, "superchain_ids"_a,
+      "Nested R̂ (Margossian et al. 2024) of chains (chains, steps), float64 or float32, as ArviZ's rhat_nested "
+      "(rank-normalised, split; the larger of the bulk and the folded values): superchain_ids gives each chain's "
+      "superchain, 0 … K − 1, K ≥ 2, each superchain with as many chains, the chains of a superchain started from "
+      "one shared state. Near 1 when the superchains forgot their starts; `rbmix mixing --superchains K` reports the "
+      "same number for K superchains of consecutive chains.");
 }
 
 }  // namespace
