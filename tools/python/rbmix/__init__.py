@@ -14,6 +14,7 @@ from ._rbmix import (
     OperatorAnalysis,
     Rbm,
     TrainingResult,
+    __version__,
     ais,
     analyze,
     autocorrelation_time,
@@ -50,4 +51,5 @@ __all__ = [
     "sample",
     "train",
     "verify",
+    "__version__",
 ]

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The Python package as a user installs it (docs/python.md, "Installing"): a copy of the source (the package's own
+# sdist), a fresh virtual environment of the given interpreter that sees its system packages (Debian's numpy), then
+#   pip wheel .                          with build isolation: a wheel with its dist-info,
+#   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
+#   the Python tests against the installed package, from outside the source tree,
+#   pip uninstall rbmix                  which removes it.
+# pip never reaches an index (--no-index): the build backend needs only the standard library, numpy is the system's.
+# The backend builds in BUILD_DIR, the test suite's own build tree, already configured for this interpreter, so the
+# module is not compiled a second time (a fresh configure and build take as long as the first build of rbmix).
+# Usage: check-pip-install.sh SOURCE_DIR BUILD_DIR PYTHON RBMIX_CLI
+set -euo pipefail
+source_dir=$1 build_dir=$2 python=$3 cli=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+mkdir "$work/sdist"
+sdist=$(cd "$source_dir/tools/python/packaging" &&
+        "$python" -c "import sys, rbmix_wheel_backend as b; print(b.build_sdist(sys.argv[1]))" "$work/sdist")
+tar -xzf "$work/sdist/$sdist" -C "$work"
+source_copy="$work/${sdist%.tar.gz}"
+
+"$python" -m venv --system-site-packages "$work/venv"
+venv_python="$work/venv/bin/python"
+pip=("$venv_python" -m pip --disable-pip-version-check --no-input)
+
+"${pip[@]}" wheel --no-index -C build-dir="$build_dir" -w "$work/wheels" "$source_copy" > "$work/wheel.log" ||
+  { cat "$work/wheel.log"; exit 1; }
+wheel=$(ls "$work/wheels"/rbmix-*.whl)
+"$venv_python" - "$wheel" <<'PYTHON'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+dist_info = {name.split("/")[1] for name in names if ".dist-info/" in name}
+assert {"METADATA", "WHEEL", "RECORD"} <= dist_info, f"the wheel's dist-info lacks files: {sorted(dist_info)}"
+assert any(name.startswith("rbmix/_rbmix") for name in names) and "rbmix/sklearn.py" in names, names
+PYTHON
+
+"${pip[@]}" install --no-index --no-build-isolation -C build-dir="$build_dir" "$source_copy" > "$work/install.log" ||
+  { cat "$work/install.log"; exit 1; }
+cd "$work"  # away from any source tree: `import rbmix` must find the installed package
+version=$("$venv_python" -c "import rbmix; print(rbmix.__version__)")
+"${pip[@]}" list | grep -q "^rbmix  *$version\$"
+"${pip[@]}" show --files rbmix | grep -q "rbmix/_rbmix"
+
+RBMIX_CLI=$cli RBMIX_SOURCE_DIR=$source_copy "$venv_python" -m pytest -q -p no:cacheprovider \
+  "$source_copy/tests/python/test_model.py" "$source_copy/tests/python/test_train.py" \
+  "$source_copy/tests/python/test_sklearn.py"
+"$venv_python" -c "import rbmix, sys; sys.exit(0 if rbmix.__file__.startswith('$work/venv/') else 1)"
+
+"${pip[@]}" uninstall -y rbmix > /dev/null
+if "$venv_python" -c "import rbmix" 2> /dev/null; then
+  echo "rbmix is still importable after pip uninstall" >&2
+  exit 1
+fi
+echo "pip install, tests and uninstall: rbmix $version"
