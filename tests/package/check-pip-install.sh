@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package as a user installs it (docs/python.md, "Installing"): a copy of the source (the package's own
 # sdist), a fresh virtual environment of the given interpreter that sees its system packages (Debian's numpy), then
-#   pip wheel .                          with build isolation: a wheel with its dist-info,
+#   pip wheel --no-deps .                with build isolation: a wheel with its dist-info,
 #   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
 #   the Python tests against the installed package, from outside the source tree,
 #   pip uninstall rbmix                  which removes it.
@@ -24,7 +24,7 @@ source_copy="$work/${sdist%.tar.gz}"
 venv_python="$work/venv/bin/python"
 pip=("$venv_python" -m pip --disable-pip-version-check --no-input)
 
-"${pip[@]}" wheel --no-index -C build-dir="$build_dir" -w "$work/wheels" "$source_copy" > "$work/wheel.log" ||
+"${pip[@]}" wheel --no-index --no-deps --config-settings build-dir="$build_dir" -w "$work/wheels" "$source_copy" > "$work/wheel.log" ||
   { cat "$work/wheel.log"; exit 1; }
 wheel=$(ls "$work/wheels"/rbmix-*.whl)
 "$venv_python" - "$wheel" <<'PYTHON'
@@ -35,12 +35,13 @@ assert {"METADATA", "WHEEL", "RECORD"} <= dist_info, f"the wheel's dist-info lac
 assert any(name.startswith("rbmix/_rbmix") for name in names) and "rbmix/sklearn.py" in names, names
 PYTHON
 
-"${pip[@]}" install --no-index --no-build-isolation -C build-dir="$build_dir" "$source_copy" > "$work/install.log" ||
+"${pip[@]}" install --no-index --no-build-isolation --config-settings build-dir="$build_dir" "$source_copy" > "$work/install.log" ||
   { cat "$work/install.log"; exit 1; }
 cd "$work"  # away from any source tree: `import rbmix` must find the installed package
 version=$("$venv_python" -c "import rbmix; print(rbmix.__version__)")
-"${pip[@]}" list | grep -q "^rbmix  *$version\$"
-"${pip[@]}" show --files rbmix | grep -q "rbmix/_rbmix"
+listed=$("${pip[@]}" list) files=$("${pip[@]}" show --files rbmix)
+grep -q "^rbmix  *$version\$" <<< "$listed" || { echo "pip list does not list rbmix $version" >&2; exit 1; }
+grep -q "rbmix/_rbmix" <<< "$files" || { echo "pip show --files rbmix lacks the module" >&2; exit 1; }
 
 RBMIX_CLI=$cli RBMIX_SOURCE_DIR=$source_copy "$venv_python" -m pytest -q -p no:cacheprovider \
   "$source_copy/tests/python/test_model.py" "$source_copy/tests/python/test_train.py" \

@@ -14,7 +14,7 @@ then the package the build assembles in <build-dir>/python/rbmix is written into
 `project(rbmix VERSION ...)` line of CMakeLists.txt: the one the CLI reports with --version and rbmix.__version__
 returns.
 
-Settings (`pip install . -C NAME=VALUE`, `pip wheel . -C NAME=VALUE`):
+Settings (`pip install . --config-settings NAME=VALUE`, the same for `pip wheel`; pip 23.1 and later also take -C NAME=VALUE):
     build-dir   the CMake build directory; default build/wheel-<python tag> in the source tree, kept between
                 installs so that the next one is incremental. A directory already configured (tools/scripts/build.sh's
                 build/, say) is built as it is, not re-configured, and must have been configured for an
