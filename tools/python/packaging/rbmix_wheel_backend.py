@@ -111,7 +111,10 @@ def build_directory(config_settings):
 def build_module(config_settings):
     """Configures (once) and builds the module; returns the directory of the assembled package."""
     build_dir = build_directory(config_settings)
-    if not (build_dir / "CMakeCache.txt").exists():
+    # Configured: a cache and a build system (a failed configuration leaves the cache alone; it is configured again).
+    configured = (build_dir / "CMakeCache.txt").exists() and any(
+        (build_dir / name).exists() for name in ("build.ninja", "Makefile"))
+    if not configured:
         generator = ["-G", "Ninja"] if shutil.which("ninja") else []
         extra = shlex.split((config_settings or {}).get("cmake-args", ""))
         run(["cmake", "-S", SOURCE_DIR, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release",
