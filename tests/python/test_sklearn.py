@@ -49,6 +49,31 @@ def test_fits_grey_levels_and_gives_bernoulli_rbms_attributes():
     assert "updates" in rbm.training_message_
 
 
+def test_binary_rows_train_as_rbmix_train_does_with_n_iter_passes():
+    rows = (np.random.default_rng(1).random((95, 6)) < 0.4).astype(np.float64)
+    rbm = RBM(n_components=5, n_iter=3, batch_size=10, random_state=7).fit(rows)
+    seed = np.random.RandomState(7).randint(np.iinfo(np.int32).max)  # random_state seeds rbmix.train
+    model, _ = rbmix.train(rows, hidden=5, algorithm="pcd", learning_rate=0.1, batch=10, updates=3 * (95 // 10),
+                           evaluate_every=0, seed=seed)
+    np.testing.assert_array_equal(rbm.components_, model.weights)
+
+
+def test_grey_levels_are_drawn_as_probabilities_not_thresholded():
+    # Every pixel is on with probability 0.3: the fitted model's visible units must say so (thresholding at ½ would
+    # give all-zero rows and b at the base-rate clip, σ(b) ≈ 0.001). 2000 rows × 10 draws: σ(b) within 0.05 of 0.3
+    # by far (the draws' own standard error is 0.002; the rest is what training moves b by).
+    rbm = RBM(n_components=4, n_iter=10, random_state=0).fit(np.full((2000, 3), 0.3))
+    np.testing.assert_allclose(1 / (1 + np.exp(-rbm.intercept_visible_)), 0.3, atol=0.05)
+
+
+def test_verbose_prints_the_trainings_summary(capsys):
+    X, _ = grey_digits()
+    RBM(n_components=5, n_iter=1, verbose=1, random_state=0).fit(X[:50])
+    assert capsys.readouterr().out.startswith("[RBM] ")
+    RBM(n_components=5, n_iter=1, random_state=0).fit(X[:50])
+    assert capsys.readouterr().out == ""
+
+
 def test_the_same_random_state_gives_the_same_model_and_another_a_different_one():
     X, _ = grey_digits()
     first, again = (RBM(n_components=10, n_iter=1, random_state=3).fit(X[:200]) for _ in range(2))
