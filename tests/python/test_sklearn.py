@@ -74,6 +74,18 @@ def test_verbose_prints_the_trainings_summary(capsys):
     assert capsys.readouterr().out == ""
 
 
+def test_gibbs_and_score_samples_match_closed_forms_on_independent_units():
+    # W = 0: the units are independent, p(v_j = 1) = σ(b_j). With b = ±30 a Gibbs sweep sets v to the signs of b
+    # (σ(-30) ≈ 1e-13); flipping any unit of the all-ones rows changes F by b_j = 1, so the pseudo-likelihood is
+    # exactly n_features · log σ(1) whichever unit is drawn.
+    rbm = RBM(n_components=2, n_iter=1, random_state=0).fit(np.eye(4))
+    signs = np.array([30.0, -30.0, 30.0, -30.0])
+    rbm.model_ = rbmix.Rbm(np.zeros((2, 4)), signs, np.zeros(2))
+    np.testing.assert_array_equal(rbm.gibbs(np.full((5, 4), 0.5)), np.tile(signs > 0, (5, 1)))
+    rbm.model_ = rbmix.Rbm(np.zeros((2, 4)), np.ones(4), np.array([0.5, -2.0]))
+    np.testing.assert_allclose(rbm.score_samples(np.ones((3, 4))), 4 * -np.log1p(np.exp(-1.0)), rtol=1e-12)
+
+
 def test_the_same_random_state_gives_the_same_model_and_another_a_different_one():
     X, _ = grey_digits()
     first, again = (RBM(n_components=10, n_iter=1, random_state=3).fit(X[:200]) for _ in range(2))
