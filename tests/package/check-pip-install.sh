@@ -4,7 +4,8 @@
 #   pip wheel --no-deps .                with build isolation: a wheel with its dist-info,
 #   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
 #   the Python tests against the installed package, from outside the source tree,
-#   pip uninstall rbmix                  which removes it.
+#   pip uninstall rbmix                  which removes it;
+# and in an environment without numpy, where no index can supply it, pip stops before building, naming numpy.
 # pip never reaches an index (--no-index): the build backend needs only the standard library, numpy is the system's.
 # The backend builds in BUILD_DIR, the test suite's own build tree, already configured for this interpreter, so the
 # module is not compiled a second time (a fresh configure and build take as long as the first build of rbmix).
@@ -53,4 +54,11 @@ if "$venv_python" -c "import rbmix" 2> /dev/null; then
   echo "rbmix is still importable after pip uninstall" >&2
   exit 1
 fi
-echo "pip install, tests and uninstall: rbmix $version"
+"$python" -m venv "$work/bare"
+if "$work/bare/bin/python" -m pip install --no-index --disable-pip-version-check "$source_copy" > "$work/bare.log" 2>&1 ||
+   ! grep -q "No matching distribution found for numpy" "$work/bare.log" || grep -q "Building wheel" "$work/bare.log"; then
+  echo "without numpy, pip install did not stop before building with the missing numpy:" >&2
+  cat "$work/bare.log" >&2
+  exit 1
+fi
+echo "pip install, tests and uninstall: rbmix $version; without numpy refused before building"
