@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package as a user installs it (docs/python.md, "Installing"): a copy of the source (the package's own
-# sdist), a fresh virtual environment of the given interpreter that sees its system packages (Debian's numpy), then
+# sdist, checked to hold every file git tracks), a fresh virtual environment of the given interpreter that sees its system packages (Debian's numpy), then
 #   pip wheel --no-deps .                with build isolation: a wheel with its dist-info,
 #   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
 #   the Python tests against the installed package, from outside the source tree,
@@ -20,6 +20,16 @@ sdist=$(cd "$source_dir/tools/python/packaging" &&
         "$python" -c "import sys, rbmix_wheel_backend as b; print(b.build_sdist(sys.argv[1]))" "$work/sdist")
 tar -xzf "$work/sdist/$sdist" -C "$work"
 source_copy="$work/${sdist%.tar.gz}"
+# In a git checkout, the sdist holds every tracked file (a source folder that looks like data is still source).
+if git -C "$source_dir" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  missing=$(cd "$source_dir" && git ls-files | while read -r file; do
+              [[ ! -e "$file" || -e "$source_copy/$file" ]] || echo "$file"; done)
+  if [[ -n "$missing" ]]; then
+    echo "the sdist lacks tracked files:" >&2
+    echo "$missing" | head -n 20 >&2
+    exit 1
+  fi
+fi
 
 "$python" -m venv --system-site-packages "$work/venv"
 venv_python="$work/venv/bin/python"

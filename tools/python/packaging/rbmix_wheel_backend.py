@@ -1,7 +1,8 @@
 """The PEP 517 build backend of the Python package rbmix (pyproject.toml, docs/python.md "Installing").
 
-It needs nothing but the Python standard library (tomllib: Python 3.11 or later), so `pip install .` works where no package index can be reached
-(pip installs a backend's requirements into an isolated environment first; this one has none). A wheel is built by
+It needs nothing but the Python standard library (tomllib: Python 3.11 or later), so `pip install .` works where no
+package index can be reached (pip installs a backend's requirements into an isolated environment first; this one has
+none). A wheel is built by
 CMake, the same build as tools/scripts/build.sh but of one target, the module rbmix._rbmix, for the interpreter that
 runs pip:
 
@@ -14,7 +15,8 @@ then the package the build assembles in <build-dir>/python/rbmix is written into
 `project(rbmix VERSION ...)` line of CMakeLists.txt: the one the CLI reports with --version and rbmix.__version__
 returns.
 
-Settings (`pip install . --config-settings NAME=VALUE`, the same for `pip wheel`; pip 23.1 and later also take -C NAME=VALUE):
+Settings (`pip install . --config-settings NAME=VALUE`, the same for `pip wheel`; pip 23.1 and later also take
+`-C NAME=VALUE`):
     build-dir   the CMake build directory; default build/wheel-<python tag> in the source tree, kept between
                 installs so that the next one is incremental. A directory already configured (tools/scripts/build.sh's
                 build/, say) is built as it is, not re-configured, and must have been configured for an
@@ -43,8 +45,10 @@ SOURCE_DIR = Path(__file__).resolve().parents[3]
 # what the environment has; a virtual environment made with --system-site-packages sees Debian's python3-numpy).
 PROJECT = tomllib.loads((SOURCE_DIR / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 NAME = PROJECT["name"]
-# Directories of the source tree that are not source: build trees, data and results (.gitignore).
-NOT_SOURCE = {".git", "data", "results", "out", "__pycache__"}
+# What the sdist leaves out (.gitignore): at the top, build trees (build*), data, results and outputs; anywhere, git's
+# files and Python's caches.
+NOT_SOURCE_AT_TOP = {"data", "results", "out"}
+NOT_SOURCE_ANYWHERE = {".git", "__pycache__"}
 
 
 def project_version():
@@ -185,7 +189,8 @@ def build_sdist(sdist_directory, config_settings=None):
 
     def source_only(info):
         parts = Path(info.name).parts[1:]
-        if parts and (parts[0].startswith("build") or any(part in NOT_SOURCE for part in parts)):
+        if parts and (parts[0].startswith("build") or parts[0] in NOT_SOURCE_AT_TOP or
+                      any(part in NOT_SOURCE_ANYWHERE for part in parts)):
             return None
         return info
 
