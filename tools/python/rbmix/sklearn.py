@@ -7,10 +7,10 @@ momentum, weight_decay, init, and any other rbmix.train keyword through train_op
 BernoulliRBM's, read from model_, the rbmix.Rbm itself (picklable: joblib, clone and multiprocessing work):
 components_ (W, n_components × n_features), intercept_hidden_ (c), intercept_visible_ (b). See docs/python.md.
 
-Inputs are probabilities of a one, [0, 1] as BernoulliRBM takes them (grey levels): training reads each row as the
-grey levels of 000 §4.1 and draws a fresh binary version of it at every use, from random_state (a value above 1
-draws a one, below 0 a zero, as ``uniform < x`` does); 0/1 rows are used as they are. transform is BernoulliRBM's
-p(h = 1 | v) = σ(c + W v) on the inputs as given (docs/algorithms.md §1.1).
+Inputs are probabilities of a one, [0, 1] as BernoulliRBM takes them (grey levels): training reads the rows as the
+grey levels of 000 §4.1 (rbmix.train's resample_binarisation), drawing a fresh binary version of a row at every use
+(a value above 1 draws a one, below 0 a zero: the inputs are clipped to [0, 1]); 0/1 rows are their own draws.
+transform is BernoulliRBM's p(h = 1 | v) = σ(c + W v) on the inputs as given (docs/algorithms.md §1.1).
 """
 
 import numpy as np
@@ -19,18 +19,15 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._rbmix import sample, train
+from ._rbmix import sample
+from ._training import train
 
 __all__ = ["RBM"]
 
 
 def _binarise(probabilities, random_state):
-    """One draw of v ~ Bernoulli(p) per entry (000 §4.1), as uint8."""
+    """One draw of v ~ Bernoulli(p) per entry (000 §4.1), as uint8: gibbs and score_samples take 0/1 rows."""
     return (random_state.random_sample(probabilities.shape) < probabilities).astype(np.uint8)
-
-
-def _is_binary(X):
-    return bool(np.all((X == 0) | (X == 1)))
 
 
 class RBM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -49,7 +46,8 @@ class RBM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     verbose : int, default=0
         Print the training's summary line when fitting.
     random_state : int, RandomState instance or None, default=None
-        Seeds the training (rbmix.train's seed) and the draws of binarisation, gibbs and score_samples.
+        Seeds the training (rbmix.train's seed, its binarisations included) and the draws of gibbs and
+        score_samples.
     algorithm : str, default="pcd"
         rbmix.train's algorithm (cd, pcd, mfcd, fpcd, pt, cg, sdcp, csdcp; docs/algorithms.md §3).
     operator : str, default="gibbs"
@@ -98,16 +96,12 @@ class RBM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         X = self._validate_data(X, dtype=(np.float64, np.float32))
         self.random_state_ = check_random_state(self.random_state)
         batch = min(int(self.batch_size), X.shape[0])
-        if _is_binary(X):
-            rows, passes = X, self.n_iter
-        else:
-            # n_iter fresh binarisations of every row, trained on in one pass: each use of a row is a new draw.
-            rows = np.vstack([_binarise(X, self.random_state_) for _ in range(self.n_iter)])
-            passes = 1
-        result = train(rows, hidden=self.n_components, algorithm=self.algorithm, operator=self.operator,
-                       learning_rate=self.learning_rate, updates=max(1, passes * (rows.shape[0] // batch)),
-                       batch=batch, k=self.k, momentum=self.momentum, weight_decay=self.weight_decay,
-                       init=self.init, evaluate_every=0, seed=self._seed(), **(self.train_options or {}))
+        # Grey levels, each use of a row drawing its binary version afresh (000 §4.1); 0/1 rows draw themselves.
+        result = train(np.clip(X, 0, 1), resample_binarisation=True, hidden=self.n_components,
+                       algorithm=self.algorithm, operator=self.operator, learning_rate=self.learning_rate,
+                       updates=max(1, self.n_iter * (X.shape[0] // batch)), batch=batch, k=self.k,
+                       momentum=self.momentum, weight_decay=self.weight_decay, init=self.init, evaluate_every=0,
+                       seed=self._seed(), **(self.train_options or {}))
         self.model_ = result.model
         self._n_features_out = self.n_components
         self.training_message_ = result.message
