@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package as a user installs it (docs/python.md, "Installing"): a copy of the source (the package's own
-# sdist, checked to hold every file git tracks), a fresh virtual environment of the given interpreter that sees its system packages (Debian's numpy), then
+# sdist, checked to hold every file git tracks), a fresh virtual environment of the given interpreter that sees its
+# system packages (Debian's numpy), then
 #   pip wheel --no-deps .                with build isolation: a wheel with its dist-info,
 #   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
 #   the Python tests against the installed package, from outside the source tree,
@@ -17,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 mkdir "$work/sdist"
 sdist=$(cd "$source_dir/tools/python/packaging" &&
-        "$python" -c "import sys, rbmix_wheel_backend as b; print(b.build_sdist(sys.argv[1]))" "$work/sdist")
+        "$python" -B -c "import sys, rbmix_wheel_backend as b; print(b.build_sdist(sys.argv[1]))" "$work/sdist")
 tar -xzf "$work/sdist/$sdist" -C "$work"
 source_copy="$work/${sdist%.tar.gz}"
 # In a git checkout, the sdist holds every tracked file (a source folder that looks like data is still source).
@@ -35,8 +36,8 @@ fi
 venv_python="$work/venv/bin/python"
 pip=("$venv_python" -m pip --disable-pip-version-check --no-input)
 
-"${pip[@]}" wheel --no-index --no-deps --config-settings build-dir="$build_dir" -w "$work/wheels" "$source_copy" > "$work/wheel.log" ||
-  { cat "$work/wheel.log"; exit 1; }
+"${pip[@]}" wheel --no-index --no-deps --config-settings build-dir="$build_dir" -w "$work/wheels" "$source_copy" \
+  > "$work/wheel.log" || { cat "$work/wheel.log"; exit 1; }
 wheel=$(ls "$work/wheels"/rbmix-*.whl)
 "$venv_python" - "$wheel" <<'PYTHON'
 import sys, zipfile
@@ -46,8 +47,8 @@ assert {"METADATA", "WHEEL", "RECORD"} <= dist_info, f"the wheel's dist-info lac
 assert any(name.startswith("rbmix/_rbmix") for name in names) and "rbmix/sklearn.py" in names, names
 PYTHON
 
-"${pip[@]}" install --no-index --no-build-isolation --config-settings build-dir="$build_dir" "$source_copy" > "$work/install.log" ||
-  { cat "$work/install.log"; exit 1; }
+"${pip[@]}" install --no-index --no-build-isolation --config-settings build-dir="$build_dir" "$source_copy" \
+  > "$work/install.log" || { cat "$work/install.log"; exit 1; }
 cd "$work"  # away from any source tree: `import rbmix` must find the installed package
 version=$("$venv_python" -c "import rbmix; print(rbmix.__version__)")
 listed=$("${pip[@]}" list) files=$("${pip[@]}" show --files rbmix)
@@ -65,8 +66,10 @@ if "$venv_python" -c "import rbmix" 2> /dev/null; then
   exit 1
 fi
 "$python" -m venv "$work/bare"
-if "$work/bare/bin/python" -m pip install --no-index --disable-pip-version-check "$source_copy" > "$work/bare.log" 2>&1 ||
-   ! grep -q "No matching distribution found for numpy" "$work/bare.log" || grep -q "Building wheel" "$work/bare.log"; then
+if "$work/bare/bin/python" -m pip install --no-index --disable-pip-version-check "$source_copy" \
+     > "$work/bare.log" 2>&1 ||
+   ! grep -q "No matching distribution found for numpy" "$work/bare.log" ||
+   grep -q "Building wheel" "$work/bare.log"; then
   echo "without numpy, pip install did not stop before building with the missing numpy:" >&2
   cat "$work/bare.log" >&2
   exit 1
