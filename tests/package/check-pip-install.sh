@@ -4,7 +4,7 @@
 # system packages (Debian's numpy), then
 #   pip wheel --no-deps .                with build isolation: a wheel with its dist-info,
 #   pip install --no-build-isolation .   then rbmix.__version__ and pip's listing,
-#   the Python tests against the installed package, from outside the source tree,
+#   every Python test (tests/python) against the installed package, from outside the source tree,
 #   pip uninstall rbmix                  which removes it;
 # and in an environment without numpy, where no index can supply it, pip stops before building, naming numpy.
 # pip never reaches an index (--no-index): the build backend needs only the standard library, numpy is the system's.
@@ -49,20 +49,24 @@ PYTHON
 
 "${pip[@]}" install --no-index --no-build-isolation --config-settings build-dir="$build_dir" "$source_copy" \
   > "$work/install.log" || { cat "$work/install.log"; exit 1; }
-cd "$work"  # away from any source tree: `import rbmix` must find the installed package
+mkdir "$work/elsewhere" "$work/test-run"
+cd "$work/elsewhere"  # away from any source tree and the tests' files: `import rbmix` must find the installed package
 version=$("$venv_python" -c "import rbmix; print(rbmix.__version__)")
 listed=$("${pip[@]}" list) files=$("${pip[@]}" show --files rbmix)
 grep -q "^rbmix  *$version\$" <<< "$listed" || { echo "pip list does not list rbmix $version" >&2; exit 1; }
 grep -q "rbmix/_rbmix" <<< "$files" || { echo "pip show --files rbmix lacks the module" >&2; exit 1; }
 
-RBMIX_CLI=$cli RBMIX_SOURCE_DIR=$source_copy "$venv_python" -m pytest -q -p no:cacheprovider \
-  "$source_copy/tests/python/test_model.py" "$source_copy/tests/python/test_train.py" \
-  "$source_copy/tests/python/test_sklearn.py"
-"$venv_python" -c "import rbmix, sys; sys.exit(0 if rbmix.__file__.startswith('$work/venv/') else 1)"
+(cd "$work/test-run" && RBMIX_CLI=$cli RBMIX_SOURCE_DIR=$source_copy "$venv_python" -m pytest -q -p no:cacheprovider \
+  "$source_copy/tests/python")
+
+installed_in_venv="import rbmix, sys; sys.exit(0 if rbmix.__file__.startswith('$work/venv/') else 1)"
+"$venv_python" -c "$installed_in_venv"
 
 "${pip[@]}" uninstall -y rbmix > /dev/null
-if "$venv_python" -c "import rbmix" 2> /dev/null; then
-  echo "rbmix is still importable after pip uninstall" >&2
+# A package installed outside pip (`cmake --install build --component python`, as run-demo.sh does) may still be
+# importable through the system site directory; the environment's own must be gone.
+if "$venv_python" -c "$installed_in_venv" 2> /dev/null || "${pip[@]}" show rbmix > /dev/null 2>&1; then
+  echo "rbmix is still installed in the environment after pip uninstall" >&2
   exit 1
 fi
 "$python" -m venv "$work/bare"
