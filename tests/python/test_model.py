@@ -1,8 +1,11 @@
 """The model from Python: construction, model files, energies against numpy, exact log Z against brute force, and
 the same numbers as the CLI."""
 
+import copy
+import importlib.metadata
 import itertools
 import json
+import pickle
 import zipfile
 
 import numpy as np
@@ -20,13 +23,45 @@ def all_states(units):
     return np.array(list(itertools.product([0.0, 1.0], repeat=units)))
 
 
-def test_parameters_round_trip_and_are_copies():
+def test_parameters_round_trip_and_are_read_only():
     W = np.arange(6.0).reshape(2, 3)
     model = rbmix.Rbm(W, np.zeros(3), np.ones(2))
     assert model.n_visible == 3 and model.n_hidden == 2
     np.testing.assert_array_equal(model.weights, W)
-    model.weights[0, 0] = 99.0
+    # An assignment into a parameter raises rather than changing a copy unseen; a copy is the user's to change.
+    for parameter in (model.weights, model.visible_bias, model.hidden_bias):
+        with pytest.raises(ValueError, match="read-only"):
+            parameter[0] = 99.0
+    changed = model.weights.copy()
+    changed[0, 0] = 99.0
+    assert rbmix.Rbm(changed, model.visible_bias, model.hidden_bias).weights[0, 0] == 99.0
     assert model.weights[0, 0] == 0.0
+
+
+def test_models_pickle_and_deep_copy_to_equal_models():
+    model = small_model()
+    for twin in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model), copy.copy(model)):
+        assert twin is not model
+        for name in ("weights", "visible_bias", "hidden_bias"):
+            np.testing.assert_array_equal(getattr(twin, name), getattr(model, name))
+
+
+def test_a_damaged_pickled_state_is_refused_by_name():
+    model = small_model()
+    # What pickle.loads does: a blank instance, then the state.
+    with pytest.raises(rbmix.InputError, match="W contains NaN"):
+        rbmix.Rbm.__new__(rbmix.Rbm).__setstate__((np.full((3, 4), np.nan), model.visible_bias, model.hidden_bias))
+    with pytest.raises(rbmix.InputError, match="Rbm state"):
+        rbmix.Rbm.__new__(rbmix.Rbm).__setstate__((model.weights,))
+
+
+def test_version_is_the_clis_and_the_installed_metadatas(cli):
+    assert cli("--version").stdout.split() == ["rbmix", rbmix.__version__]
+    try:
+        installed = importlib.metadata.version("rbmix")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("rbmix runs from the build tree, not from an installed distribution")
+    assert installed == rbmix.__version__
 
 
 def test_fortran_order_and_float32_give_the_same_model():

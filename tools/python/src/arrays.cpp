@@ -126,4 +126,9 @@ py::array_t<double> to_numpy(const VectorD& vector) {
   return out;
 }
 
+py::array_t<double> read_only(py::array_t<double> array) {
+  array.attr("setflags")(py::arg("write") = false);
+  return array;
+}
+
 }  // namespace rbmix::python

@@ -25,5 +25,7 @@ VectorD real_vector(const py::handle& array, const std::string& what, bool finit
 
 py::array_t<double> to_numpy(const MatrixD& matrix);
 py::array_t<double> to_numpy(const VectorD& vector);
+// `array` with numpy's writeable flag cleared: an assignment into it raises instead of changing a copy unseen.
+py::array_t<double> read_only(py::array_t<double> array);
 
 }  // namespace rbmix::python

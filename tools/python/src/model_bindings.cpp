@@ -39,12 +39,16 @@ void bind_rbm_class(py::module_& module) {
       .def(py::init(&make_rbm), "weights"_a, "visible_bias"_a, "hidden_bias"_a,
            "weights: (n_hidden, n_visible), visible_bias: (n_visible,), hidden_bias: (n_hidden,); float64 or "
            "float32, finite. Copied.")
-      .def_property_readonly("weights", [](const Rbm& rbm) { return to_numpy(rbm.weights); },
-                             "W, (n_hidden, n_visible) float64 (a copy)")
-      .def_property_readonly("visible_bias", [](const Rbm& rbm) { return to_numpy(rbm.visible_bias); },
-                             "b, (n_visible,) float64 (a copy)")
-      .def_property_readonly("hidden_bias", [](const Rbm& rbm) { return to_numpy(rbm.hidden_bias); },
-                             "c, (n_hidden,) float64 (a copy)")
+      .def_property_readonly(
+          "weights", [](const Rbm& rbm) { return read_only(to_numpy(rbm.weights)); },
+          "W, (n_hidden, n_visible) float64, read-only: a model changes only through a new rbmix.Rbm (its parameters "
+          "are checked once, on construction)")
+      .def_property_readonly(
+          "visible_bias", [](const Rbm& rbm) { return read_only(to_numpy(rbm.visible_bias)); },
+          "b, (n_visible,) float64, read-only")
+      .def_property_readonly(
+          "hidden_bias", [](const Rbm& rbm) { return read_only(to_numpy(rbm.hidden_bias)); },
+          "c, (n_hidden,) float64, read-only")
       .def_property_readonly("n_visible", &Rbm::n_visible)
       .def_property_readonly("n_hidden", &Rbm::n_hidden)
       .def(
@@ -92,6 +96,16 @@ void bind_rbm_class(py::module_& module) {
           "path"_a, "provenance"_a = py::none(),
           "Writes the model file the CLI writes (.npz: W, b, c, metadata.json); provenance: a JSON-serialisable "
           "dict saying how the model was made.")
+      // pickle, copy.deepcopy, joblib and multiprocessing: the state is (W, b, c), checked again on loading.
+      .def(py::pickle(
+          [](const Rbm& rbm) {
+            return py::make_tuple(to_numpy(rbm.weights), to_numpy(rbm.visible_bias), to_numpy(rbm.hidden_bias));
+          },
+          [](const py::tuple& state) {
+            require(state.size() == 3,
+                    "Rbm state: (weights, visible_bias, hidden_bias), got " + std::to_string(state.size()) + " items");
+            return make_rbm(state[0], state[1], state[2]);
+          }))
       .def("__repr__", &describe);
 }
 

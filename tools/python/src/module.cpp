@@ -7,6 +7,8 @@
 PYBIND11_MODULE(_rbmix, module) {
   namespace py = pybind11;
   module.doc() = "rbmix: verified MCMC for binary restricted Boltzmann machines (compiled core)";
+  // The version `rbmix --version` reports (CMakeLists.txt's project(); the wheel's metadata reads the same line).
+  module.attr("__version__") = RBMIX_VERSION;
   // rbmix::InputError is a ValueError in Python: bad arrays, files and options are bad values.
   py::register_exception<rbmix::InputError>(module, "InputError", PyExc_ValueError);
   rbmix::python::bind_model(module);
