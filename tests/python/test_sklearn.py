@@ -120,3 +120,19 @@ def test_features_feed_a_classifier_in_a_pipeline():
     # The scikit-learn example reaches 0.93 with 100 units and 10 passes; chance is 0.1. A margin for the smaller
     # model: a training that learned nothing (σ of random weights) gives features a classifier does far worse on.
     assert accuracy > 0.85
+
+
+def test_partial_fit_continues_from_the_fitted_model():
+    X, _ = grey_digits()
+    rbm = RBM(n_components=10, batch_size=10, random_state=0)
+    rbm.partial_fit(X[:200])
+    first = rbm.components_.copy()
+    # Learning rate 0: a warm start must hand the fitted model back unchanged, where a cold start would not.
+    frozen = RBM(n_components=10, batch_size=10, learning_rate=1e-300, random_state=0).partial_fit(X[:200])
+    np.testing.assert_array_equal(frozen.partial_fit(X[200:400]).components_, RBM(
+        n_components=10, batch_size=10, learning_rate=1e-300, random_state=0).partial_fit(X[:200]).components_)
+    rbm.partial_fit(X[200:400])
+    assert not np.array_equal(rbm.components_, first)
+    assert np.abs(rbm.components_ - first).max() < 1.0  # a continuation, not a fresh start
+    with pytest.raises(ValueError):
+        rbm.partial_fit(X[:10, :20])  # other features than the first call's

@@ -87,6 +87,12 @@ class Trainer {
   void load_checkpoint(const std::filesystem::path& path);
   void save_checkpoint(const std::filesystem::path& path) const;
 
+  // Starts from `model` instead of the initialisation (a warm start: training continued on new rows, as scikit-learn's
+  // partial_fit does); only before the first update, with the run's shapes. Throws InputError otherwise or for a model
+  // with non-finite parameters. The initialisation's random draws are made either way, so the streams that follow are
+  // those of a cold start with the same seed.
+  void start_from(const Rbm& model);
+
   TrainingSummary run(const TrainingHooks& hooks = {});
   // One update (no divergence check, no evaluation); for benchmarks and tests.
   void step();

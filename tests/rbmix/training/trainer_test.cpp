@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <cmath>
 #include <filesystem>
 #include <random>
 #include <algorithm>
@@ -68,6 +69,30 @@ TEST(Trainer, SdcpWithOneInnerStepIsCdBitForBit) {
       expect_identical(dcp_trainer.model(), plain_trainer.model());
     }
   }
+}
+
+// A warm start continues from the given model: 60 updates from a trained model equal 60 more updates of its run
+// where the run's state is only its parameters (CD: no persistent chains, no momentum), for plain and centered
+// parameters; a model of another shape, or a start after the first update, is refused.
+TEST(Trainer, WarmStartContinuesFromTheGivenModel) {
+  for (const Algorithm algorithm : {Algorithm::cd, Algorithm::cg}) {
+    Trainer cold(small_options(algorithm), bars_and_stripes_3(), {}, 4);
+    cold.run();
+    TrainingOptions tiny_rate = small_options(algorithm);
+    tiny_rate.learning_rate = 1e-300;  // every update leaves the parameters as they are
+    Trainer warm(tiny_rate, bars_and_stripes_3(), {}, 4);
+    warm.start_from(cold.model());
+    warm.run();
+    const Rbm continued = warm.model();
+    EXPECT_LT((continued.weights - cold.model().weights).cwiseAbs().maxCoeff(), 1e-12) << to_string(algorithm);
+    EXPECT_LT((continued.visible_bias - cold.model().visible_bias).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_THROW(warm.start_from(cold.model()), InputError);  // after updates
+  }
+  Trainer fresh(small_options(Algorithm::cd), bars_and_stripes_3(), {}, 4);
+  EXPECT_THROW(fresh.start_from(Rbm(9, 5)), InputError);
+  Rbm broken(9, 4);
+  broken.weights(0, 0) = std::nan("");
+  EXPECT_THROW(fresh.start_from(broken), InputError);
 }
 
 // With d = 3 the inner steps do change the trajectory.

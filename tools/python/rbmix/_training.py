@@ -13,7 +13,7 @@ from ._rbmix import TrainingResult
 
 _SETTINGS = _rbmix._training_settings()
 _BY_NAME = {setting["name"]: setting for setting in _SETTINGS}
-_FRONT_END_ARGUMENTS = ("test", "labels", "test_labels", "checkpoint", "resume", "callback")
+_FRONT_END_ARGUMENTS = ("test", "labels", "test_labels", "checkpoint", "resume", "callback", "initial_model")
 _PYTHON_TYPES = {"flag": bool, "integer": int, "real": float, "text": str}
 
 
@@ -85,6 +85,8 @@ def _docstring() -> str:
         "callback(point): called at each evaluation with a dict: update (int), epoch and each measured field",
         "    (train_log_likelihood, test_log_likelihood, their AIS bounds *_lower/*_upper, train_pseudo_log_likelihood,",
         "    train_reconstruction_error, free_energy_gap, train_error, ... as floats; absent when not measured).",
+        "initial_model: an Rbm of the run's shape to start from instead of the initialisation (a warm start; the",
+        "    initialisation's random draws are made all the same).",
         "Ctrl-C stops after the current update and raises TrainingInterrupted (a KeyboardInterrupt) whose .result is",
         "the model of the last completed update; with a checkpoint, resume=True continues the run.",
         "Returns a TrainingResult (unpacks as model, learning_curve).",
@@ -115,7 +117,8 @@ def train(*args: Any, **kwargs: Any) -> TrainingResult:
     settings = {name: _as_text(name, value) for name, value in given.items()
                 if name in _BY_NAME and value is not None}
     result = _rbmix._train(given["data"], settings, given.get("test"), given.get("labels"), given.get("test_labels"),
-                           given.get("checkpoint"), given.get("resume", False), given.get("callback"))
+                           given.get("checkpoint"), given.get("resume", False), given.get("callback"),
+                           given.get("initial_model"))
     if result.interrupted:
         if result.checkpoint is not None:
             how = (f"resume with train(..., checkpoint={str(result.checkpoint)!r}, resume=True) and the same "

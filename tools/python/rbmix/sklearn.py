@@ -95,13 +95,26 @@ class RBM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """Trains on X of shape (n_samples, n_features), values in [0, 1]; y is ignored. Returns self."""
         X = self._validate_data(X, dtype=(np.float64, np.float32))
         self.random_state_ = check_random_state(self.random_state)
+        return self._train(X, self.n_iter, initial_model=None)
+
+    def partial_fit(self, X, y=None):
+        """One pass over X (⌊n_samples / batch_size⌋ mini-batch updates) continuing from the fitted model, as
+        BernoulliRBM.partial_fit trains on one segment of the data; the first call starts from the initialisation.
+        y is ignored. Returns self."""
+        first = not hasattr(self, "model_")
+        X = self._validate_data(X, dtype=(np.float64, np.float32), reset=first)
+        if first:
+            self.random_state_ = check_random_state(self.random_state)
+        return self._train(X, 1, initial_model=None if first else self.model_)
+
+    def _train(self, X, passes, initial_model):
         batch = min(int(self.batch_size), X.shape[0])
         # Grey levels, each use of a row drawing its binary version afresh (000 §4.1); 0/1 rows draw themselves.
         result = train(np.clip(X, 0, 1), resample_binarisation=True, hidden=self.n_components,
                        algorithm=self.algorithm, operator=self.operator, learning_rate=self.learning_rate,
-                       updates=max(1, self.n_iter * (X.shape[0] // batch)), batch=batch, k=self.k,
+                       updates=max(1, passes * (X.shape[0] // batch)), batch=batch, k=self.k,
                        momentum=self.momentum, weight_decay=self.weight_decay, init=self.init, evaluate_every=0,
-                       seed=self._seed(), **(self.train_options or {}))
+                       seed=self._seed(), initial_model=initial_model, **(self.train_options or {}))
         self.model_ = result.model
         self._n_features_out = self.n_components
         self.training_message_ = result.message

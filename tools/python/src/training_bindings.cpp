@@ -82,7 +82,8 @@ std::optional<std::vector<int>> labels_of(const py::object& labels, const std::s
 
 TrainingResult train(const py::handle& data, const std::map<std::string, std::string>& settings,
                      const py::object& test, const py::object& labels, const py::object& test_labels,
-                     const std::optional<std::filesystem::path>& checkpoint, bool resume, const py::object& callback) {
+                     const std::optional<std::filesystem::path>& checkpoint, bool resume, const py::object& callback,
+                     const std::optional<Rbm>& initial_model) {
   const GivenSettings given(settings.begin(), settings.end());
   TrainingRequest request =
       assemble_training_request(given, SettingSpelling::python, checkpoint ? checkpoint->string() : std::string());
@@ -97,6 +98,7 @@ TrainingResult train(const py::handle& data, const std::map<std::string, std::st
   TrainingRows arranged = arrange_training_rows(request, std::move(rows), SettingSpelling::python);
   require(!resume || (checkpoint && std::filesystem::exists(*checkpoint)),
           "resume: no checkpoint to resume from (give checkpoint=PATH of an earlier run)");
+  require(!resume || !initial_model, "resume and initial_model both say where training starts; give one");
 
   std::optional<py::error_already_set> python_error;
   bool interrupted_by_signal = false;
@@ -133,6 +135,7 @@ TrainingResult train(const py::handle& data, const std::map<std::string, std::st
   {
     py::gil_scoped_release release;
     Trainer trainer(request.options, std::move(arranged.train), std::move(arranged.test), request.hidden);
+    if (initial_model) trainer.start_from(*initial_model);
     if (resume) trainer.load_checkpoint(*checkpoint);
     // The best model is taken when its evaluation is seen, as `rbmix train --keep best` writes it.
     if (request.kept == KeptModel::best) {
@@ -206,7 +209,7 @@ void bind_training(py::module_& module) {
       })
       .def("__repr__", [](const TrainingResult& r) { return "rbmix.TrainingResult(" + r.summary.message + ")"; });
   module.def("_train", &train, "data"_a, "settings"_a, "test"_a, "labels"_a, "test_labels"_a, "checkpoint"_a,
-             "resume"_a, "callback"_a, "rbmix.train's engine: settings by name as text (see rbmix.train).");
+             "resume"_a, "callback"_a, "initial_model"_a, "rbmix.train's engine: settings by name as text (see rbmix.train).");
   module.def(
       "classify",
       [](const Rbm& model, const py::handle& data, int classes) {
