@@ -1600,6 +1600,40 @@ case_run_json_lists_files() {
   expect_files_listed mixing autocorrelation.csv autocorrelation.svg
 }
 
+# One writer per output directory: while a run writes into a directory, every other command that would write there
+# exits 2 naming the directory and the process holding it; a holder killed with SIGKILL leaves a stale lock file that
+# the next run takes over.
+case_one_writer_per_directory() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model zero.npz 9 4
+  succeeds mrf train --data bas.npy --algo pl --updates 20 --eval-every 10 --out mrf
+  "$RBMIX" train --data bas.npy --hidden 6 --algo pcd --k 1 --updates 100000000 --eval-every 50000000 \
+    --out busy >busy.log 2>&1 &
+  local holder=$! waited=0
+  while ! grep -qF "process $holder" busy/.rbmix.lock 2>/dev/null && ((waited < 300)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  local in_use="output directory 'busy' is in use by process $holder"
+  local second
+  for second in "train --data bas.npy --hidden 3 --updates 10 --seed 2" \
+    "sample --model zero.npz --sampler gibbs --samples 5" \
+    "mixing --model zero.npz --steps 100 --burn-in 0" \
+    "isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16" \
+    "mrf train --data bas.npy --algo pl --updates 20 --eval-every 10" \
+    "mrf loglik --model mrf/model.npz --data bas.npy" \
+    "experiment autocorr --scale smoke --seed 2"; do
+    # shellcheck disable=SC2086  # the command's words
+    rejects "$in_use" $second --out busy
+    expect_equal "status of a second writer ($second)" "$STATUS" 2
+  done
+  kill -KILL "$holder"
+  wait "$holder" 2>/dev/null
+  [[ -e busy/.rbmix.lock ]] || fail "SIGKILL left no lock file (the case tests nothing)"
+  succeeds train --data bas.npy --hidden 3 --updates 10 --seed 2 --out busy
+  [[ ! -e busy/.rbmix.lock ]] || fail "a finished run left its lock file behind"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 
 run_case

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
@@ -213,7 +214,9 @@ void run_mixing(const MixingArguments& arguments) {
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
   // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
   const std::filesystem::path out =
-      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+      arguments.out.empty() ? std::filesystem::path{} : std::filesystem::path(arguments.out);
+  std::optional<OutputDirectoryLock> lock;
+  if (!out.empty()) lock.emplace(out);
   const MixingTraces input = arguments.trace.empty() ? sample_model_traces(arguments) : traces_from_file(arguments);
   // chains × steps, the layout --trace reads.
   if (!arguments.trace_out.empty())

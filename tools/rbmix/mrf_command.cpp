@@ -9,16 +9,19 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
 #include "rbmix/command_registry.hpp"
-#include "rbmix/option_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/option_checks.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/training/boltzmann_machine_trainer.hpp"
 
@@ -78,7 +81,8 @@ void run_mrf_train(const CLI::App& command, MrfTrainArguments arguments) {
   if (arguments.measure == "auto") arguments.measure = enumerable ? "ll" : "pl";
   options.validation = arguments.measure == "ll" ? BoltzmannMachineValidation::exact_log_likelihood
                                                  : BoltzmannMachineValidation::pseudo_log_likelihood;
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
 
   const BoltzmannMachineTrainingSummary summary = train_boltzmann_machine(training, validation, options);
 
@@ -154,7 +158,11 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
               std::to_string(kMaxEnumeratedLogPartitionUnits) + " (use --measure pl, the pseudo-likelihood)");
   const bool exact = arguments.measure == "ll" || (arguments.measure == "auto" && enumerable);
   std::filesystem::path out;
-  if (!arguments.out.empty()) out = prepare_output_directory(arguments.out);
+  std::optional<OutputDirectoryLock> lock;
+  if (!arguments.out.empty()) {
+    out = arguments.out;
+    lock.emplace(out);
+  }
 
   nlohmann::json result = {
       {"model", arguments.model}, {"data", arguments.data}, {"units", model.size()}, {"samples", data.rows()}};

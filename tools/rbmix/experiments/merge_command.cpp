@@ -17,7 +17,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/job_shard.hpp"
-#include "rbmix/report/run_record.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -139,17 +139,21 @@ void merge(const MergeArguments& arguments) {
     require(failed.empty(), "merge: jobs failed" + in_phase + ": " + failed + "; rerun those shards with --resume");
   }
 
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
-  std::filesystem::remove_all(experiments::journal_directory(out));
+  const std::filesystem::path out = arguments.out;
   nlohmann::json record = shards.front().record;
-  record["shard"] = experiments::JobShard{}.to_string();
-  record["jobs"] = nlohmann::json::array();
-  for (std::size_t phase = 0; phase < phases; ++phase) {
-    record["jobs"].push_back(jobs_per_phase.at(phase));
-    const experiments::JobJournal journal(out, phase, record.at("identity"));
-    for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
+  {
+    // Released before the experiment below, a process of its own, takes the directory for the rest.
+    const OutputDirectoryLock lock(out);
+    std::filesystem::remove_all(experiments::journal_directory(out));
+    record["shard"] = experiments::JobShard{}.to_string();
+    record["jobs"] = nlohmann::json::array();
+    for (std::size_t phase = 0; phase < phases; ++phase) {
+      record["jobs"].push_back(jobs_per_phase.at(phase));
+      const experiments::JobJournal journal(out, phase, record.at("identity"));
+      for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
+    }
+    experiments::write_grid_record(out, record);
   }
-  experiments::write_grid_record(out, record);
 
   std::vector<std::string> command{"experiment"};
   for (const auto& token : record.at("identity").at("arguments")) command.push_back(token.get<std::string>());
