@@ -1176,6 +1176,28 @@ case_mixing_trace() {
   succeeds mixing --trace t.npy --json --out from-trace
   python -c 'import json,sys; r = json.load(open("from-trace/run.json")); sys.exit(r["configuration"]["chains"] != 4)' ||
     fail "mixing --trace did not read 4 chains"
+
+  # The same traces in units whose squares overflow (x 1e200) give the same tau; chains too short to split into
+  # halves of 4 steps are refused naming the file and its shape.
+  python - <<'PY'
+import ast, struct
+data = open("t.npy", "rb").read()
+length = struct.unpack("<H", data[8:10])[0]
+header = ast.literal_eval(data[10:10 + length].decode())
+values = struct.unpack("<%dd" % (len(data[10 + length:]) // 8), data[10 + length:])
+def write(path, shape, numbers):
+    text = "{'descr': '<f8', 'fortran_order': False, 'shape': %r, }" % (shape,)
+    text += " " * ((64 - (10 + len(text) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as out:
+        out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode())
+        out.write(struct.pack("<%dd" % len(numbers), *numbers))
+write("huge.npy", header["shape"], [v * 1e200 for v in values])
+write("short.npy", (4, 5), [float(k % 3) for k in range(20)])
+PY
+  succeeds mixing --trace huge.npy
+  [[ "$(grep "^tau = " <<<"$OUTPUT")" == "$direct" ]] || fail "the traces x 1e200 give another tau: $OUTPUT"
+  rejects "short.npy: the trace is 4 × 5 (chains × steps); each chain needs at least 8 steps" mixing --trace short.npy
+  rejects "--steps 5: each chain needs at least 8 steps" mixing --model m.npz --steps 5
 }
 
 # rbmix experiment estimator-calibration at smoke scale (seconds): the score table against exact τ, the rule

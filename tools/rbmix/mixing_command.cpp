@@ -20,6 +20,7 @@
 #include "rbmix/io/data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -94,11 +95,16 @@ MatrixD read_trace_file(const std::string& file) {
               std::to_string(array.shape.size()) + " dimensions");
   NpyArray matrix = array;
   if (matrix.shape.size() == 1) matrix.shape = {1, matrix.shape[0]};
+  require(matrix.shape[1] >= analysis::min_mixing_steps, [&] {
+    const std::string shape = array.shape.size() == 1 ? std::to_string(array.shape[0]) + " steps"
+                                                      : std::to_string(array.shape[0]) + " × " +
+                                                            std::to_string(array.shape[1]) + " (chains × steps)";
+    return file + ": the trace is " + shape + "; each chain needs at least " +
+           std::to_string(analysis::min_mixing_steps) + " steps (the estimators split it into halves of 4)";
+  });
   const MatrixD chains_by_steps = matrix.dtype == NpyDtype::float64
                                       ? npy_to_matrix<double>(matrix, file)
                                       : MatrixD(npy_to_matrix<float>(matrix, file).cast<double>());
-  require(chains_by_steps.cols() >= 4, file + ": each chain needs at least 4 steps, got " +
-                                           std::to_string(chains_by_steps.cols()));
   require(chains_by_steps.allFinite(), file + ": the trace contains NaN or Inf");
   return chains_by_steps.transpose();
 }
@@ -130,6 +136,10 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
                                           arguments.burn_in,  arguments.seed,  arguments.single_precision,
                                           {}};
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+  require(request.steps >= analysis::min_mixing_steps, [&] {
+    return "mixing: --steps " + std::to_string(request.steps) + ": each chain needs at least " +
+           std::to_string(analysis::min_mixing_steps) + " steps (the estimators split it into halves of 4)";
+  });
   ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
   request.on_sweep = [&progress, &request](Eigen::Index done) {
     progress.update(done, done <= request.burn_in ? "burn-in" : "recording");
@@ -225,7 +235,9 @@ void run_mixing(const MixingArguments& arguments) {
   const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
   // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.
   const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
-  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces, lags);
+  const std::optional<MatrixD> scaled = analysis::traces_in_unit_range(input.traces);
+  const analysis::TraceAutocovariance covariance =
+      analysis::trace_autocovariance(scaled ? *scaled : input.traces, lags);
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
   const nlohmann::json record = mixing_record(arguments, input, diagnostics);
   if (!arguments.out.empty())

@@ -173,7 +173,8 @@ void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate&
     ++score.estimates;
     sum += error;
     sum_of_squares += error * error;
-    score.coverage += (estimate.lower <= exact && exact <= estimate.upper) ? 1.0 : 0.0;
+    // No lower end (NaN): the band reached 0, so it covers every τ below its upper end.
+    score.coverage += (!(exact < estimate.lower) && exact <= estimate.upper) ? 1.0 : 0.0;
   }
   if (std::abs(error) > 0.2) {
     ++score.far_off;
