@@ -170,6 +170,8 @@ void merge(const MergeArguments& arguments) {
   // The experiment itself, on the merged journal: every merged job is found there, none runs again.
   command.insert(command.end(), {"--out", out.string(), "--resume"});
   const int status = run_self(command);
+  // The experiment's refusal (a damaged result, named above) is the merge's: the same status.
+  require(status != 2, "merge: the experiment on the merged journal in " + quoted(out) + " refused it (see above)");
   if (status != 0)
     throw std::runtime_error("merge: the experiment on the merged journal exited " + std::to_string(status));
 }
