@@ -927,6 +927,21 @@ with open("bas.csv", "w") as out:
   rejects "--data four.npy has 4 columns but the model run/model.npz has 9 units" \
     mrf loglik --model run/model.npz --data four.npy
   rejects "--measure" mrf loglik --model run/model.npz --data bas.npy --measure ais
+  # --measure pl on a model small enough to enumerate says that it was asked for.
+  succeeds mrf loglik --model run/model.npz --data bas.npy --measure pl
+  expect_output_contains "(not the log-likelihood: --measure pl)"
+
+  # Parameters near the largest double: a figure beyond double's range is refused, never printed as null.
+  printf '{"couplings": [[0, 0], [0, 0]], "biases": [1e308, 0]}\n' >huge-bias.json
+  printf '{"couplings": [[0, -1e308], [-1e308, 0]], "biases": [0, 0]}\n' >huge-coupling.json
+  printf '0,0\n0,0\n1,0\n' >off.csv
+  printf '1,1\n1,1\n0,0\n' >on.csv
+  rejects "huge-bias.json: the average log pseudo-likelihood of off.csv is not finite" \
+    mrf loglik --model huge-bias.json --data off.csv --measure pl
+  rejects "huge-coupling.json: the average log-likelihood of on.csv is not finite" \
+    mrf loglik --model huge-coupling.json --data on.csv
+  rejects "huge-coupling.json: the average log pseudo-likelihood of on.csv is not finite" \
+    mrf loglik --model huge-coupling.json --data on.csv --measure pl --json
 }
 
 # data info reads CSV and labels: classes and counts per class; non-integer labels are refused with their index.

@@ -176,6 +176,14 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
     result["measure"] = "pseudo_log_likelihood";
     result["average_log_pseudo_likelihood"] = mean_log_pseudo_likelihood(model, data.cast<double>());
   }
+  // JSON has no Inf or NaN (they print as null): a result beyond double's range is an error, not a number.
+  for (const auto& [key, what] :
+       {std::pair{"log_partition", "log Z"}, std::pair{"average_log_likelihood", "the average log-likelihood of "},
+        std::pair{"average_log_pseudo_likelihood", "the average log pseudo-likelihood of "}})
+    require(!result.contains(key) || std::isfinite(result[key].get<double>()), [&] {
+      return arguments.model + ": " + what + (std::string(key) == "log_partition" ? "" : arguments.data) +
+             " is not finite in double precision (parameters too large?)";
+    });
   if (!out.empty()) {
     const nlohmann::json configuration = {
         {"model", arguments.model}, {"data", arguments.data}, {"measure", arguments.measure}};
@@ -193,8 +201,10 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
     std::cout << "log Z (exact, enumerating 2^" << model.size() << " states): " << result["log_partition"] << '\n'
               << "average log-likelihood: " << result["average_log_likelihood"] << '\n';
   else
-    std::cout << "average log pseudo-likelihood (not the log-likelihood: " << model.size()
-              << " units are too many to enumerate log Z): " << result["average_log_pseudo_likelihood"] << '\n';
+    std::cout << "average log pseudo-likelihood (not the log-likelihood: "
+              << (enumerable ? std::string("--measure pl")
+                             : std::to_string(model.size()) + " units are too many to enumerate log Z")
+              << "): " << result["average_log_pseudo_likelihood"] << '\n';
   if (!out.empty()) std::cout << "wrote " << (out / "run.json").string() << '\n';
 }
 
