@@ -1568,6 +1568,16 @@ case_command_line_errors() {
   expect_equal "status of a missing option" "$STATUS" 2
   succeeds train --help
   expect_output_contains "0 means full batch"
+  # --help beside an unknown word reports the word, as without --help, instead of the help above it.
+  rejects "NONEXISTENT" NONEXISTENT --help
+  expect_equal "status of an unknown subcommand with --help" "$STATUS" 2
+  rejects "did you mean dcp-small?" experiment dcp-smal --help
+  expect_equal "status of a misspelt subcommand with --help" "$STATUS" 2
+  rejects "--bogus" train --bogus --help
+  expect_equal "status of an unknown option with --help" "$STATUS" 2
+  # Control characters of an input are shown escaped, never sent to the terminal.
+  rejects 'no\x1b[2Jsuch.npy' mixing --trace $'no\x1b[2Jsuch.npy'
+  if grep -q $'\x1b' <<<"$OUTPUT"; then fail "an escape character reached the terminal: $OUTPUT"; fi
 }
 
 # --resume with a changed option names it, with both values.
