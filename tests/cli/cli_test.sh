@@ -1586,6 +1586,7 @@ case_train_resume_changed_option() {
   succeeds train --data bas.npy --hidden 4 --lr 0.05 --updates 20 --eval-every 10 --seed 2 --out run
   rejects "learning_rate was 0.05, now 0.1" train --data bas.npy --hidden 4 --lr 0.1 --updates 20 --eval-every 10 \
     --seed 2 --out run --resume
+  if grep -qF "fast_learning_rate" <<<"$OUTPUT"; then fail "names fast_learning_rate, never given: $OUTPUT"; fi
 }
 
 # Grey levels given to the binary trainer are refused with the option that reads them.
