@@ -1341,7 +1341,7 @@ case_model_show_filters() {
   for file in model.npz learning_curve.csv learning_curve.svg filters.png run.json; do
     [[ -s run/$file ]] || fail "train did not write run/$file"
   done
-  expect_equal "run/filters.png" "$(png_summary run/filters.png | head -1)" "142 37"
+  expect_equal "run/filters.png (2 × 2 tiles of 4 filters)" "$(png_summary run/filters.png | head -1)" "72 72"
   grep -qF "average log-likelihood" run/learning_curve.svg || fail "learning_curve.svg lacks its y label"
   python -c 'import json,sys; r = json.load(open("run/run.json")); sys.exit(r["configuration"]["image_shape"] != [3, 3] or "contrast per tile" not in r["filters_png"])' ||
     fail "run/run.json does not record the picture's shape and contrast"

@@ -377,8 +377,11 @@ std::vector<std::string> write_training_outputs(const std::filesystem::path& out
   files.emplace_back("learning_curve.svg");
   if (picture_shape) {
     const auto pixels = picture_shape->first * picture_shape->second;
+    // A near-square grid, ⌈√n⌉ tiles per row: 500 filters are 23 × 22 tiles, not a strip of 10 × 50.
+    const auto columns =
+        static_cast<Eigen::Index>(std::ceil(std::sqrt(static_cast<double>(trainer.model().n_hidden()))));
     record["filters_png"] = write_weight_filters(out / "filters.png", trainer.model().weights.leftCols(pixels),
-                                                 *picture_shape, FilterContrast::per_tile, 10);
+                                                 *picture_shape, FilterContrast::per_tile, columns);
     files.emplace_back("filters.png");
   }
   if (std::filesystem::exists(trainer.options().checkpoint_path)) files.emplace_back("checkpoint.ckpt");
