@@ -39,7 +39,7 @@ TEST(DataFile, CsvLoadsAsTheSameMatrixAsNpy) {
   EXPECT_EQ(load_grey_levels(directory / "g.txt"), load_grey_levels(directory / "g.npy"));
   // A grey-level CSV is no binary data set, and the message names the value as the .npy reader does.
   EXPECT_THAT([&] { load_binary_matrix(directory / "g.txt"); },
-              ThrowsMessage<InputError>(HasSubstr("g.txt: value at row 0, column 0 (counted from 0) is 0.25")));
+              ThrowsMessage<InputError>(HasSubstr("g.txt: value at row 0, column 0 is 0.25")));
 }
 
 // One PNG is one row of x/255 values, as a |u1 .npy array of the same pixels reads with load_grey_levels; a
