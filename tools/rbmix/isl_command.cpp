@@ -38,8 +38,7 @@ void run_isl(const IslArguments& arguments) {
   const IslInputNames names{"--samples " + arguments.samples, "--valid " + arguments.validation,
                             "--test " + arguments.test, "--counts"};
   validate_isl_inputs(samples, validation, test, counts, names);  // before the output directory is made
-  const std::filesystem::path out =
-      arguments.out.empty() ? std::filesystem::path{} : std::filesystem::path(arguments.out);
+  const std::filesystem::path out = arguments.out;
   std::optional<OutputDirectoryLock> lock;
   if (!out.empty()) lock.emplace(out);
   const std::vector<IslPoint> curve = isl_curve(samples, validation, test, counts, names);

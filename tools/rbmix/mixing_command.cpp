@@ -222,9 +222,9 @@ void print_mixing_summary(const std::string& source, const analysis::MixingDiagn
 void run_mixing(const MixingArguments& arguments) {
   require(arguments.model.empty() != arguments.trace.empty(), "mixing: give exactly one of --model and --trace");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
-  // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
-  const std::filesystem::path out =
-      arguments.out.empty() ? std::filesystem::path{} : std::filesystem::path(arguments.out);
+  // Made and locked before sampling, so that a bad location or a directory in use fails at once and never after
+  // other outputs were written.
+  const std::filesystem::path out = arguments.out;
   std::optional<OutputDirectoryLock> lock;
   if (!out.empty()) lock.emplace(out);
   const MixingTraces input = arguments.trace.empty() ? sample_model_traces(arguments) : traces_from_file(arguments);
