@@ -40,8 +40,8 @@ bool same_file(int descriptor, const std::filesystem::path& file) {
 }  // namespace
 
 OutputDirectoryLock::OutputDirectoryLock(const std::filesystem::path& directory) : directory_(directory) {
-  std::error_code error;
-  made_directory_ = !std::filesystem::exists(directory, error);
+  std::error_code unknown;  // an existence that cannot be told: then the directory is not ours to remove
+  made_directory_ = !std::filesystem::exists(directory, unknown) && !unknown;
   prepare_output_directory(directory);
   const std::filesystem::path file = directory / output_directory_lock_name;
   for (;;) {
