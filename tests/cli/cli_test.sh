@@ -927,6 +927,21 @@ with open("bas.csv", "w") as out:
   rejects "--data four.npy has 4 columns but the model run/model.npz has 9 units" \
     mrf loglik --model run/model.npz --data four.npy
   rejects "--measure" mrf loglik --model run/model.npz --data bas.npy --measure ais
+  # --measure pl on a model small enough to enumerate says that it was asked for.
+  succeeds mrf loglik --model run/model.npz --data bas.npy --measure pl
+  expect_output_contains "(not the log-likelihood: --measure pl)"
+
+  # Parameters near the largest double: a figure beyond double's range is refused, never printed as null.
+  printf '{"couplings": [[0, 0], [0, 0]], "biases": [1e308, 0]}\n' >huge-bias.json
+  printf '{"couplings": [[0, -1e308], [-1e308, 0]], "biases": [0, 0]}\n' >huge-coupling.json
+  printf '0,0\n0,0\n1,0\n' >off.csv
+  printf '1,1\n1,1\n0,0\n' >on.csv
+  rejects "huge-bias.json: the average log pseudo-likelihood of off.csv is not finite" \
+    mrf loglik --model huge-bias.json --data off.csv --measure pl
+  rejects "huge-coupling.json: the average log-likelihood of on.csv is not finite" \
+    mrf loglik --model huge-coupling.json --data on.csv
+  rejects "huge-coupling.json: the average log pseudo-likelihood of on.csv is not finite" \
+    mrf loglik --model huge-coupling.json --data on.csv --measure pl --json
 }
 
 # data info reads CSV and labels: classes and counts per class; non-integer labels are refused with their index.
@@ -1176,6 +1191,28 @@ case_mixing_trace() {
   succeeds mixing --trace t.npy --json --out from-trace
   python -c 'import json,sys; r = json.load(open("from-trace/run.json")); sys.exit(r["configuration"]["chains"] != 4)' ||
     fail "mixing --trace did not read 4 chains"
+
+  # The same traces in units whose squares overflow (x 1e200) give the same tau; chains too short to split into
+  # halves of 4 steps are refused naming the file and its shape.
+  python - <<'PY'
+import ast, struct
+data = open("t.npy", "rb").read()
+length = struct.unpack("<H", data[8:10])[0]
+header = ast.literal_eval(data[10:10 + length].decode())
+values = struct.unpack("<%dd" % (len(data[10 + length:]) // 8), data[10 + length:])
+def write(path, shape, numbers):
+    text = "{'descr': '<f8', 'fortran_order': False, 'shape': %r, }" % (shape,)
+    text += " " * ((64 - (10 + len(text) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as out:
+        out.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode())
+        out.write(struct.pack("<%dd" % len(numbers), *numbers))
+write("huge.npy", header["shape"], [v * 1e200 for v in values])
+write("short.npy", (4, 5), [float(k % 3) for k in range(20)])
+PY
+  succeeds mixing --trace huge.npy
+  [[ "$(grep "^tau = " <<<"$OUTPUT")" == "$direct" ]] || fail "the traces x 1e200 give another tau: $OUTPUT"
+  rejects "short.npy: the trace is 4 × 5 (chains × steps); each chain needs at least 8 steps" mixing --trace short.npy
+  rejects "--steps 5: each chain needs at least 8 steps" mixing --model m.npz --steps 5
 }
 
 # mixing --superchains K starts the chains of each of K superchains from one shared state and reports their nested
@@ -1326,7 +1363,7 @@ case_model_show_filters() {
   for file in model.npz learning_curve.csv learning_curve.svg filters.png run.json; do
     [[ -s run/$file ]] || fail "train did not write run/$file"
   done
-  expect_equal "run/filters.png" "$(png_summary run/filters.png | head -1)" "142 37"
+  expect_equal "run/filters.png (2 × 2 tiles of 4 filters)" "$(png_summary run/filters.png | head -1)" "72 72"
   grep -qF "average log-likelihood" run/learning_curve.svg || fail "learning_curve.svg lacks its y label"
   python -c 'import json,sys; r = json.load(open("run/run.json")); sys.exit(r["configuration"]["image_shape"] != [3, 3] or "contrast per tile" not in r["filters_png"])' ||
     fail "run/run.json does not record the picture's shape and contrast"
@@ -1553,6 +1590,16 @@ case_command_line_errors() {
   expect_equal "status of a missing option" "$STATUS" 2
   succeeds train --help
   expect_output_contains "0 means full batch"
+  # --help beside an unknown word reports the word, as without --help, instead of the help above it.
+  rejects "NONEXISTENT" NONEXISTENT --help
+  expect_equal "status of an unknown subcommand with --help" "$STATUS" 2
+  rejects "did you mean dcp-small?" experiment dcp-smal --help
+  expect_equal "status of a misspelt subcommand with --help" "$STATUS" 2
+  rejects "--bogus" train --bogus --help
+  expect_equal "status of an unknown option with --help" "$STATUS" 2
+  # Control characters of an input are shown escaped, never sent to the terminal.
+  rejects 'no\x1b[2Jsuch.npy' mixing --trace $'no\x1b[2Jsuch.npy'
+  if grep -q $'\x1b' <<<"$OUTPUT"; then fail "an escape character reached the terminal: $OUTPUT"; fi
 }
 
 # --resume with a changed option names it, with both values.
@@ -1561,6 +1608,7 @@ case_train_resume_changed_option() {
   succeeds train --data bas.npy --hidden 4 --lr 0.05 --updates 20 --eval-every 10 --seed 2 --out run
   rejects "learning_rate was 0.05, now 0.1" train --data bas.npy --hidden 4 --lr 0.1 --updates 20 --eval-every 10 \
     --seed 2 --out run --resume
+  if grep -qF "fast_learning_rate" <<<"$OUTPUT"; then fail "names fast_learning_rate, never given: $OUTPUT"; fi
 }
 
 # Grey levels given to the binary trainer are refused with the option that reads them.
@@ -1620,6 +1668,40 @@ case_run_json_lists_files() {
   succeeds model random --visible 9 --hidden 4 --weight-range 1 --seed 2 --out m.npz
   succeeds mixing --model m.npz --operator flip --steps 200 --burn-in 5 --seed 2 --out mixing
   expect_files_listed mixing autocorrelation.csv autocorrelation.svg
+}
+
+# One writer per output directory: while a run writes into a directory, every other command that would write there
+# exits 2 naming the directory and the process holding it; a holder killed with SIGKILL leaves a stale lock file that
+# the next run takes over.
+case_one_writer_per_directory() {
+  succeeds data make bas --size 3 --out bas.npy
+  make_zero_model zero.npz 9 4
+  succeeds mrf train --data bas.npy --algo pl --updates 20 --eval-every 10 --out mrf
+  "$RBMIX" train --data bas.npy --hidden 6 --algo pcd --k 1 --updates 100000000 --eval-every 50000000 \
+    --out busy >busy.log 2>&1 &
+  local holder=$! waited=0
+  while ! grep -qF "process $holder" busy/.rbmix.lock 2>/dev/null && ((waited < 300)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  local in_use="output directory 'busy' is in use by process $holder"
+  local second
+  for second in "train --data bas.npy --hidden 3 --updates 10 --seed 2" \
+    "sample --model zero.npz --sampler gibbs --samples 5" \
+    "mixing --model zero.npz --steps 100 --burn-in 0" \
+    "isl --samples bas.npy --valid bas.npy --test bas.npy --counts 4,16" \
+    "mrf train --data bas.npy --algo pl --updates 20 --eval-every 10" \
+    "mrf loglik --model mrf/model.npz --data bas.npy" \
+    "experiment autocorr --scale smoke --seed 2"; do
+    # shellcheck disable=SC2086  # the command's words
+    rejects "$in_use" $second --out busy
+    expect_equal "status of a second writer ($second)" "$STATUS" 2
+  done
+  kill -KILL "$holder"
+  wait "$holder" 2>/dev/null
+  [[ -e busy/.rbmix.lock ]] || fail "SIGKILL left no lock file (the case tests nothing)"
+  succeeds train --data bas.npy --hidden 3 --updates 10 --seed 2 --out busy
+  [[ ! -e busy/.rbmix.lock ]] || fail "a finished run left its lock file behind"
 }
 
 # ---------------------------------------------------------------------------------------------------------------

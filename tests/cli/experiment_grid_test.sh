@@ -163,6 +163,23 @@ record[sys.argv[2]] = json.loads(sys.argv[3])
 json.dump(record, open(sys.argv[1], "w"))' "$@"
 }
 
+# reseal_result FILE PYTHON: runs PYTHON on the job entry FILE's decoded result (`result`) and writes the entry back
+# with its checksum recomputed, as a forged entry would be: only the checks of the values can refuse it.
+reseal_result() {
+  python3 - "$@" <<'PY'
+import json, sys, zlib
+path, code = sys.argv[1], sys.argv[2]
+entry = json.load(open(path))
+result = json.loads(entry["result"])
+exec(code)
+entry["result"] = json.dumps(result, separators=(",", ":"), ensure_ascii=False)
+del entry["checksum"]
+text = json.dumps(entry, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+entry["checksum"] = "%08x" % zlib.crc32(text.encode())
+json.dump(entry, open(path, "w"))
+PY
+}
+
 # Every journal entry is bound to its grid (experiment, arguments, seed, version), phase and job inside its
 # checksum: an entry copied from a run of the same grid with another seed, or two entries swapped (renamed, or
 # renamed with their job field edited), are refused naming the file, by --resume and by merge alike. So are a
@@ -200,8 +217,37 @@ case_grid_foreign_entries() {
     refused "one/journal/grid.json' is damaged" experiment "${one[@]}" --resume --out one
     refused "one/journal/grid.json' is damaged" experiment merge --out merged one two
   done
+  # A resealed entry whose values no run writes: a learning curve of infinite or NaN log-likelihood, or an empty one
+  # beside its best and final points. Refused by merge, and by --resume of the whole grid (a shard's --resume only
+  # journals its share; the results are read where the tables are made).
+  local forged
+  succeeds experiment merge --out merged-intact one-intact two
+  for forged in 'result["learning_curve"][0]["train_log_likelihood"] = "inf"' \
+    'result["learning_curve"][-1]["train_log_likelihood"] = "-inf"' \
+    'result["learning_curve"][0]["train_log_likelihood"] = "nan"' 'result["learning_curve"] = []'; do
+    rm -rf one whole && cp -r one-intact one && cp -r merged-intact whole
+    reseal_result $phase/job-000000.json "$forged"
+    refused "merged/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+      experiment merge --out merged one two
+    reseal_result whole/journal/phase-0/job-000000.json "$forged"
+    refused "whole/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+      experiment dcp-small --scale smoke --seed 1 --resume --out whole
+  done
   rm -r one && cp -r one-intact one
+  reseal_result $phase/job-000000.json 'pass'
   succeeds experiment merge --out merged one two
+
+  # A merge into a directory that another run is writing is refused, naming that run's process.
+  succeeds data make bas --size 3 --out bas.npy
+  "$RBMIX" train --data bas.npy --hidden 6 --updates 100000000 --eval-every 50000000 --out busy >busy.log 2>&1 &
+  local holder=$! waited=0
+  while ! grep -qF "process $holder" busy/.rbmix.lock 2>/dev/null && ((waited < 300)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  refused "output directory 'busy' is in use by process $holder" experiment merge --out busy one two
+  kill -KILL "$holder"
+  wait "$holder" 2>/dev/null
 }
 
 # mpirun -np 3 (rank 0 hands out the jobs, two worker ranks of two threads run them) gives the single run's outputs;

@@ -1,5 +1,6 @@
 // Fuzz target: the readers of an experiment grid's journal (job_journal.hpp): a job file (JobJournal::read, then the
-// exact numbers of the result it holds, as a job's from_grid_json reads them) and journal/grid.json
+// exact numbers of the result it holds, and the result decoded as a training summary and as mixing diagnostics, as
+// their from_grid_json reads them, with the checks of their values) and journal/grid.json
 // (read_grid_record). The input is written as a job file of phase 0 and as grid.json of a scratch output directory;
 // when it is a JSON object, a copy with its checksum recomputed goes to phase 1 as well, so that the checks behind
 // the checksum (grid, phase, job, the values) are reached as a forged entry would reach them.
@@ -17,6 +18,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/experiments/training_trials.hpp"
 
 namespace {
 
@@ -51,11 +53,32 @@ void read_values(const nlohmann::json& json) {
   }
 }
 
+// The result decoded as the journaled results that check their values do: a training run's summary (finite learning
+// curve holding its best and final points) and a trace set's mixing diagnostics. A field missing or of the wrong
+// type is a JSON exception, which run_jobs reports naming the file.
+void decode_results(const nlohmann::json& result) {
+  try {
+    rbmix::TrainingSummary summary;
+    from_grid_json(result, summary);
+  } catch (const rbmix::InputError&) {
+  } catch (const nlohmann::json::exception&) {
+  }
+  try {
+    rbmix::experiments::read_exact_diagnostics(result);
+  } catch (const rbmix::InputError&) {
+  } catch (const nlohmann::json::exception&) {
+  }
+}
+
 void read_journal(std::size_t phase) {
   try {
     const rbmix::experiments::JobJournal journal(scratch(), phase, rbmix::fuzz::grid_journal_identity());
-    for (const auto& [job, outcome] : journal.read())
-      if (outcome.succeeded) read_values(nlohmann::json::parse(outcome.text, nullptr, false));
+    for (const auto& [job, outcome] : journal.read()) {
+      if (!outcome.succeeded) continue;
+      const nlohmann::json result = nlohmann::json::parse(outcome.text, nullptr, false);
+      read_values(result);
+      decode_results(result);
+    }
   } catch (const rbmix::InputError&) {
   }
 }

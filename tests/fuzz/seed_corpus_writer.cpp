@@ -3,14 +3,19 @@
 // Files already there (seeds and former crashes) are kept; seeds of the same name are rewritten.
 #include <zlib.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <limits>
+#include <random>
 #include <string>
+#include <tuple>
 
 #include "checkpoint_runs.hpp"
 #include "grid_journal_runs.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/experiments/training_trials.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/model_file.hpp"
@@ -70,10 +75,64 @@ void write_grid_journal(const std::filesystem::path& directory) {
   journal.record(job, {false, "--lr must be positive"});
   std::filesystem::copy_file(journal.job_file(job), directory / "seed-failed-job.json",
                              std::filesystem::copy_options::overwrite_existing);
+  // A training run's summary, and the same with a learning curve point of infinite log-likelihood: the target
+  // reseals it (checksum recomputed), so that the value checks behind the checksum see it.
+  rbmix::TrainingSummary summary;
+  summary.updates_done = 20;
+  summary.message = "training completed 20 updates";
+  for (const auto& [update, epoch, train, test] :
+       {std::tuple{0, 0.0, -2.5, -2.75}, std::tuple{20, 1.25, -1.5, -1.75}}) {
+    rbmix::EvaluationPoint point;
+    point.update = update;
+    point.epoch = epoch;
+    point.train_log_likelihood = train;
+    point.test_log_likelihood = test;
+    summary.learning_curve.push_back(point);
+  }
+  summary.best = summary.final = summary.learning_curve.back();
+  journal.record(job, {true, rbmix::to_grid_json(summary).dump()});
+  std::filesystem::copy_file(journal.job_file(job), directory / "seed-training-job.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  summary.learning_curve.back().train_log_likelihood = std::numeric_limits<double>::infinity();
+  journal.record(job, {true, rbmix::to_grid_json(summary).dump()});
+  std::filesystem::copy_file(journal.job_file(job), directory / "seed-training-job-infinite.json",
+                             std::filesystem::copy_options::overwrite_existing);
   experiments::write_grid_record(scratch, {{"identity", identity}, {"shard", "2/3"}, {"jobs", {40, 6}}});
   std::filesystem::copy_file(experiments::journal_directory(scratch) / "grid.json", directory / "seed-grid.json",
                              std::filesystem::copy_options::overwrite_existing);
   std::filesystem::remove_all(scratch);
+}
+
+// Traces for the mixing_trace target: its first byte is the number of chains less one, then the draws, chain after
+// chain. Two AR(1) chains (φ = 0.9) as they are, scaled by 1e200 and 1e-170, offset by 1e6, near-constant
+// (1 + 1e-13 x), with one chain constant, with one spike of 1e160, and a single chain of 12 steps.
+void write_mixing_traces(const std::filesystem::path& directory) {
+  constexpr Eigen::Index steps = 256;
+  std::mt19937_64 engine(20131127);
+  std::normal_distribution<double> noise;
+  MatrixD ar(steps, 2);
+  for (Eigen::Index chain = 0; chain < ar.cols(); ++chain) {
+    double value = noise(engine) / std::sqrt(1.0 - 0.81);
+    for (Eigen::Index step = 0; step < steps; ++step) ar(step, chain) = value = 0.9 * value + noise(engine);
+  }
+  const auto write = [&](const std::string& name, const MatrixD& traces) {
+    std::string bytes(1, static_cast<char>(traces.cols() - 1));
+    bytes.append(reinterpret_cast<const char*>(traces.data()),
+                 sizeof(double) * static_cast<std::size_t>(traces.size()));
+    rbmix::write_output_file(directory / ("seed-" + name), bytes);
+  };
+  write("ar", ar);
+  write("scaled-1e200", MatrixD(ar * 1e200));
+  write("scaled-1e-170", MatrixD(ar * 1e-170));
+  write("offset-1e6", MatrixD(ar.array() + 1e6));
+  write("near-constant", MatrixD(1.0 + ar.array() * 1e-13));
+  MatrixD one_constant = ar;
+  one_constant.col(1).setConstant(0.5);
+  write("one-constant-chain", one_constant);
+  MatrixD spike = ar;
+  spike(100, 0) = 1e160;
+  write("spike", spike);
+  write("twelve-steps", MatrixD(ar.topLeftCorner(12, 1)));
 }
 
 }  // namespace
@@ -84,7 +143,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path corpus = argv[1];
-  for (const char* target : {"npy", "zip", "model_file", "checkpoint", "idx", "grid_journal", "csv", "png"})
+  for (const char* target :
+       {"npy", "zip", "model_file", "checkpoint", "idx", "grid_journal", "csv", "png", "mixing_trace"})
     std::filesystem::create_directories(corpus / target);
 
   const rbmix::BinaryMatrix bars = rbmix::bars_and_stripes(2);
@@ -122,6 +182,7 @@ int main(int argc, char** argv) {
   write_gzip(corpus / "idx/seed-images.idx.gz", images);
   write_gzip(corpus / "idx/seed-labels.idx.gz", labels);
   write_grid_journal(corpus / "grid_journal");
+  write_mixing_traces(corpus / "mixing_trace");
 
   // CSV: with a header, without, with CRLF and spaces; the target reads each as data and as labels.
   rbmix::write_output_file(corpus / "csv/seed-header.csv", "x1,x2,x3\n0,1,1\n1,0,0.5\n");

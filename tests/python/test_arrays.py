@@ -97,7 +97,7 @@ def test_messages_are_the_cli_messages():
     with pytest.raises(rbmix.InputError, match=r"^data: a data set must be a 2-D array \(samples × features\), found 1-D$"):
         rbmix.train(np.zeros(4), hidden=2)
     with pytest.raises(rbmix.InputError,
-                       match=r"^data: value at row 1, column 2 is 0.5, but a binary data set holds only 0 and 1$"):
+                       match=r"^data: value at row 1, column 2 is 0.5, but a binary data set holds only 0 and 1 \(rows and columns counted from 0\)$"):
         rbmix.train(np.array([[0, 1, 1], [1, 0, 0.5]]), hidden=2)
     with pytest.raises(rbmix.InputError, match="visible: has 2 columns but the model has 3 units"):
         MODEL.free_energy(np.zeros((1, 2)))

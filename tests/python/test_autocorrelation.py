@@ -97,3 +97,15 @@ def test_rhat_nested_refuses_unequal_superchains():
         rbmix.rhat_nested(ar1(0.5, 100, 4, seed=5), [0, 0, 0, 1])
     with pytest.raises(rbmix.InputError, match="superchain"):
         rbmix.rhat_nested(ar1(0.5, 100, 4, seed=5), [0, 1, 0])
+
+
+def test_the_estimate_is_free_of_the_traces_units():
+    series = ar1(0.8, 4000, 2, seed=4)
+    tau = rbmix.autocorrelation_time(series).time
+    for scaled in (series * 1e200, series * 1e-170, series + 1e6):
+        assert rbmix.autocorrelation_time(scaled).time == pytest.approx(tau, rel=1e-6)
+
+
+def test_chains_too_short_to_split_are_refused_naming_the_shape():
+    with pytest.raises(rbmix.InputError, match=r"at least 8 steps .*the shape is \(4, 5\)"):
+        rbmix.autocorrelation_time(np.ones((4, 5)))

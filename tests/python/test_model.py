@@ -112,6 +112,19 @@ def test_save_and_load_are_bit_identical_and_numpy_reads_the_file(tmp_path):
         assert json.loads(members.read("metadata.json"))["provenance"] == {"made_by": "test"}
 
 
+def test_a_log_partition_beyond_double_is_refused():
+    model = rbmix.Rbm(np.full((3, 4), 1e308), np.zeros(4), np.zeros(3))
+    with pytest.raises(rbmix.InputError, match="log_partition: log Z is not finite"):
+        rbmix.log_partition(model)
+    with pytest.raises(rbmix.InputError, match="ais: log Z is not finite"):
+        rbmix.ais(model, particles=10, distributions=10)
+
+
+def test_provenance_that_is_not_json_is_refused(tmp_path):
+    with pytest.raises(rbmix.InputError, match="provenance: not JSON"):
+        small_model().save(tmp_path / "model.npz", provenance={"loss": float("nan")})
+
+
 def test_loading_a_broken_file_raises_input_error_naming_it(tmp_path):
     path = tmp_path / "broken.npz"
     path.write_bytes(b"not a zip archive")

@@ -17,6 +17,7 @@
 #include "rbmix/experiments/random_rbm_family.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -176,6 +177,7 @@ void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::ui
 }
 
 void run_demo(const DemoArguments& arguments) {
+  const OutputDirectoryLock lock(arguments.out);
   experiments::ResultDirectory out(arguments.out);
   // Made now, so that started_utc is the start; written last, with the list of files.
   const nlohmann::json record = make_run_record("demo", {{"out", arguments.out}}, arguments.seed);

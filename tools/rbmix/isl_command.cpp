@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/estimation/isl.hpp"
 #include "rbmix/io/binary_data_file.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 
@@ -36,8 +38,9 @@ void run_isl(const IslArguments& arguments) {
   const IslInputNames names{"--samples " + arguments.samples, "--valid " + arguments.validation,
                             "--test " + arguments.test, "--counts"};
   validate_isl_inputs(samples, validation, test, counts, names);  // before the output directory is made
-  const std::filesystem::path out =
-      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+  const std::filesystem::path out = arguments.out;
+  std::optional<OutputDirectoryLock> lock;
+  if (!out.empty()) lock.emplace(out);
   const std::vector<IslPoint> curve = isl_curve(samples, validation, test, counts, names);
   Table table({"samples", "beta", "validation", "isl"});
   nlohmann::json points = nlohmann::json::array();

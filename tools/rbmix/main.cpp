@@ -3,10 +3,12 @@
 // is "rbmix: error: ..." with status 2, a misspelt option or subcommand with the nearest known names.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rbmix/command_registry.hpp"
@@ -69,14 +71,31 @@ std::vector<std::string> nearest_names(const CLI::App& command, const std::strin
   return near;
 }
 
+// A message as printed: control characters from the input (a file name, a CSV field) shown as \xNN, so that they
+// cannot move the cursor, clear the screen or recolour the terminal; a line break stays a line break.
+std::string printable(std::string_view message) {
+  std::string shown;
+  for (const char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      shown += escaped;
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
 // "rbmix: error: ..." for a command-line error, with suggestions for unknown words, and status 2.
 int command_line_error(const CLI::App& app, const std::string& message, const std::vector<std::string>& leftover) {
-  std::cerr << "rbmix: error: " << message << '\n';
+  std::cerr << "rbmix: error: " << printable(message) << '\n';
   const CLI::App* command = innermost_command(app);
   for (const auto& word : leftover) {
     const auto near = nearest_names(*command, word);
     if (near.empty()) continue;
-    std::cerr << "rbmix: '" << word << "': did you mean ";
+    std::cerr << "rbmix: '" << printable(word) << "': did you mean ";
     for (std::size_t k = 0; k < near.size(); ++k) std::cerr << (k == 0 ? "" : " or ") << near[k];
     std::cerr << "?\n";
   }
@@ -109,28 +128,31 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    // --help and --version end the parse by an exception of status 0.
-    if (error.get_exit_code() == 0) return app.exit(error);
     // CLI11 checks "a subcommand is required" before leftover arguments, so `rbmix frobnicate` would not name the
     // unknown word; name it when there is one.
     const auto leftover = app.remaining(true);
+    // --help and --version end the parse by an exception of status 0, after every word was read: beside a word no
+    // command knows (`rbmix trian --help`), the help of the command above it would hide the typo.
+    if (error.get_exit_code() == 0 && leftover.empty()) return app.exit(error);
+    if (error.get_exit_code() == 0)
+      return rbmix::cli::command_line_error(app, CLI::ExtrasError(leftover).what(), leftover);
     const bool unknown_words = !leftover.empty() && (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr ||
                                                      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr);
     return rbmix::cli::command_line_error(app, unknown_words ? CLI::ExtrasError(leftover).what() : error.what(),
                                           unknown_words ? leftover : std::vector<std::string>{});
   } catch (const rbmix::experiments::GridPartDone& done) {
     // A shard journaled its share, or an MPI worker rank stops because rank 0 cannot go on (rank 0 says why).
-    if (*done.what() != '\0') std::cerr << "rbmix: " << done.what() << '\n';
+    if (*done.what() != '\0') std::cerr << "rbmix: " << rbmix::cli::printable(done.what()) << '\n';
     return 0;
   } catch (const rbmix::InputError& error) {
-    std::cerr << "rbmix: error: " << error.what() << '\n';
+    std::cerr << "rbmix: error: " << rbmix::cli::printable(error.what()) << '\n';
     return 2;
   } catch (const std::bad_alloc&) {
     // Sizes from the command line (units, particles, steps) can ask for more memory than there is.
     std::cerr << "rbmix: error: out of memory (are the sizes on the command line too large?)\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "rbmix: failed: " << error.what() << '\n';
+    std::cerr << "rbmix: failed: " << rbmix::cli::printable(error.what()) << '\n';
     return 1;
   }
   return 0;

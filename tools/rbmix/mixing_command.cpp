@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/analysis/convergence_diagnostics.hpp"
@@ -22,6 +23,7 @@
 #include "rbmix/io/data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -97,12 +99,18 @@ MatrixD read_trace_file(const std::string& file) {
     require(array.shape.size() == 1 || array.shape.size() == 2,
             file + ": the trace must be 1-D (one chain) or 2-D (chains × steps), got " +
                 std::to_string(array.shape.size()) + " dimensions");
+    const std::vector<std::int64_t> given_shape = array.shape;
     if (array.shape.size() == 1) array.shape = {1, array.shape[0]};
+    require(array.shape[1] >= analysis::min_mixing_steps, [&] {
+      const std::string shape = given_shape.size() == 1 ? std::to_string(given_shape[0]) + " steps"
+                                                        : std::to_string(given_shape[0]) + " × " +
+                                                              std::to_string(given_shape[1]) + " (chains × steps)";
+      return file + ": the trace is " + shape + "; each chain needs at least " +
+             std::to_string(analysis::min_mixing_steps) + " steps (the estimators split it into halves of 4)";
+    });
     chains_by_steps = array.dtype == NpyDtype::float64 ? npy_to_matrix<double>(array, file)
                                                        : MatrixD(npy_to_matrix<float>(array, file).cast<double>());
   }
-  require(chains_by_steps.cols() >= 4, file + ": each chain needs at least 4 steps, got " +
-                                           std::to_string(chains_by_steps.cols()));
   require(chains_by_steps.allFinite(), file + ": the trace contains NaN or Inf");
   return chains_by_steps.transpose();
 }
@@ -135,6 +143,10 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
                                           {}};
   request.superchains = arguments.superchains;
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
+  require(request.steps >= analysis::min_mixing_steps, [&] {
+    return "mixing: --steps " + std::to_string(request.steps) + ": each chain needs at least " +
+           std::to_string(analysis::min_mixing_steps) + " steps (the estimators split it into halves of 4)";
+  });
   ProgressReporter progress("mixing", "sweep", request.burn_in + request.steps, arguments.progress.mode());
   request.on_sweep = [&progress, &request](Eigen::Index done) {
     progress.update(done, done <= request.burn_in ? "burn-in" : "recording");
@@ -233,9 +245,11 @@ void run_mixing(const MixingArguments& arguments) {
   require(arguments.model.empty() != arguments.trace.empty(), "mixing: give exactly one of --model and --trace");
   require(arguments.superchains >= 0, "mixing: --superchains must not be negative");
   if (!arguments.trace_out.empty()) require_writable_file_location(arguments.trace_out, "--trace-out");
-  // Checked before sampling, so that a bad location fails at once and never after other outputs were written.
-  const std::filesystem::path out =
-      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+  // Made and locked before sampling, so that a bad location or a directory in use fails at once and never after
+  // other outputs were written.
+  const std::filesystem::path out = arguments.out;
+  std::optional<OutputDirectoryLock> lock;
+  if (!out.empty()) lock.emplace(out);
   const MixingTraces input = arguments.trace.empty() ? sample_model_traces(arguments) : traces_from_file(arguments);
   // chains × steps, the layout --trace reads.
   if (!arguments.trace_out.empty())
@@ -246,7 +260,9 @@ void run_mixing(const MixingArguments& arguments) {
   const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
   // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.
   const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
-  const analysis::TraceAutocovariance covariance = analysis::trace_autocovariance(input.traces, lags);
+  const std::optional<MatrixD> scaled = analysis::traces_in_unit_range(input.traces);
+  const analysis::TraceAutocovariance covariance =
+      analysis::trace_autocovariance(scaled ? *scaled : input.traces, lags);
   const bool constant = !(covariance.mean_autocovariance[0] > 0.0);
   const nlohmann::json record = mixing_record(arguments, input, diagnostics, nested_reduction);
   if (!arguments.out.empty())

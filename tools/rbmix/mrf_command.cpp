@@ -9,16 +9,19 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
 #include "rbmix/command_registry.hpp"
-#include "rbmix/option_checks.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/ignored_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
 #include "rbmix/operator_option.hpp"
+#include "rbmix/option_checks.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/training/boltzmann_machine_trainer.hpp"
 
@@ -78,7 +81,8 @@ void run_mrf_train(const CLI::App& command, MrfTrainArguments arguments) {
   if (arguments.measure == "auto") arguments.measure = enumerable ? "ll" : "pl";
   options.validation = arguments.measure == "ll" ? BoltzmannMachineValidation::exact_log_likelihood
                                                  : BoltzmannMachineValidation::pseudo_log_likelihood;
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
 
   const BoltzmannMachineTrainingSummary summary = train_boltzmann_machine(training, validation, options);
 
@@ -154,7 +158,11 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
               std::to_string(kMaxEnumeratedLogPartitionUnits) + " (use --measure pl, the pseudo-likelihood)");
   const bool exact = arguments.measure == "ll" || (arguments.measure == "auto" && enumerable);
   std::filesystem::path out;
-  if (!arguments.out.empty()) out = prepare_output_directory(arguments.out);
+  std::optional<OutputDirectoryLock> lock;
+  if (!arguments.out.empty()) {
+    out = arguments.out;
+    lock.emplace(out);
+  }
 
   nlohmann::json result = {
       {"model", arguments.model}, {"data", arguments.data}, {"units", model.size()}, {"samples", data.rows()}};
@@ -168,6 +176,14 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
     result["measure"] = "pseudo_log_likelihood";
     result["average_log_pseudo_likelihood"] = mean_log_pseudo_likelihood(model, data.cast<double>());
   }
+  // JSON has no Inf or NaN (they print as null): a result beyond double's range is an error, not a number.
+  for (const auto& [key, what] :
+       {std::pair{"log_partition", "log Z"}, std::pair{"average_log_likelihood", "the average log-likelihood of "},
+        std::pair{"average_log_pseudo_likelihood", "the average log pseudo-likelihood of "}})
+    require(!result.contains(key) || std::isfinite(result[key].get<double>()), [&] {
+      return arguments.model + ": " + what + (std::string(key) == "log_partition" ? "" : arguments.data) +
+             " is not finite in double precision (parameters too large?)";
+    });
   if (!out.empty()) {
     const nlohmann::json configuration = {
         {"model", arguments.model}, {"data", arguments.data}, {"measure", arguments.measure}};
@@ -185,8 +201,10 @@ void run_mrf_loglik(const MrfLoglikArguments& arguments) {
     std::cout << "log Z (exact, enumerating 2^" << model.size() << " states): " << result["log_partition"] << '\n'
               << "average log-likelihood: " << result["average_log_likelihood"] << '\n';
   else
-    std::cout << "average log pseudo-likelihood (not the log-likelihood: " << model.size()
-              << " units are too many to enumerate log Z): " << result["average_log_pseudo_likelihood"] << '\n';
+    std::cout << "average log pseudo-likelihood (not the log-likelihood: "
+              << (enumerable ? std::string("--measure pl")
+                             : std::to_string(model.size()) + " units are too many to enumerate log Z")
+              << "): " << result["average_log_pseudo_likelihood"] << '\n';
   if (!out.empty()) std::cout << "wrote " << (out / "run.json").string() << '\n';
 }
 

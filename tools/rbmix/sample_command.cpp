@@ -17,6 +17,7 @@
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/option_checks.hpp"
 #include "rbmix/picture_output.hpp"
@@ -113,7 +114,8 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
   std::optional<SufficientStatistics> rates;
   if (needs_rates(settings.kind))
     rates = compute_rates(loaded.rbm, load_binary_matrix(arguments.rates_data), arguments.rates_data);
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
 
   SamplingProcess process(loaded.rbm, settings, std::move(rates), arguments.chains, arguments.seed);
   const auto start = std::chrono::steady_clock::now();

@@ -15,24 +15,25 @@
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <numbers>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/data_option.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/data_option.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/picture_output.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/progress.hpp"
-#include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/run_record.hpp"
+#include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
@@ -265,8 +266,11 @@ std::vector<std::string> write_training_outputs(const std::filesystem::path& out
   files.emplace_back("learning_curve.svg");
   if (picture_shape) {
     const auto pixels = picture_shape->first * picture_shape->second;
+    // A near-square grid, ⌈√n⌉ tiles per row: 500 filters are 23 × 22 tiles, not a strip of 10 × 50.
+    const auto columns =
+        static_cast<Eigen::Index>(std::ceil(std::sqrt(static_cast<double>(trainer.model().n_hidden()))));
     record["filters_png"] = write_weight_filters(out / "filters.png", trainer.model().weights.leftCols(pixels),
-                                                 *picture_shape, FilterContrast::per_tile, 10);
+                                                 *picture_shape, FilterContrast::per_tile, columns);
     files.emplace_back("filters.png");
   }
   if (std::filesystem::exists(trainer.options().checkpoint_path)) files.emplace_back("checkpoint.ckpt");
@@ -307,7 +311,8 @@ void run_train(const CLI::App& command, const TrainArguments& arguments) {
   // The rows move into the trainer: a copy of MNIST's 50 000 training rows in double is 313 MB, and where page
   // faults are dear (virtual machines) it cost about as much CPU as an epoch of PCD-1 at 500 hidden units.
   Trainer trainer(options, std::move(rows.train), std::move(rows.test), request.hidden);
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
   if (arguments.resume) {
     require(std::filesystem::exists(options.checkpoint_path),
             "--resume: no checkpoint " + options.checkpoint_path + " to resume from");

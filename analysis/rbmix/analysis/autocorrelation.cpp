@@ -1,7 +1,9 @@
 #include "rbmix/analysis/autocorrelation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <optional>
 #include <string>
 #include <unsupported/Eigen/FFT>
 #include <vector>
@@ -15,6 +17,18 @@ void validate_traces(const MatrixD& traces, const char* what) {
           std::string(what) + ": a trace needs at least 2 steps, got " + std::to_string(traces.rows()));
   require(traces.cols() >= 1, std::string(what) + ": no chains");
   require(traces.allFinite(), std::string(what) + ": the traces contain NaN or Inf");
+}
+
+std::optional<MatrixD> traces_in_unit_range(const MatrixD& traces) {
+  constexpr int largest_safe_exponent = 400;
+  const double largest = traces.cwiseAbs().maxCoeff();
+  if (largest == 0.0) return std::nullopt;
+  const int exponent = std::ilogb(largest);  // largest = m · 2^exponent, m in [1, 2)
+  if (std::abs(exponent) <= largest_safe_exponent) return std::nullopt;
+  // scalbn scales each draw by 2^shift directly, exact wherever the result is normal, even where 2^shift itself is
+  // beyond the range of a double (a largest |x| that is subnormal).
+  const int shift = -exponent - 1;
+  return MatrixD(traces.unaryExpr([shift](double x) { return std::scalbn(x, shift); }));
 }
 
 Eigen::Index first_largest_lag(Eigen::Index steps) {

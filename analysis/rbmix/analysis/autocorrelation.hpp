@@ -11,6 +11,8 @@
 // fifty or more of them, so γ̂ can be asked for up to a largest lag L: it is then computed block by block (each
 // block of steps correlated with itself and the L steps after it by one FFT of about twice L), and the memory beside
 // the traces grows with L instead of with the chain (docs/algorithms.md §6).
+#include <optional>
+
 #include "rbmix/core/types.hpp"
 
 namespace rbmix::analysis {
@@ -50,5 +52,15 @@ VectorD autocorrelation(const MatrixD& traces);
 
 // Throws InputError naming `what` unless the traces hold at least two steps, one chain, and only finite values.
 void validate_traces(const MatrixD& traces, const char* what);
+
+// Every estimate of docs/algorithms.md §6 is free of the traces' scale and offset (each sums squares of draws less
+// their means, or ranks them), but the squares of draws far from 1 in magnitude leave the range of a double: above
+// about 1e154 they overflow, below about 1e-154 they vanish, and a trace in such units read as constant or gave
+// τ̂ from rounding alone. This returns the traces times the power of two that brings the largest |x| into [1/2, 1) —
+// exact for every draw above 1e-300 of the largest — where the largest |x| lies outside 2^−400..2^400, and nothing
+// otherwise: within those bounds no sum of squares of the centred draws of up to 2^200 draws can overflow, nor can a
+// square of a difference as small as the draws' rounding underflow, so traces in common units are estimated as
+// they are, to the bit.
+std::optional<MatrixD> traces_in_unit_range(const MatrixD& traces);
 
 }  // namespace rbmix::analysis

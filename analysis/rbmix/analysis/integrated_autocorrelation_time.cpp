@@ -399,16 +399,20 @@ void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
 
 MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule) {
   validate_traces(traces, "mixing_diagnostics");
+  require(traces.rows() >= min_mixing_steps, [&] {
+    return "mixing_diagnostics: each chain needs at least " + std::to_string(min_mixing_steps) +
+           " steps (the sequence estimators split it into halves of 4), got " + std::to_string(traces.rows());
+  });
+  if (const std::optional<MatrixD> scaled = traces_in_unit_range(traces)) return mixing_diagnostics(*scaled, rule);
   MixingDiagnostics out;
   out.steps = traces.rows();
   out.chains = traces.cols();
   // The split chains, their rank-normalised scores and their autocovariances are each computed once and shared by
   // R̂, the ESS and the three sequence estimators: the numbers of the estimators called one by one.
-  std::optional<ConvergenceDiagnostics> convergence;
-  if (traces.rows() >= 4) convergence = convergence_diagnostics(traces);
-  out.potential_scale_reduction = convergence ? convergence->potential_scale_reduction : not_a_number;
-  out.bulk_effective_sample_size = convergence ? convergence->bulk.effective_sample_size : not_a_number;
-  out.tail_effective_sample_size = convergence ? convergence->tail_effective_sample_size : not_a_number;
+  const ConvergenceDiagnostics convergence = convergence_diagnostics(traces);
+  out.potential_scale_reduction = convergence.potential_scale_reduction;
+  out.bulk_effective_sample_size = convergence.bulk.effective_sample_size;
+  out.tail_effective_sample_size = convergence.tail_effective_sample_size;
 
   // The lag-window estimators read γ̂ up to the adaptive window (the AR order is far below it): more lags are
   // computed only while the window is not found within those there are.
@@ -429,7 +433,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     const SequenceEstimates sequences = effective_sample_sizes(split_chains(traces));
     out.estimates.push_back(sequence_estimate("initial_positive_sequence", traces, sequences.positive));
     out.estimates.push_back(sequence_estimate("initial_monotone_sequence", traces, sequences.monotone));
-    out.estimates.push_back(sequence_estimate("rank_normalised", traces, convergence->bulk));
+    out.estimates.push_back(sequence_estimate("rank_normalised", traces, convergence.bulk));
   }
   out.estimates.push_back(batch_means_integrated_time(traces));
   out.estimates.push_back(overlapping_batch_means_integrated_time(traces));
@@ -457,6 +461,10 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     }
     out.signals.push_back(signals);
   }
+  // τ > 0: an end of a normal band at or below 0 says nothing (the relative half width above still counts it).
+  for (IntegratedTimeEstimate& estimate : out.estimates)
+    for (double* end : {&estimate.lower, &estimate.upper})
+      if (!(*end > 0.0)) *end = not_a_number;
   apply_trust_rule(out, rule);
   return out;
 }

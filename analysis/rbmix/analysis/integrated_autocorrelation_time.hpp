@@ -91,7 +91,7 @@ std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule);
 struct MixingDiagnostics {
   Eigen::Index steps = 0;
   Eigen::Index chains = 0;
-  double potential_scale_reduction = 0.0;  // rank-normalised split R̂ (NaN for fewer than 4 steps)
+  double potential_scale_reduction = 0.0;  // rank-normalised split R̂
   double bulk_effective_sample_size = 0.0;
   double tail_effective_sample_size = 0.0;
   std::vector<IntegratedTimeEstimate> estimates;  // in the order of the header's list
@@ -112,6 +112,13 @@ std::string estimator_label(const std::string& method);
 // tables show them (the headline, then the others beside it).
 std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstimate>& estimates);
 
+// The shortest chains mixing_diagnostics takes: the sequence estimators and R̂ split each chain into halves, and
+// Stan's ESS needs 4 steps in each.
+inline constexpr Eigen::Index min_mixing_steps = 8;
+
+// Throws InputError for traces of fewer than min_mixing_steps steps. Free of the traces' scale and offset
+// (traces_in_unit_range). An interval end outside the range of τ (at or below 0, where a normal band around a
+// small τ̂ reaches) is reported as none (NaN).
 MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule = {});
 // Re-applies `rule` to diagnostics already computed (the calibration compares rules this way).
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule);

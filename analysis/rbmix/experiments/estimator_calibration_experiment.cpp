@@ -172,7 +172,8 @@ void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate&
     ++score.estimates;
     sum += error;
     sum_of_squares += error * error;
-    const bool covered = estimate.lower <= exact && exact <= estimate.upper;
+    // No lower end (NaN): the band reached 0, so it covers every τ below its upper end.
+    const bool covered = !(exact < estimate.lower) && exact <= estimate.upper;
     score.coverage += covered ? 1.0 : 0.0;
     score.trusted_covered += covered && !flagged;
   }

@@ -1,6 +1,9 @@
 #include "rbmix/experiments/training_trials.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
@@ -19,6 +22,19 @@ std::optional<double> read_optional_exact_number(const nlohmann::json& json) {
   return experiments::read_exact_number(json);
 }
 
+// A training run evaluates only finite parameters (it stops at the first update that is not), so every number of
+// its learning curve is finite: a journaled infinity or NaN is damage, which would otherwise reach the tables.
+double finite_number(double value, const std::string& what) {
+  require(std::isfinite(value), [&] { return what + " is " + std::to_string(value) + ", not a finite number"; });
+  return value;
+}
+
+std::optional<double> read_optional_log_likelihood(const nlohmann::json& json, const std::string& what) {
+  std::optional<double> value = read_optional_exact_number(json);
+  if (value) finite_number(*value, what);
+  return value;
+}
+
 nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
   return {{"update", point.update},
           {"epoch", experiments::exact_number(point.epoch)},
@@ -29,9 +45,12 @@ nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
 EvaluationPoint point_from_grid_json(const nlohmann::json& json) {
   EvaluationPoint point;
   point.update = json.at("update").get<std::int64_t>();
-  point.epoch = experiments::read_exact_number(json.at("epoch"));
-  point.train_log_likelihood = read_optional_exact_number(json.at("train_log_likelihood"));
-  point.test_log_likelihood = read_optional_exact_number(json.at("test_log_likelihood"));
+  const std::string where = "the learning curve's point at update " + std::to_string(point.update);
+  point.epoch = finite_number(experiments::read_exact_number(json.at("epoch")), where + ": its epoch");
+  point.train_log_likelihood =
+      read_optional_log_likelihood(json.at("train_log_likelihood"), where + ": its train log-likelihood");
+  point.test_log_likelihood =
+      read_optional_log_likelihood(json.at("test_log_likelihood"), where + ": its test log-likelihood");
   return point;
 }
 
@@ -70,7 +89,18 @@ void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
   for (const auto& point : json.at("learning_curve")) summary.learning_curve.push_back(point_from_grid_json(point));
   summary.best = read_optional_point(json.at("best"));
   summary.final = read_optional_point(json.at("final"));
-  summary.seconds = experiments::read_exact_number(json.at("seconds"));
+  // The final evaluation is the curve's last point and the best one of its points; without a curve there are none.
+  const auto on_curve = [&](const EvaluationPoint& point) {
+    return std::any_of(summary.learning_curve.begin(), summary.learning_curve.end(),
+                       [&](const EvaluationPoint& held) { return held.update == point.update; });
+  };
+  require(summary.learning_curve.empty()
+              ? !summary.best && !summary.final
+              : summary.final && summary.final->update == summary.learning_curve.back().update &&
+                    (!summary.best || on_curve(*summary.best)),
+          "its learning curve (" + std::to_string(summary.learning_curve.size()) +
+              " points) does not hold its best and final evaluations");
+  summary.seconds = finite_number(experiments::read_exact_number(json.at("seconds")), "its time in seconds");
 }
 
 }  // namespace rbmix

@@ -20,8 +20,9 @@ void copy_zero_one(const std::string& bytes, BinaryMatrix& out, const std::strin
     std::memcpy(&value, bytes.data() + static_cast<std::size_t>(k) * sizeof(Element), sizeof(Element));
     if (value != Element(0) && value != Element(1)) {
       std::ostringstream message;
+      // Counted from 0, as numpy indexes the array; a CSV file's own messages count its lines and columns from 1.
       message << source << ": value at row " << k / out.cols() << ", column " << k % out.cols() << " is " << +value
-              << ", but a binary data set holds only 0 and 1";
+              << ", but a binary data set holds only 0 and 1 (rows and columns counted from 0)";
       throw InputError(message.str());
     }
     out.data()[k] = static_cast<std::uint8_t>(value);

@@ -1,8 +1,13 @@
 #include "rbmix/io/data_file.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include "rbmix/core/error.hpp"
@@ -45,6 +50,45 @@ DataFile images_as_rows(const std::vector<GreyImage>& images) {
   return data;
 }
 
+// The pixels of a PNG by its IHDR chunk, which the PNG specification (§11.2.2) puts first, read without decoding:
+// width and height are the big-endian words at bytes 16 and 20. 0 where the file is no such PNG (decode_png then
+// refuses it with the reason).
+std::uint64_t png_header_pixels(const std::filesystem::path& file) {
+  constexpr std::size_t header_bytes = 24;
+  std::string header(header_bytes, '\0');
+  std::ifstream in(file, std::ios::binary);
+  if (!in.read(header.data(), header_bytes) || !starts_with(header, png_signature) ||
+      header.compare(12, 4, "IHDR") != 0)
+    return 0;
+  const auto word = [&](std::size_t at) {
+    std::uint64_t value = 0;
+    for (std::size_t k = 0; k < 4; ++k) value = value << 8 | static_cast<unsigned char>(header[at + k]);
+    return value;
+  };
+  return word(16) * word(20);
+}
+
+// Every image becomes a row of doubles beside its 8-bit pixels: a directory whose headers add up to more than the
+// machine's memory is refused before any image is decoded, instead of failing for memory part way through.
+void require_png_directory_fits(const std::filesystem::path& directory,
+                                const std::vector<std::filesystem::path>& files) {
+  std::uint64_t pixels = 0;
+  for (const auto& file : files) pixels += std::min<std::uint64_t>(png_header_pixels(file), kMaxDecodedPngPixels);
+  const std::uint64_t bytes = pixels * (sizeof(double) + 1);
+  const auto memory =
+      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  require(bytes <= memory, [&] {
+    constexpr double gigabyte = 1e9;
+    char text[160];
+    std::snprintf(
+        text, sizeof text,
+        "%zu images of %.3g pixels in all need %.3g GB as rows, more than the %.3g GB of memory of this machine",
+        files.size(), static_cast<double>(pixels), static_cast<double>(bytes) / gigabyte,
+        static_cast<double>(memory) / gigabyte);
+    return directory.string() + ": its " + text;
+  });
+}
+
 DataFile read_png_directory(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
   std::error_code error;
@@ -53,6 +97,7 @@ DataFile read_png_directory(const std::filesystem::path& directory) {
   require(!error, [&] { return directory.string() + ": cannot list the directory (" + error.message() + ")"; });
   require(!files.empty(), directory.string() + ": the directory holds no .png images");
   std::sort(files.begin(), files.end());
+  require_png_directory_fits(directory, files);
   std::vector<GreyImage> images;
   images.reserve(files.size());
   for (const auto& file : files) {

@@ -81,8 +81,12 @@ std::string fingerprint_difference(const std::string& stored, const std::string&
   for (const auto& [key, value] : before.items()) keys.push_back(key);
   for (const auto& [key, value] : now.items())
     if (!before.contains(key)) keys.push_back(key);
+  // Outside fast PCD the fast learning rate is the learning rate, recorded for the fingerprint alone: a changed
+  // --lr is named once, as learning_rate, and not as an option that was never given.
+  const bool fast = now.value("negative_phase", "") == "fast_persistent";
   for (const auto& key : keys) {
     if (before.contains(key) && now.contains(key) && before.at(key) == now.at(key)) continue;
+    if (key == "fast_learning_rate" && !fast) continue;
     differences += (differences.empty() ? "" : "; ") + key + " was " + describe(before, key) + ", now " +
                    describe(now, key);
   }

@@ -197,5 +197,20 @@ TEST(ConvergenceDiagnostics, SharedEqualsOneByOne) {
   EXPECT_EQ(shared.tail_effective_sample_size, tail_effective_sample_size(traces));
 }
 
+// Negating every draw negates the median (the mean of the two middle draws of an even count, as ArviZ takes it)
+// and leaves every |x − median| as it was, so the folded R̂ is the same; the bulk R̂ is too, ranks being reversed.
+// Chains with one centre and different widths make the folded R̂ the larger, so the median is what is tested.
+TEST(ConvergenceDiagnostics, RhatOfNegatedDrawsIsTheSame) {
+  MatrixD traces(10, 2);
+  for (Eigen::Index t = 0; t < traces.rows(); ++t) {
+    traces(t, 0) = 0.1 * std::sin(static_cast<double>(t));
+    traces(t, 1) = 3.0 * std::cos(1.3 * static_cast<double>(t));
+  }
+  const double rhat = rank_normalised_split_potential_scale_reduction(traces);
+  ASSERT_GT(rhat, potential_scale_reduction(rank_normalise(split_chains(traces))) + 0.01);
+  EXPECT_NEAR(rank_normalised_split_potential_scale_reduction(-traces), rhat, 1e-12 * rhat);
+  EXPECT_NEAR(convergence_diagnostics(-traces).potential_scale_reduction, rhat, 1e-12 * rhat);
+}
+
 }  // namespace
 }  // namespace rbmix::analysis

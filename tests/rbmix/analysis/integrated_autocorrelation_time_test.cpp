@@ -1,6 +1,8 @@
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <cmath>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/sampling/energy_trace.hpp"
 #include "support/autoregressive_series.hpp"
+#include "support/input_error_message.hpp"
 #include "support/test_names.hpp"
 
 namespace rbmix::analysis {
@@ -286,6 +289,83 @@ TEST(MixingDiagnostics, EqualTheEstimatorsCalledOneByOne) {
 TEST(AutoregressiveIntegratedTime, RejectsAnAutocovarianceShorterThanItsLargestOrder) {
   const MatrixD traces = testing::autoregressive_series(0.5, 1000, 1, 2);
   EXPECT_THROW(autoregressive_integrated_time(trace_autocovariance(traces, 5)), InputError);
+}
+
+// Whether two estimates agree to `tolerance` relative, an undefined one (NaN) with an undefined one only.
+bool same_estimate(double a, double b, double tolerance) {
+  return std::isnan(a) ? std::isnan(b) : std::abs(a - b) <= tolerance * std::abs(b);
+}
+
+// τ̂, its interval, R̂ and the ESS do not depend on the trace's units: a·x + b, with |a| from 1e-300 to 1e300 (where
+// the squares of the draws overflow or vanish) and b up to a thousand standard deviations of x. Agreement to 1e-6
+// relative: an offset costs x up to 10 of its 52 bits, a scale one rounding per draw, and the estimates move by as
+// little, far from a flip of the discrete choices (the AR order, the window, the sequence's end).
+RC_GTEST_PROP(MixingDiagnostics, FreeOfTheTracesScaleAndOffset, ()) {
+  static const MatrixD traces = testing::autoregressive_series(0.9, 2000, 4, 21);
+  static const MixingDiagnostics reference = mixing_diagnostics(traces);
+  const double scale = *rc::gen::element(-1.0, 1.0) * *rc::gen::inRange(1000, 10000) / 1000.0 *
+                       std::pow(10.0, *rc::gen::inRange(-300, 300));
+  const double offset = scale * *rc::gen::inRange(-1000, 1000);
+  const MixingDiagnostics moved = mixing_diagnostics(MatrixD((traces.array() * scale + offset).matrix()));
+  constexpr double tolerance = 1e-6;
+  RC_ASSERT(moved.estimates.size() == reference.estimates.size());
+  for (std::size_t k = 0; k < moved.estimates.size(); ++k) {
+    const IntegratedTimeEstimate &estimate = moved.estimates[k], &expected = reference.estimates[k];
+    RC_ASSERT(same_estimate(estimate.time, expected.time, tolerance));
+    RC_ASSERT(same_estimate(estimate.lower, expected.lower, tolerance));
+    RC_ASSERT(same_estimate(estimate.upper, expected.upper, tolerance));
+    RC_ASSERT(estimate.cutoff == expected.cutoff);
+    RC_ASSERT(estimate.trusted == expected.trusted);
+  }
+  RC_ASSERT(same_estimate(moved.potential_scale_reduction, reference.potential_scale_reduction, tolerance));
+  RC_ASSERT(same_estimate(moved.bulk_effective_sample_size, reference.bulk_effective_sample_size, tolerance));
+  RC_ASSERT(same_estimate(moved.tail_effective_sample_size, reference.tail_effective_sample_size, tolerance));
+}
+
+// The units of the report's examples: scaled by 1e200 (squares overflow), by 1e-170 (squares vanish: the trace read
+// as constant), and an outlier of 1e160 among draws of order 1, which makes the trace a single spike: white noise,
+// τ = 1, not NaN.
+TEST(MixingDiagnostics, TracesWhoseSquaresLeaveTheRangeOfADouble) {
+  const MatrixD traces = testing::autoregressive_series(0.9, 4000, 2, 5);
+  const double tau = mixing_diagnostics(traces).recommended().time;
+  for (const double scale : {1e200, 1e-170}) {
+    const MixingDiagnostics scaled = mixing_diagnostics(MatrixD(traces * scale));
+    EXPECT_NEAR(scaled.recommended().time, tau, 1e-9 * tau) << "scale " << scale;
+    for (const IntegratedTimeEstimate& estimate : scaled.estimates) EXPECT_TRUE(std::isfinite(estimate.time));
+  }
+  MatrixD spike = traces;
+  spike(1234, 1) = 1e160;
+  for (const IntegratedTimeEstimate& estimate : mixing_diagnostics(spike).estimates) {
+    SCOPED_TRACE(estimate.method);
+    EXPECT_TRUE(std::isfinite(estimate.time));
+    EXPECT_EQ(estimate.warning.find("constant"), std::string::npos) << estimate.warning;
+  }
+  // The adaptive window: a spike among N draws has ρ(Δt) ≈ −1/N, so its M ≈ 5 lags give τ̂ ≈ 1 − 2M/N.
+  EXPECT_NEAR(mixing_diagnostics(spike).estimates[1].time, 1.0, 0.01);
+}
+
+TEST(MixingDiagnostics, RefuseChainsTooShortToSplitIntoHalvesOfFourSteps) {
+  EXPECT_THAT(testing::input_error_message([] { mixing_diagnostics(MatrixD::Random(7, 4)); }),
+              ::testing::HasSubstr("each chain needs at least 8 steps"));
+  EXPECT_EQ(mixing_diagnostics(testing::autoregressive_series(0.5, 8, 4, 3)).estimates.size(), 7U);
+}
+
+// τ > 0, so an interval end at or below 0 is none (NaN): a 12-step chain, where the normal bands around τ̂ are wide,
+// and a trace with one constant chain.
+TEST(MixingDiagnostics, IntervalEndsStayWithinTheRangeOfTau) {
+  MatrixD one_constant = testing::autoregressive_series(0.9, 200, 2, 8);
+  one_constant.col(1).setConstant(0.5);
+  for (const MatrixD& traces : {testing::autoregressive_series(0.9, 12, 1, 4), one_constant}) {
+    const MixingDiagnostics diagnostics = mixing_diagnostics(traces);
+    int without_lower_end = 0;
+    for (const IntegratedTimeEstimate& estimate : diagnostics.estimates) {
+      SCOPED_TRACE(estimate.method);
+      EXPECT_FALSE(estimate.lower <= 0.0) << estimate.lower;
+      EXPECT_FALSE(estimate.upper <= 0.0) << estimate.upper;
+      without_lower_end += std::isfinite(estimate.time) && std::isnan(estimate.lower);
+    }
+    EXPECT_GT(without_lower_end, 0) << "no band reached 0: the case tests nothing";
+  }
 }
 
 }  // namespace

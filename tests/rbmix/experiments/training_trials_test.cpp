@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
 
+#include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/model/exact.hpp"
 
@@ -51,6 +54,35 @@ TEST(TrainingTrials, MissingLikelihoodsAreNaN) {
   summary.learning_curve.push_back(EvaluationPoint{});
   ASSERT_EQ(train_log_likelihoods(summary).size(), 1u);
   EXPECT_TRUE(std::isnan(train_log_likelihoods(summary)[0]));
+}
+
+// A journaled summary reads back to the bit; one whose curve holds a number no run writes (an infinity, a NaN), or
+// that lost its curve but kept its best and final points, is refused saying what is wrong.
+TEST(TrainingTrials, JournaledSummariesAreReadBackOrRefused) {
+  const MatrixD data = to_real(bars_and_stripes(3));
+  const TrainingSummary trained = run_training_jobs({{short_training(3), &data, 4}}, JobRunner(1))[0];
+  TrainingSummary read;
+  from_grid_json(to_grid_json(trained), read);
+  EXPECT_EQ(train_log_likelihoods(read), train_log_likelihoods(trained));
+  const auto refusal = [&](const std::function<void(TrainingSummary&)>& damage) {
+    TrainingSummary damaged = trained;
+    damage(damaged);
+    TrainingSummary restored;
+    try {
+      from_grid_json(to_grid_json(damaged), restored);
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve[1].train_log_likelihood = INFINITY; }),
+            "the learning curve's point at update 10: its train log-likelihood is inf, not a finite number");
+  EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve[0].train_log_likelihood = NAN; }),
+            "the learning curve's point at update 0: its train log-likelihood is nan, not a finite number");
+  EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve.clear(); }),
+            "its learning curve (0 points) does not hold its best and final evaluations");
+  EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve.pop_back(); }),
+            "its learning curve (2 points) does not hold its best and final evaluations");
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ TEST(CsvMatrix, RefusesEveryMalformedInputNamingLineAndColumn) {
   refuses("1,1e999\n", "line 1, column 2: the field is '1e999', outside the range of a double");
   refuses("1,0x10\n", "line 1, column 2: the field is '0x10', not a number");
   refuses("1;0\n1;1\n", "line 2, column 1: the field is '1;1', not a number");  // line 1 reads as a header
+  // A first line with an empty field is no header (names are never empty): it is read, and refused, as a row.
+  refuses(",\n1,0\n", "line 1, column 1: the field is empty");
+  refuses("a,\n1,0\n", "line 1, column 1: the field is 'a', not a number");
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <fstream>
+#include <string>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/binary_data_file.hpp"
@@ -100,6 +103,25 @@ TEST(DataFile, LabelsFromCsvAndFloatsMustBeIntegers) {
   write_text(directory / "wide.csv", "1,2\n");
   EXPECT_THAT([&] { load_labels(directory / "wide.csv"); },
               ThrowsMessage<InputError>(HasSubstr("one column (one label per line of a CSV file), found 2 columns")));
+}
+
+// A directory of images that cannot all be held is refused from their headers, before any is decoded: files that
+// hold only the PNG signature and an IHDR chunk of 4096 × 4096 pixels (1.5e8 bytes each as doubles and 8-bit levels),
+// one more than the machine's memory holds.
+TEST(DataFile, APngDirectoryLargerThanMemoryIsRefusedFromItsHeaders) {
+  const testing::TemporaryDirectory directory;
+  std::filesystem::create_directory(directory / "large");
+  const std::string header("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x10\0\0\0\x10\0\x08\0\0\0\0", 29);
+  const auto memory =
+      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  const std::uint64_t image_bytes = (std::uint64_t{1} << 24) * (sizeof(double) + 1);
+  for (std::uint64_t k = 0; k <= memory / image_bytes; ++k)
+    std::ofstream(directory / "large" / ("img-" + std::to_string(k) + ".png"), std::ios::binary) << header;
+  EXPECT_THAT([&] { read_data_file(directory / "large"); },
+              ThrowsMessage<InputError>(HasSubstr((directory / "large").string() + ": its " +
+                                                  std::to_string(memory / image_bytes + 1) + " images of")));
+  EXPECT_THAT([&] { read_data_file(directory / "large"); },
+              ThrowsMessage<InputError>(HasSubstr("GB of memory of this machine")));
 }
 
 }  // namespace

@@ -101,6 +101,22 @@ TEST(BlackBoxAudit, VisibleUpdateFromStaleHiddenUnitsFailsInvariance) {
   EXPECT_THAT(result.verdict.message, HasSubstr("were expected"));
 }
 
+// An ergodic sampler of the wrong distribution (exact Gibbs, but of an RBM whose visible biases are off by 0.1),
+// audited without same_as: only the invariance test can see it. The shift is small enough that its χ² p-value stays
+// far above the smallest double (the test's verdict, not an underflow, decides), and far below the threshold.
+TEST(BlackBoxAudit, AnErgodicSamplerOfAnotherDistributionFailsInvarianceAtTheStatedThreshold) {
+  Rbm shifted = audit_rbm();
+  shifted.visible_bias.array() += 0.1;
+  const AuditResult result = audit_sampler(audit_rbm(), HandWrittenGibbs{shifted}, quick_options());
+  EXPECT_TRUE(result.ergodicity.passed) << result.ergodicity.message;
+  EXPECT_FALSE(result.invariance.passed) << result.invariance.message;
+  EXPECT_FALSE(result.verdict.passed);
+  EXPECT_DOUBLE_EQ(result.threshold, 1e-6);  // one χ² test without same_as
+  EXPECT_GT(result.invariance_p_value, 1e-250);
+  EXPECT_LT(result.invariance_p_value, result.threshold);
+  EXPECT_THAT(result.invariance.message, HasSubstr("against the threshold 1e-06: π is not invariant"));
+}
+
 // The naive flip is flip-the-state without its tie rule: it keeps π, so only what the tie rule is for shows it.
 TEST(BlackBoxAudit, FlipWithoutItsTieRuleFailsAgainstFlipTheStateOnAnRbmWithTies) {
   AuditOptions options = quick_options();

@@ -90,5 +90,16 @@ TEST(SampledTransitions, AnObservedImpossibleTransitionFailsWhateverTheThreshold
       << result.message;
 }
 
+// The stated false-failure rate holds for the family only when each test gets its share of it.
+TEST(SampledTransitions, BonferroniSharesTheRateAmongTheTests) {
+  EXPECT_DOUBLE_EQ(bonferroni_threshold(1e-6, 64), 1e-6 / 64.0);
+  EXPECT_DOUBLE_EQ(bonferroni_threshold(0.05, 1), 0.05);
+  MatrixD exact(2, 2);
+  exact << 0.5, 0.5, 0.5, 0.5;
+  const TransitionCounts counts{{50, 50}, {50, 50}};
+  EXPECT_NE(check_transition_counts(counts, exact, 1e-6, 8).message.find("against the threshold 1.25e-07"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace rbmix::verify

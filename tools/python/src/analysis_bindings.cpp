@@ -111,6 +111,10 @@ void bind_autocorrelation_time(py::module_& module) {
         const MatrixD traces = array.ndim() == 1
                                    ? MatrixD(real_vector(array, "series", false))
                                    : MatrixD(real_matrix(array, "series", false).transpose());
+        require(traces.rows() >= analysis::min_mixing_steps, [&] {
+          return "series: each chain needs at least " + std::to_string(analysis::min_mixing_steps) +
+                 " steps (the estimators split it into halves of 4); the shape is " + shape_text(array);
+        });
         analysis::validate_traces(traces, "series");
         analysis::MixingDiagnostics diagnostics;
         {

@@ -7,13 +7,14 @@
 #include "rbmix/io/npy.hpp"
 
 namespace rbmix::python {
-namespace {
 
 std::string shape_text(const py::array& array) {
   std::string text = "(";
   for (py::ssize_t k = 0; k < array.ndim(); ++k) text += (k > 0 ? ", " : "") + std::to_string(array.shape(k));
   return text + (array.ndim() == 1 ? ",)" : ")");
 }
+
+namespace {
 
 py::array as_array(const py::handle& object, const std::string& what) {
   require(py::isinstance<py::array>(object), [&] {

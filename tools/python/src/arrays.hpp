@@ -14,6 +14,8 @@ namespace rbmix::python {
 
 namespace py = pybind11;
 
+// numpy's way of writing the array's shape: "(4, 5)", "(5,)".
+std::string shape_text(const py::array& array);
 // A 2-D array of 0/1 values of dtype float64, float32, uint8 or bool, in any memory order (one sample per row).
 MatrixD binary_matrix(const py::handle& array, const std::string& what);
 // The same, with `columns` columns (the model's units of that layer).

@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/experiment_list.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::python {
@@ -76,6 +77,7 @@ py::dict run(const std::string& name, const std::filesystem::path& out, const st
     require(found, name + ": no option '" + key.cast<std::string>() + "' (its options: " + known + ")");
     inputs.given[option] = option_text(value);
   }
+  const OutputDirectoryLock lock(out);
   const experiments::JobRunner runner(threads);
   const auto make_record = [&](const nlohmann::json& experiment_configuration) {
     nlohmann::json configuration = experiment_configuration;

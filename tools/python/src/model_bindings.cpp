@@ -3,7 +3,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
@@ -33,6 +35,17 @@ std::string describe(const Rbm& rbm) {
 }
 
 // rbmix.Rbm: construction from arrays, the parameters, energies, conditionals and saving.
+// The provenance given to Rbm.save as strict JSON: NaN and infinities have no JSON spelling (json.dumps would write
+// NaN, which no JSON reader takes back); what cannot be written is named by Python's own error.
+nlohmann::json provenance_json(const py::object& provenance) {
+  try {
+    return nlohmann::json::parse(
+        std::string(py::str(py::module_::import("json").attr("dumps")(provenance, "allow_nan"_a = false))));
+  } catch (const py::error_already_set& error) {
+    throw InputError(std::string("provenance: not JSON (") + error.what() + ")");
+  }
+}
+
 void bind_rbm_class(py::module_& module) {
   py::class_<Rbm>(module, "Rbm",
                   "A binary RBM: E(v, h) = -h·W v - b·v - c·h with W of shape (hidden, visible).")
@@ -88,9 +101,8 @@ void bind_rbm_class(py::module_& module) {
       .def(
           "save",
           [](const Rbm& rbm, const std::filesystem::path& path, const py::object& provenance) {
-            nlohmann::json record = {{"command", "python"}};
-            if (!provenance.is_none())
-              record = nlohmann::json::parse(std::string(py::str(py::module_::import("json").attr("dumps")(provenance))));
+            const nlohmann::json record =
+                provenance.is_none() ? nlohmann::json{{"command", "python"}} : provenance_json(provenance);
             save_rbm(path, rbm, record);
           },
           "path"_a, "provenance"_a = py::none(),
@@ -120,6 +132,12 @@ void bind_model_sources(py::module_& module) {
              "bias_range] (003 §4.1); the same seed gives the same model.");
 }
 
+// As `rbmix loglik` refuses it: a log Z beyond double's range (parameters too large) is an error, not a number.
+void require_finite_log_partition(double log_z, const char* function) {
+  require(std::isfinite(log_z),
+          std::string(function) + ": log Z is not finite in double precision (parameters too large?)");
+}
+
 // log Z, exact by enumeration or by annealed importance sampling.
 void bind_log_partition(py::module_& module) {
   module.def(
@@ -128,8 +146,13 @@ void bind_log_partition(py::module_& module) {
         require(std::min(rbm.n_visible(), rbm.n_hidden()) <= max_enumerated_units,
                 "log_partition: the smaller layer has more than " + std::to_string(max_enumerated_units) +
                     " units; use rbmix.ais");
-        py::gil_scoped_release release;
-        return exact_log_partition(rbm);
+        double log_z = 0.0;
+        {
+          py::gil_scoped_release release;
+          log_z = exact_log_partition(rbm);
+        }
+        require_finite_log_partition(log_z, "log_partition");
+        return log_z;
       },
       "model"_a, "Exact log Z by enumerating the smaller layer (at most 40 units).");
 
@@ -157,8 +180,13 @@ void bind_log_partition(py::module_& module) {
         options.single_precision = float32;
         options.rule = parse_unit_rule(rule);
         if (!data.is_none()) options.base_visible_bias = base_rate_visible_bias(binary_matrix(data, "data", rbm.n_visible()));
-        py::gil_scoped_release release;
-        return ais_log_partition(rbm, options);
+        AisResult result;
+        {
+          py::gil_scoped_release release;
+          result = ais_log_partition(rbm, options);
+        }
+        require_finite_log_partition(result.log_partition, "ais");
+        return result;
       },
       "model"_a, py::kw_only(), "particles"_a = 100, "distributions"_a = 10000, "schedule"_a = "linear",
       "seed"_a = 1, "data"_a = py::none(), "float32"_a = true, "operator"_a = "gibbs",

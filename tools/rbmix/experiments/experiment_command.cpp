@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "rbmix/experiments/job_grid.hpp"
 #include "rbmix/experiments/job_shard.hpp"
 #include "rbmix/experiments/mpi_job_backend.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {
@@ -85,6 +87,9 @@ void run(const experiments::ExperimentEntry& entry, const ExperimentArguments& a
   require(!arguments.out.empty(), "--out: give an output directory");
   const experiments::ExperimentInputs inputs = read_inputs(arguments);
   if (experiments::start_mpi_world() && experiments::mpi_rank() != 0) std::freopen("/dev/null", "w", stdout);
+  // Rank 0 writes for every rank (job_grid.hpp), so it alone holds the directory.
+  std::optional<OutputDirectoryLock> lock;
+  if (experiments::mpi_rank() == 0) lock.emplace(arguments.out);
   experiments::JobGrid grid(grid_settings(arguments));
   const experiments::JobRunner runner(arguments.threads, &grid);
   const auto make_record = [&](const nlohmann::json& experiment_configuration) {

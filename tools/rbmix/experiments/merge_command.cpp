@@ -17,7 +17,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/job_shard.hpp"
-#include "rbmix/report/run_record.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
 
 namespace rbmix::cli {
 namespace {
@@ -139,17 +139,21 @@ void merge(const MergeArguments& arguments) {
     require(failed.empty(), "merge: jobs failed" + in_phase + ": " + failed + "; rerun those shards with --resume");
   }
 
-  const std::filesystem::path out = prepare_output_directory(arguments.out);
-  std::filesystem::remove_all(experiments::journal_directory(out));
+  const std::filesystem::path out = arguments.out;
   nlohmann::json record = shards.front().record;
-  record["shard"] = experiments::JobShard{}.to_string();
-  record["jobs"] = nlohmann::json::array();
-  for (std::size_t phase = 0; phase < phases; ++phase) {
-    record["jobs"].push_back(jobs_per_phase.at(phase));
-    const experiments::JobJournal journal(out, phase, record.at("identity"));
-    for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
+  {
+    // Released before the experiment below, a process of its own, takes the directory for the rest.
+    const OutputDirectoryLock lock(out);
+    std::filesystem::remove_all(experiments::journal_directory(out));
+    record["shard"] = experiments::JobShard{}.to_string();
+    record["jobs"] = nlohmann::json::array();
+    for (std::size_t phase = 0; phase < phases; ++phase) {
+      record["jobs"].push_back(jobs_per_phase.at(phase));
+      const experiments::JobJournal journal(out, phase, record.at("identity"));
+      for (const auto& [job, outcome] : outcomes[phase]) journal.record(job, outcome);
+    }
+    experiments::write_grid_record(out, record);
   }
-  experiments::write_grid_record(out, record);
 
   std::vector<std::string> command{"experiment"};
   for (const auto& token : record.at("identity").at("arguments")) command.push_back(token.get<std::string>());
@@ -166,6 +170,8 @@ void merge(const MergeArguments& arguments) {
   // The experiment itself, on the merged journal: every merged job is found there, none runs again.
   command.insert(command.end(), {"--out", out.string(), "--resume"});
   const int status = run_self(command);
+  // The experiment's refusal (a damaged result, named above) is the merge's: the same status.
+  require(status != 2, "merge: the experiment on the merged journal in " + quoted(out) + " refused it (see above)");
   if (status != 0)
     throw std::runtime_error("merge: the experiment on the merged journal exited " + std::to_string(status));
 }
