@@ -60,7 +60,7 @@ TEST(TrainingTrials, MissingLikelihoodsAreNaN) {
 // that lost its curve but kept its best and final points, is refused saying what is wrong.
 TEST(TrainingTrials, JournaledSummariesAreReadBackOrRefused) {
   const MatrixD data = to_real(bars_and_stripes(3));
-  const TrainingSummary trained = run_training_jobs({{short_training(3), &data, 4}}, JobRunner(1))[0];
+  const TrainingSummary trained = run_training_jobs({{short_training(3), &data, 4}}, JobRunner(1), JobPhase{0})[0];
   TrainingSummary read;
   from_grid_json(to_grid_json(trained), read);
   EXPECT_EQ(train_log_likelihoods(read), train_log_likelihoods(trained));
