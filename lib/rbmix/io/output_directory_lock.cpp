@@ -11,7 +11,7 @@
 #include <string>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/report/run_record.hpp"
+#include "rbmix/io/output_file.hpp"
 
 namespace rbmix {
 namespace {

@@ -162,4 +162,13 @@ void write_output_file(const std::filesystem::path& file, std::string_view bytes
   write_through(target, file, bytes);
 }
 
+std::filesystem::path prepare_output_directory(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  require(!error && std::filesystem::is_directory(directory),
+          "output directory '" + directory.string() + "' cannot be created" +
+              (error ? ": " + error.message() : ": a file of that name exists"));
+  return directory;
+}
+
 }  // namespace rbmix

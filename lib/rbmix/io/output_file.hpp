@@ -22,4 +22,7 @@ namespace rbmix {
 
 void write_output_file(const std::filesystem::path& file, std::string_view bytes);
 
+// Creates `directory` (and parents) if needed; throws InputError naming it if it is a file or cannot be made.
+std::filesystem::path prepare_output_directory(const std::filesystem::path& directory);
+
 }  // namespace rbmix

@@ -10,15 +10,6 @@
 
 namespace rbmix {
 
-std::filesystem::path prepare_output_directory(const std::filesystem::path& directory) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  require(!error && std::filesystem::is_directory(directory),
-          "output directory '" + directory.string() + "' cannot be created" +
-              (error ? ": " + error.message() : ": a file of that name exists"));
-  return directory;
-}
-
 nlohmann::json make_run_record(const std::string& command, const nlohmann::json& configuration, std::uint64_t seed) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char started[32];

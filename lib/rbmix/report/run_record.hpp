@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace rbmix {
+#include "rbmix/io/output_file.hpp"  // prepare_output_directory, which the writers of results call first
 
-// Creates `directory` (and parents) if needed; throws InputError naming it if it is a file or cannot be made.
-std::filesystem::path prepare_output_directory(const std::filesystem::path& directory);
+namespace rbmix {
 
 // {"rbmix_version", "command", "seed", "configuration", "threads", "started_utc"}.
 nlohmann::json make_run_record(const std::string& command, const nlohmann::json& configuration, std::uint64_t seed);
