@@ -172,8 +172,7 @@ TrainingRows load_training_rows(const TrainArguments& arguments, TrainingRequest
 
 // run.json's configuration: every training option and every argument that shaped the run.
 nlohmann::json training_configuration(const TrainArguments& arguments, const TrainingRequest& request,
-                                      const TrainingRows& rows,
-                                      const std::optional<ImageShape>& picture_shape) {
+                                      const TrainingRows& rows, const std::optional<ImageShape>& picture_shape) {
   nlohmann::json configuration = to_json(request.options);
   configuration["algorithm"] = to_string(request.algorithm);
   configuration["data"] = arguments.data;
@@ -365,8 +364,9 @@ void attach(CLI::App& parent) {
   auto arguments = std::make_shared<TrainArguments>();
   CLI::App* command =
       parent.add_subcommand("train", "Train an RBM (CD, PCD, MF-CD, FPCD, PT, exact, CG, S-DCP, CS-DCP)");
-  command->add_option("--data", arguments->data,
-                      "training data (.npy, one 0/1 sample per row; grey levels with --resample-binarisation)")
+  command
+      ->add_option("--data", arguments->data,
+                   "training data (.npy, one 0/1 sample per row; grey levels with --resample-binarisation)")
       ->required();
   command->add_option("--test", arguments->test, "test data (.npy)");
   command->add_option("--labels", arguments->labels,
@@ -381,7 +381,9 @@ void attach(CLI::App& parent) {
       continue;
     }
     CLI::Option* added = command->add_option(option, arguments->setting_values[std::string(setting.name)], help);
-    added->type_name(setting.type == SettingType::integer ? "INT" : setting.type == SettingType::real ? "FLOAT" : "TEXT");
+    added->type_name(setting.type == SettingType::integer ? "INT"
+                     : setting.type == SettingType::real  ? "FLOAT"
+                                                          : "TEXT");
     if (!setting.default_value.empty()) added->default_str(std::string(setting.default_value));
     if (setting.required) added->required();
   }

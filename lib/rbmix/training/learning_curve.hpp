@@ -59,7 +59,8 @@ inline constexpr EvaluationField evaluation_fields[] = {
 inline std::vector<EvaluationField> measured_fields(const std::vector<EvaluationPoint>& curve) {
   std::vector<EvaluationField> present;
   for (const EvaluationField& named : evaluation_fields)
-    if (std::any_of(curve.begin(), curve.end(), [&](const EvaluationPoint& point) { return (point.*named.field).has_value(); }))
+    if (std::any_of(curve.begin(), curve.end(),
+                    [&](const EvaluationPoint& point) { return (point.*named.field).has_value(); }))
       present.push_back(named);
   return present;
 }

@@ -118,9 +118,9 @@ void Trainer::start_from(const Rbm& model) {
   require(updates_done_ == 0, "a warm start must come before the first update");
   model.validate("initial model");
   require(model.n_visible() == train_.cols() && model.n_hidden() == parameters_.parameters.n_hidden(), [&] {
-    return "initial model: " + std::to_string(model.n_visible()) + " visible and " +
-           std::to_string(model.n_hidden()) + " hidden units, but the run has " + std::to_string(train_.cols()) +
-           " and " + std::to_string(parameters_.parameters.n_hidden());
+    return "initial model: " + std::to_string(model.n_visible()) + " visible and " + std::to_string(model.n_hidden()) +
+           " hidden units, but the run has " + std::to_string(train_.cols()) + " and " +
+           std::to_string(parameters_.parameters.n_hidden());
   });
   parameters_ = options_.centered ? center(model, parameters_.visible_offset, parameters_.hidden_offset)
                                   : CenteredRbm{model, parameters_.visible_offset, parameters_.hidden_offset};

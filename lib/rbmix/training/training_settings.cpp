@@ -47,7 +47,8 @@ constexpr TrainingSetting setting_table[] = {
     {"monitor_rows", "--monitor-rows", SettingType::integer, "250", false,
      "rows of each set the proxies use (evenly spaced)"},
     {"keep", "--keep", SettingType::text, "final", false,
-     "final, or best: also keep the model of the evaluation with the best monitored training score (the CLI writes it to best-model.npz)"},
+     "final, or best: also keep the model of the evaluation with the best monitored training score (the CLI writes it "
+     "to best-model.npz)"},
     {"rows", "--rows", SettingType::text, "", false, "train on rows [0, N) (N) or [A, B) (A:B) of the data only"},
     {"classes", "--classes", SettingType::integer, "", false,
      "label classes K of a classification RBM (default: 1 + the largest training label, when every class up to it "
@@ -58,8 +59,7 @@ constexpr TrainingSetting setting_table[] = {
     {"checkpoint_every", "--checkpoint-every", SettingType::integer, "", false,
      "checkpoint every C updates (default: every evaluation)"},
     {"seed", "--seed", SettingType::integer, "1", false, "random seed"},
-    {"float32", "--float", SettingType::flag, "false", false,
-     "run the update in float (the parameters stay double)"},
+    {"float32", "--float", SettingType::flag, "false", false, "run the update in float (the parameters stay double)"},
     {"init", "--init", SettingType::text, "base-rate", false,
      "initial parameters: base-rate (W ~ N(0, 0.01²), b = logit of the data mean, c = 0), zero (b = 0) or normal:S "
      "(W, b and c ~ N(0, S²); 003 §4.2 takes S = 0.01)"},
@@ -137,12 +137,14 @@ void refuse_ignored_settings(Algorithm algorithm, const SettingReader& reader, S
     throw InputError(spelled(setting, spelling) + " applies to " + users + " only; " +
                      algorithm_choice(algorithm, spelling) + " would ignore it");
   }
-  require(definition(algorithm).negative_phase != NegativePhaseKind::fast_persistent ||
-              reader.given("fast_learning_rate"),
-          [&] {
-            return reader.name_of("fast_learning_rate") + ": fpcd needs the fast learning rate ε_F (001 §2 takes it "
-                   "larger than " + reader.name_of("learning_rate") + ")";
-          });
+  require(
+      definition(algorithm).negative_phase != NegativePhaseKind::fast_persistent || reader.given("fast_learning_rate"),
+      [&] {
+        return reader.name_of("fast_learning_rate") +
+               ": fpcd needs the fast learning rate ε_F (001 §2 takes it "
+               "larger than " +
+               reader.name_of("learning_rate") + ")";
+      });
 }
 
 }  // namespace
@@ -190,7 +192,8 @@ TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpe
   options.monitor.proxy_rows = reader.small_integer("monitor_rows");
   options.resample_binarisation = reader.flag("resample_binarisation");
   const std::int64_t seed = reader.integer("seed");
-  require(seed >= 0, [&] { return reader.name_of("seed") + ": the seed must be non-negative, got " + reader.text("seed"); });
+  require(seed >= 0,
+          [&] { return reader.name_of("seed") + ": the seed must be non-negative, got " + reader.text("seed"); });
   options.seed = static_cast<std::uint64_t>(seed);
   options.sample_in_float = reader.flag("float32");
 
@@ -295,8 +298,8 @@ TrainingRows arrange_training_rows(TrainingRequest& request, TrainingData data, 
   request.options.validate();
   rows.train = append_one_hot_labels(rows.train, labels, request.options.label_classes, data.labels_name);
   if (data.test_labels)
-    rows.test = append_one_hot_labels(rows.test, *data.test_labels, request.options.label_classes,
-                                      data.test_labels_name);
+    rows.test =
+        append_one_hot_labels(rows.test, *data.test_labels, request.options.label_classes, data.test_labels_name);
   return rows;
 }
 

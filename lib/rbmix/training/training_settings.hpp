@@ -23,8 +23,8 @@ enum class SettingType { flag, integer, real, text };
 
 // One row of the table.
 struct TrainingSetting {
-  std::string_view name;           // Python's keyword argument (snake_case): "learning_rate"
-  std::string_view option;         // the command-line option: "--lr"
+  std::string_view name;    // Python's keyword argument (snake_case): "learning_rate"
+  std::string_view option;  // the command-line option: "--lr"
   SettingType type;
   std::string_view default_value;  // as text, what the option means when not given; empty: required or none
   bool required;
@@ -54,9 +54,9 @@ struct TrainingRequest {
   Algorithm algorithm = Algorithm::cd;
   TrainingOptions options;  // validated; label_classes is set from the labels by set_label_classes
   int hidden = 0;
-  int classes = 0;                  // the classes setting; 0: from the labels
+  int classes = 0;  // the classes setting; 0: from the labels
   KeptModel kept = KeptModel::final;
-  std::string rows;                 // the rows setting as given ("" = all rows)
+  std::string rows;  // the rows setting as given ("" = all rows)
 };
 
 // The one routine from given settings to options: refuses unknown names, values of the wrong type, settings the

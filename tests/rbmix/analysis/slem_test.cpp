@@ -122,7 +122,8 @@ RC_GTEST_PROP(StochasticMatrixSlem, EqualsTheDenseSlem, ()) {
       std::partial_sum(matrix.row(x).begin(), matrix.row(x).end(), cumulative.begin());
       matrix.row(x).setZero();
       for (int chain = 0; chain < chains; ++chain) {
-        const auto next = std::upper_bound(cumulative.begin(), cumulative.end() - 1, stream.uniform() * cumulative.back());
+        const auto next =
+            std::upper_bound(cumulative.begin(), cumulative.end() - 1, stream.uniform() * cumulative.back());
         matrix(x, next - cumulative.begin()) += 1.0 / chains;
       }
     }

@@ -1,14 +1,13 @@
 #include "rbmix/training/trainer.hpp"
 
 #include <gtest/gtest.h>
-
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <random>
-#include <algorithm>
 #include <fstream>
+#include <random>
 #include <string>
 #include <utility>
 

@@ -76,7 +76,8 @@ TEST(TrainingSettings, RefusesWhatTheAlgorithmWouldIgnoreInEitherSpelling) {
             "fast_decay applies to fpcd only; algorithm='pcd' would ignore it");
   EXPECT_EQ(refusal(with_hidden({{"algorithm", "pcd"}, {"d", "3"}}), SettingSpelling::python),
             "d applies to sdcp, csdcp only; algorithm='pcd' would ignore it");
-  EXPECT_EQ(refusal(with_hidden({{"k_inner", "3"}})), "--k-inner applies to sdcp, csdcp only; --algo cd would ignore it");
+  EXPECT_EQ(refusal(with_hidden({{"k_inner", "3"}})),
+            "--k-inner applies to sdcp, csdcp only; --algo cd would ignore it");
   EXPECT_EQ(refusal(with_hidden({{"algorithm", "exact"}, {"operator", "flip"}})),
             "--operator applies to cd, pcd, fpcd, pt, cg, sdcp, csdcp only; --algo exact would ignore it");
   EXPECT_NE(refusal(with_hidden({{"algorithm", "fpcd"}}), SettingSpelling::python)
@@ -106,10 +107,16 @@ TEST(TrainingSettings, ValuesOfTheWrongTypeAreNamed) {
 }
 
 TEST(TrainingSettings, PresetsApplyInTheOrderOfTheCommandLine) {
-  const TrainingRequest request = assemble_training_request(
-      with_hidden({{"algorithm", "csdcp"}, {"d", "3"}, {"k", "2"}, {"k_inner", "5"}, {"operator", "flip"},
-                   {"schedule", "linear"}, {"init", "zero"}, {"monitor", "proxies"}, {"keep", "best"}}),
-      SettingSpelling::python);
+  const TrainingRequest request = assemble_training_request(with_hidden({{"algorithm", "csdcp"},
+                                                                         {"d", "3"},
+                                                                         {"k", "2"},
+                                                                         {"k_inner", "5"},
+                                                                         {"operator", "flip"},
+                                                                         {"schedule", "linear"},
+                                                                         {"init", "zero"},
+                                                                         {"monitor", "proxies"},
+                                                                         {"keep", "best"}}),
+                                                            SettingSpelling::python);
   const TrainingOptions& options = request.options;
   EXPECT_TRUE(options.centered);
   EXPECT_TRUE(options.difference_of_convex);

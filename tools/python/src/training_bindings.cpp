@@ -65,23 +65,26 @@ py::dict point_dict(const EvaluationPoint& point) {
 
 std::optional<std::vector<int>> labels_of(const py::object& labels, const std::string& what) {
   if (labels.is_none()) return std::nullopt;
-  const py::array_t<long long, py::array::forcecast> array = py::array_t<long long, py::array::forcecast>::ensure(labels);
+  const py::array_t<long long, py::array::forcecast> array =
+      py::array_t<long long, py::array::forcecast>::ensure(labels);
   require(array && array.ndim() == 1, [&] { return what + ": expected a 1-D array of integer labels"; });
   const py::array original = py::array::ensure(labels);
-  require(original.dtype().kind() == 'i' || original.dtype().kind() == 'u',
-          [&] { return what + ": expected integer labels, got dtype " + py::str(original.dtype()).cast<std::string>(); });
+  require(original.dtype().kind() == 'i' || original.dtype().kind() == 'u', [&] {
+    return what + ": expected integer labels, got dtype " + py::str(original.dtype()).cast<std::string>();
+  });
   std::vector<int> out(static_cast<std::size_t>(array.size()));
   for (py::ssize_t k = 0; k < array.size(); ++k) {
     const long long label = array.at(k);
-    require(label >= 0 && label < (1 << 16),
-            [&] { return what + ": label " + std::to_string(label) + " at " + std::to_string(k) + " is out of range"; });
+    require(label >= 0 && label < (1 << 16), [&] {
+      return what + ": label " + std::to_string(label) + " at " + std::to_string(k) + " is out of range";
+    });
     out[static_cast<std::size_t>(k)] = static_cast<int>(label);
   }
   return out;
 }
 
-TrainingResult train(const py::handle& data, const std::map<std::string, std::string>& settings,
-                     const py::object& test, const py::object& labels, const py::object& test_labels,
+TrainingResult train(const py::handle& data, const std::map<std::string, std::string>& settings, const py::object& test,
+                     const py::object& labels, const py::object& test_labels,
                      const std::optional<std::filesystem::path>& checkpoint, bool resume, const py::object& callback,
                      const std::optional<Rbm>& initial_model) {
   const GivenSettings given(settings.begin(), settings.end());
@@ -193,10 +196,10 @@ void bind_training(py::module_& module) {
                     "keep='best': the model of the evaluation with the best monitored training score; else None")
       .def_readonly("label_classes", &TrainingResult::label_classes,
                     "classes of a classification RBM (the last label_classes visible units); 0 for a plain RBM")
-      .def_property_readonly("learning_curve",
-                             [](const TrainingResult& r) { return curve_dict(r.summary.learning_curve); },
-                             "dict of arrays: update, epoch and each measured field (the columns of the CLI's "
-                             "learning_curve.csv; NaN where a point lacks it)")
+      .def_property_readonly(
+          "learning_curve", [](const TrainingResult& r) { return curve_dict(r.summary.learning_curve); },
+          "dict of arrays: update, epoch and each measured field (the columns of the CLI's "
+          "learning_curve.csv; NaN where a point lacks it)")
       .def_property_readonly("termination", [](const TrainingResult& r) { return to_string(r.summary.termination); })
       .def_property_readonly("interrupted",
                              [](const TrainingResult& r) { return r.summary.termination == Termination::interrupted; })
@@ -204,12 +207,14 @@ void bind_training(py::module_& module) {
       .def_property_readonly("updates_done", [](const TrainingResult& r) { return r.summary.updates_done; })
       .def_property_readonly("seconds", [](const TrainingResult& r) { return r.summary.seconds; })
       .def_readonly("checkpoint", &TrainingResult::checkpoint, "the checkpoint path the run wrote to, or None")
-      .def("__iter__", [](const TrainingResult& r) {
-        return py::iter(py::make_tuple(py::cast(r.model), curve_dict(r.summary.learning_curve)));
-      })
+      .def("__iter__",
+           [](const TrainingResult& r) {
+             return py::iter(py::make_tuple(py::cast(r.model), curve_dict(r.summary.learning_curve)));
+           })
       .def("__repr__", [](const TrainingResult& r) { return "rbmix.TrainingResult(" + r.summary.message + ")"; });
   module.def("_train", &train, "data"_a, "settings"_a, "test"_a, "labels"_a, "test_labels"_a, "checkpoint"_a,
-             "resume"_a, "callback"_a, "initial_model"_a, "rbmix.train's engine: settings by name as text (see rbmix.train).");
+             "resume"_a, "callback"_a, "initial_model"_a,
+             "rbmix.train's engine: settings by name as text (see rbmix.train).");
   module.def(
       "classify",
       [](const Rbm& model, const py::handle& data, int classes) {
@@ -236,7 +241,8 @@ void bind_training(py::module_& module) {
         return to_numpy(probabilities);
       },
       "model"_a, "data"_a, "classes"_a, "p(y | x) of a classification RBM for each row x of data: (N, classes).");
-  module.def("_training_settings", &settings_table, "The table of training settings that rbmix.train's keywords follow.");
+  module.def("_training_settings", &settings_table,
+             "The table of training settings that rbmix.train's keywords follow.");
 }
 
 }  // namespace rbmix::python
