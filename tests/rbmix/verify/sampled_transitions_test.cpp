@@ -91,6 +91,26 @@ TEST(SampledTransitions, AnObservedImpossibleTransitionFailsWhateverTheThreshold
 }
 
 // The stated false-failure rate holds for the family only when each test gets its share of it.
+// A user's sampler gets whole start states in blocks of at most max_chains_per_sampler_call chains, and the counts
+// are those of one call over every start state: here a step that leaves every chain where it is, so all of start
+// x's chains are counted at x.
+TEST(SampledTransitions, AUserSamplerIsCalledOnBoundedBlocksOfWholeStartStates) {
+  const Rbm rbm(5, 5);  // 1 024 joint states
+  const Eigen::Index chains_per_start = 300;  // 307 200 chains in all: more than one block
+  std::vector<Eigen::Index> rows_per_call;
+  const TransitionCounts counts =
+      sampler_transition_counts(rbm, chains_per_start, [&](MatrixD& visible, MatrixD&) {
+        rows_per_call.push_back(visible.rows());
+      });
+  ASSERT_GE(rows_per_call.size(), 2u);
+  for (const Eigen::Index rows : rows_per_call) {
+    EXPECT_LE(rows, max_chains_per_sampler_call);
+    EXPECT_EQ(rows % chains_per_start, 0);
+  }
+  for (std::size_t x = 0; x < counts.size(); ++x)
+    ASSERT_EQ(counts[x][x], static_cast<std::uint64_t>(chains_per_start)) << x;
+}
+
 TEST(SampledTransitions, BonferroniSharesTheRateAmongTheTests) {
   EXPECT_DOUBLE_EQ(bonferroni_threshold(1e-6, 64), 1e-6 / 64.0);
   EXPECT_DOUBLE_EQ(bonferroni_threshold(0.05, 1), 0.05);
