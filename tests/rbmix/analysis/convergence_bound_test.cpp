@@ -124,6 +124,15 @@ constexpr double kStandardErrors = 3.0;
 // truth may exceed the estimate by that much there (docs/algorithms.md §6.8).
 constexpr double kUnseenTail = 6.91;  // ln(1000)
 
+// bound + kStandardErrors standard errors + the unseen tail's allowance ≥ the exact distance at every t.
+void expect_bound_above(const ConvergenceBound& bound, const VectorD& exact, Eigen::Index pairs) {
+  for (Eigen::Index t = 0; t < exact.size(); ++t)
+    ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
+                  kUnseenTail / static_cast<double>(pairs),
+              exact[t])
+        << "at t = " << t;
+}
+
 // The bound lies above the exact distance d_TV(π₀Pᵗ, π) at every t, for ≥ 50 tiny RBMs, every built-in rule and
 // L = 1, 5, 20, from the uniform start (the trained models also from their data). Operators whose pairs do not all meet
 // (periodic ones) claim nothing and are skipped; every ergodic one must meet.
@@ -148,11 +157,7 @@ TEST(ConvergenceBound, BoundLiesAboveTheExactDistance) {
           if (bound.ergodicity == BoundErgodicity::refuted) continue;
           ASSERT_TRUE(bound.all_met()) << bound.met << " of 128 pairs met";
           const VectorD exact = exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1);
-          for (Eigen::Index t = 0; t < exact.size(); ++t)
-            ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
-                          kUnseenTail / static_cast<double>(options.pairs),
-                      exact[t])
-                << "at t = " << t;
+          ASSERT_NO_FATAL_FAILURE(expect_bound_above(bound, exact, options.pairs));
           ++checked;
         }
   }
@@ -179,11 +184,7 @@ TEST(ConvergenceBound, ModifiedSweepBoundLiesAboveTheExactDistance) {
         SCOPED_TRACE(name + ", modified:" + to_string(rule) + ", L = " + std::to_string(lag));
         ASSERT_TRUE(bound.bound_available()) << bound.met << " of 128 pairs met, " << to_string(bound.ergodicity);
         const VectorD exact = exact_total_variation(rbm, rule, 1.0, start, bound.total_variation.size() - 1, true);
-        for (Eigen::Index t = 0; t < exact.size(); ++t)
-          ASSERT_GE(bound.total_variation[t] + kStandardErrors * bound.total_variation_standard_error[t] +
-                        kUnseenTail / static_cast<double>(options.pairs),
-                    exact[t])
-              << "at t = " << t;
+        ASSERT_NO_FATAL_FAILURE(expect_bound_above(bound, exact, options.pairs));
         ++checked;
       }
   }
