@@ -237,6 +237,14 @@ double within_chain_variance(const MatrixD& traces) {
 
 }  // namespace
 
+Eigen::Index long_batch_size(Eigen::Index steps, Eigen::Index cutoff, double batch_in_cutoffs) {
+  require(steps >= 4 && cutoff >= 0 && batch_in_cutoffs >= 0.0 && std::isfinite(batch_in_cutoffs),
+          "long_batch_size: needs at least 4 steps, a cutoff ≥ 0 and a finite factor ≥ 0");
+  const auto default_size = static_cast<Eigen::Index>(std::floor(std::pow(static_cast<double>(steps), 2.0 / 3.0) + 1e-9));
+  const auto reach = static_cast<Eigen::Index>(std::ceil(batch_in_cutoffs * static_cast<double>(cutoff)));
+  return std::min(std::max({Eigen::Index{1}, default_size, reach}), steps / 2);
+}
+
 IntegratedTimeEstimate initial_positive_sequence_integrated_time(const MatrixD& traces) {
   validate_traces(traces, "initial_positive_sequence_integrated_time");
   constexpr const char* method = "initial_positive_sequence";
@@ -334,8 +342,10 @@ void add_reason(std::string& reasons, const std::string& reason) {
   reasons += reason;
 }
 
+// The standard error of the estimator's own band (the normal band's half width over 1.96; for the χ² intervals of
+// the batch means the same convention).
 double standard_error(const IntegratedTimeEstimate& estimate) {
-  return (estimate.upper - estimate.lower) / (2.0 * band_quantile);
+  return (estimate.band_upper - estimate.band_lower) / (2.0 * band_quantile);
 }
 
 bool is_batch_means(const std::string& method) {
@@ -349,8 +359,9 @@ std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
   if (!(signals.potential_scale_reduction <= rule.max_potential_scale_reduction))
     add_reason(reasons, std::isnan(signals.potential_scale_reduction)
                             ? std::string("R̂ undefined (chains shorter than 4 steps)")
-                            : "R̂ = " + exceeds(signals.potential_scale_reduction, rule.max_potential_scale_reduction) +
-                                  ": the chains disagree");
+                            : (signals.nested ? "nested R̂ = " : "R̂ = ") +
+                                  exceeds(signals.potential_scale_reduction, rule.max_potential_scale_reduction) +
+                                  (signals.nested ? ": the superchains disagree" : ": the chains disagree"));
   if (std::isfinite(signals.length_in_times) && signals.length_in_times < rule.min_length_in_times)
     add_reason(reasons, "each chain is " + format_number(signals.length_in_times) + " τ̂ long, fewer than " +
                             format_number(rule.min_length_in_times));
@@ -386,6 +397,15 @@ std::vector<std::size_t> recommended_first(const std::vector<IntegratedTimeEstim
     else
       order.push_back(k);
   return order;
+}
+
+void use_nested_potential_scale_reduction(MixingDiagnostics& diagnostics, double nested_reduction,
+                                          const TrustRule& rule) {
+  for (TrustSignals& signals : diagnostics.signals) {
+    signals.potential_scale_reduction = nested_reduction;
+    signals.nested = true;
+  }
+  apply_trust_rule(diagnostics, rule);
 }
 
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
@@ -437,20 +457,30 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   }
   out.estimates.push_back(batch_means_integrated_time(traces));
   out.estimates.push_back(overlapping_batch_means_integrated_time(traces));
+  // The long batches reach long_batch_in_cutoffs times as far as the monotone sequence did (all of each chain's
+  // half when it never stopped); without a sequence (a constant trace) their estimate is the constant's NaN.
+  const auto monotone = std::find_if(out.estimates.begin(), out.estimates.end(), [](const auto& estimate) {
+    return estimate.method == "initial_monotone_sequence";
+  });
+  out.long_batch_means = batch_means_integrated_time(traces, long_batch_size(out.steps, monotone->cutoff));
+  out.long_batch_means.method = "long_batch_means";
+  for (IntegratedTimeEstimate& estimate : out.estimates) {
+    estimate.band_lower = estimate.lower;
+    estimate.band_upper = estimate.upper;
+  }
 
-  for (const IntegratedTimeEstimate& estimate : out.estimates) {
+  for (IntegratedTimeEstimate& estimate : out.estimates) {
     TrustSignals signals;
     signals.method_warning = estimate.warning;
     signals.potential_scale_reduction = out.potential_scale_reduction;
     signals.length_in_times = estimate.time > 0.0 ? static_cast<double>(out.steps) / estimate.time : not_a_number;
-    signals.relative_half_width =
-        estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
     // The batch means' bias is −2 Σ_k k ρ(k)/b ≈ −τ_exp τ/b (docs/algorithms.md §6.2): a slow mode within batches
     // of a few τ̂ pulls them low while their own interval stays honest about the noise only.
     signals.batch_in_times = is_batch_means(estimate.method) && estimate.time > 0.0
                                  ? static_cast<double>(estimate.cutoff) / estimate.time
                                  : not_a_number;
-    // The cross-checks: the batch means for the lag-window estimators, the monotone sequence for the batch means.
+    // The cross-checks, on the estimators' own bands: the batch means for the lag-window estimators, the monotone
+    // sequence for the batch means.
     for (const IntegratedTimeEstimate& reference : out.estimates) {
       const bool is_reference = is_batch_means(estimate.method) ? reference.method == "initial_monotone_sequence"
                                                                 : is_batch_means(reference.method);
@@ -459,11 +489,18 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
       if (spread > 0.0)
         signals.disagreement = std::max(signals.disagreement, std::abs(estimate.time - reference.time) / spread);
     }
+    // The reported interval: the band joined with the long batches' interval (the header), where both are defined.
+    if (std::isfinite(estimate.time) && std::isfinite(out.long_batch_means.time)) {
+      estimate.lower = std::fmin(estimate.lower, out.long_batch_means.lower);
+      estimate.upper = std::fmax(estimate.upper, out.long_batch_means.upper);
+    }
+    signals.relative_half_width =
+        estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
     out.signals.push_back(signals);
   }
   // τ > 0: an end of a normal band at or below 0 says nothing (the relative half width above still counts it).
   for (IntegratedTimeEstimate& estimate : out.estimates)
-    for (double* end : {&estimate.lower, &estimate.upper})
+    for (double* end : {&estimate.lower, &estimate.upper, &estimate.band_lower, &estimate.band_upper})
       if (!(*end > 0.0)) *end = not_a_number;
   apply_trust_rule(out, rule);
   return out;

@@ -19,7 +19,12 @@
 //                                (Flegal & Jones 2010). Interval: the batch variance is ≈ σ² χ²_ν/ν, ν = C(a−1).
 //   overlapping_batch_means    — every window of b steps (Meketon & Schmeiser 1984); its variance is 2/3 of the
 //                                batch means' (ν = 1.5 C(a−1)).
-// The batch-means estimators sum no lag window and are the independent cross-check of the others. Every estimate
+// The batch-means estimators sum no lag window and are the independent cross-check of the others.
+// Every estimate's reported interval [lower, upper] is its own band joined with the χ² interval of batch means over
+// long batches, b ≥ long_batch_in_cutoffs × the monotone sequence's last lag (long_batch_size): the band holds the
+// estimator's noise, the long batches what its assumptions miss — a tail cut off beyond its window, the negative
+// lags of a non-reversible (flip-the-state) chain that a positive sequence drops. docs/algorithms.md §6.2.1; the
+// calibration of §6.7 chose the construction and the factor. Every estimate
 // carries its own warning (a fit at its largest order, a window or sequence that reached the end of the chain, a
 // constant trace); the trust rule (trust_verdict) adds the checks that see slow tails.
 #include <Eigen/Core>
@@ -33,14 +38,26 @@
 namespace rbmix::analysis {
 
 struct IntegratedTimeEstimate {
-  std::string method;  // one of the seven names above
-  double time;         // τ̂
-  double lower;        // 95 % interval; NaN where the estimate is undefined
-  double upper;
-  Eigen::Index cutoff;  // the AR order, the window M, the last lag summed, or the batch size
-  bool trusted;
+  std::string method;                                      // one of the seven names above
+  double time = std::numeric_limits<double>::quiet_NaN();  // τ̂
+  double lower = std::numeric_limits<double>::quiet_NaN();  // 95 % interval; NaN where the estimate is undefined
+  double upper = std::numeric_limits<double>::quiet_NaN();
+  Eigen::Index cutoff = 0;  // the AR order, the window M, the last lag summed, or the batch size
+  bool trusted = false;
   std::string warning;  // why it is not trusted; empty when trusted
+  // The estimator's own 95 % band, before the long batch means' interval joined it (the header's comment); NaN where
+  // undefined. [lower, upper] holds [band_lower, band_upper].
+  double band_lower = std::numeric_limits<double>::quiet_NaN();
+  double band_upper = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The long batches are at least this many times the monotone sequence's last lag T (its reach into the
+// autocorrelation; docs/algorithms.md §6.2.1), chosen by the calibration (§6.7).
+inline constexpr double long_batch_in_cutoffs = 5.0;
+// The long batches' size for chains of `steps` steps and a sequence cut at lag `cutoff`: ⌈long_batch_in_cutoffs·T⌉,
+// at least the default batch ⌊N^{2/3}⌋, at most N/2 (two batches per chain).
+Eigen::Index long_batch_size(Eigen::Index steps, Eigen::Index cutoff,
+                             double batch_in_cutoffs = long_batch_in_cutoffs);
 
 // Sokal's window factor c (emcee's default; Sokal suggests 4–10).
 inline constexpr double default_window_factor = 5.0;
@@ -63,6 +80,8 @@ IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& tr
 //   |τ̂ − τ̂_ref|/√(se² + se_ref²) ≤ max_disagreement for the batch-means cross-checks τ̂_ref (for a batch-means
 //                                                    estimate: the initial monotone sequence), se from the intervals,
 //   b ≥ min_batch_in_times τ̂ for a batch-means estimate (its bias is of order τ̂/b).
+// With superchains (many short chains, several started from one state) the R̂ threshold applies to nested R̂
+// instead (use_nested_potential_scale_reduction).
 // The last three thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.7).
 struct TrustRule {
   double max_potential_scale_reduction = 1.01;
@@ -82,6 +101,7 @@ struct TrustSignals {
   double relative_half_width = 0.0;
   double disagreement = 0.0;  // the largest over the references; 0 without one
   double batch_in_times = std::numeric_limits<double>::quiet_NaN();  // b / τ̂ of a batch-means estimate; else NaN
+  bool nested = false;  // potential_scale_reduction is nested R̂ (use_nested_potential_scale_reduction)
 };
 
 // Empty when `signals` pass `rule`; otherwise the reasons, separated by "; ".
@@ -94,6 +114,8 @@ struct MixingDiagnostics {
   double potential_scale_reduction = 0.0;  // rank-normalised split R̂
   double bulk_effective_sample_size = 0.0;
   double tail_effective_sample_size = 0.0;
+  // Batch means over long batches (long_batch_size): the interval every estimate's interval holds.
+  IntegratedTimeEstimate long_batch_means;
   std::vector<IntegratedTimeEstimate> estimates;  // in the order of the header's list
   std::vector<TrustSignals> signals;              // one per estimate
   // The estimate docs/algorithms.md §6.7's calibration supports as the headline.
@@ -122,6 +144,11 @@ inline constexpr Eigen::Index min_mixing_steps = 8;
 MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule = {});
 // Re-applies `rule` to diagnostics already computed (the calibration compares rules this way).
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule);
+// For chains run in superchains (several chains started from one shared state; convergence_diagnostics.hpp): the
+// rule's R̂ check reads the nested R̂ `nested_reduction` instead of R̂, which many short chains fail however well
+// they mix (docs/algorithms.md §6.5.1), and the rule is re-applied.
+void use_nested_potential_scale_reduction(MixingDiagnostics& diagnostics, double nested_reduction,
+                                          const TrustRule& rule);
 
 // mixing_diagnostics(traces).estimates.
 std::vector<IntegratedTimeEstimate> integrated_autocorrelation_times(const MatrixD& traces);

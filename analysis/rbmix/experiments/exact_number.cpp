@@ -135,18 +135,22 @@ nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate) 
           {"upper", exact_number(estimate.upper)},
           {"cutoff", estimate.cutoff},
           {"trusted", estimate.trusted},
-          {"warning", estimate.warning}};
+          {"warning", estimate.warning},
+          {"band_lower", exact_number(estimate.band_lower)},
+          {"band_upper", exact_number(estimate.band_upper)}};
 }
 
 analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json) {
-  require_fields(json, {"method", "time", "lower", "upper", "cutoff", "trusted", "warning"}, "a journaled estimate");
+  require_fields(json, {"method", "time", "lower", "upper", "cutoff", "trusted", "warning", "band_lower", "band_upper"},
+                 "a journaled estimate");
   require(json.at("method").is_string() && json.at("warning").is_string() && json.at("trusted").is_boolean() &&
               json.at("cutoff").is_number_integer(),
           "a journaled estimate's method, warning, trusted or cutoff has the wrong type: " + json.dump());
-  return {json.at("method").get<std::string>(),  read_exact_number(json.at("time")),
-          read_exact_number(json.at("lower")),   read_exact_number(json.at("upper")),
-          json.at("cutoff").get<Eigen::Index>(), json.at("trusted").get<bool>(),
-          json.at("warning").get<std::string>()};
+  return {json.at("method").get<std::string>(),   read_exact_number(json.at("time")),
+          read_exact_number(json.at("lower")),    read_exact_number(json.at("upper")),
+          json.at("cutoff").get<Eigen::Index>(),  json.at("trusted").get<bool>(),
+          json.at("warning").get<std::string>(),  read_exact_number(json.at("band_lower")),
+          read_exact_number(json.at("band_upper"))};
 }
 
 namespace {
@@ -154,6 +158,7 @@ namespace {
 nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
   return {{"method_warning", signals.method_warning},
           {"potential_scale_reduction", exact_number(signals.potential_scale_reduction)},
+          {"nested", signals.nested},
           {"length_in_times", exact_number(signals.length_in_times)},
           {"relative_half_width", exact_number(signals.relative_half_width)},
           {"disagreement", exact_number(signals.disagreement)},
@@ -162,13 +167,15 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
 
 analysis::TrustSignals read_exact_signals(const nlohmann::json& json) {
   require_fields(json,
-                 {"method_warning", "potential_scale_reduction", "length_in_times", "relative_half_width",
+                 {"method_warning", "potential_scale_reduction", "nested", "length_in_times", "relative_half_width",
                   "disagreement", "batch_in_times"},
                  "a journaled set of trust signals");
-  require(json.at("method_warning").is_string(), "journaled trust signals' method_warning is not a string");
-  return {json.at("method_warning").get<std::string>(), read_exact_number(json.at("potential_scale_reduction")),
-          read_exact_number(json.at("length_in_times")), read_exact_number(json.at("relative_half_width")),
-          read_exact_number(json.at("disagreement")),        read_exact_number(json.at("batch_in_times"))};
+  require(json.at("method_warning").is_string() && json.at("nested").is_boolean(),
+          "journaled trust signals' method_warning is not a string or nested not a boolean");
+  return {json.at("method_warning").get<std::string>(),   read_exact_number(json.at("potential_scale_reduction")),
+          read_exact_number(json.at("length_in_times")),     read_exact_number(json.at("relative_half_width")),
+          read_exact_number(json.at("disagreement")),        read_exact_number(json.at("batch_in_times")),
+          json.at("nested").get<bool>()};
 }
 
 }  // namespace
@@ -182,6 +189,7 @@ nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics)
           {"potential_scale_reduction", exact_number(diagnostics.potential_scale_reduction)},
           {"bulk_effective_sample_size", exact_number(diagnostics.bulk_effective_sample_size)},
           {"tail_effective_sample_size", exact_number(diagnostics.tail_effective_sample_size)},
+          {"long_batch_means", exact_estimate(diagnostics.long_batch_means)},
           {"estimates", estimates},
           {"signals", signals}};
 }
@@ -189,7 +197,7 @@ nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics)
 analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
   require_fields(json,
                  {"steps", "chains", "potential_scale_reduction", "bulk_effective_sample_size",
-                  "tail_effective_sample_size", "estimates", "signals"},
+                  "tail_effective_sample_size", "long_batch_means", "estimates", "signals"},
                  "a journaled diagnostics record");
   require(json.at("steps").is_number_integer() && json.at("chains").is_number_integer(),
           "journaled diagnostics' steps or chains is not an integer");
@@ -202,6 +210,7 @@ analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
   diagnostics.potential_scale_reduction = read_exact_number(json.at("potential_scale_reduction"));
   diagnostics.bulk_effective_sample_size = read_exact_number(json.at("bulk_effective_sample_size"));
   diagnostics.tail_effective_sample_size = read_exact_number(json.at("tail_effective_sample_size"));
+  diagnostics.long_batch_means = read_exact_estimate(json.at("long_batch_means"));
   for (const auto& estimate : json.at("estimates")) diagnostics.estimates.push_back(read_exact_estimate(estimate));
   for (const auto& signal : json.at("signals")) diagnostics.signals.push_back(read_exact_signals(signal));
   return diagnostics;

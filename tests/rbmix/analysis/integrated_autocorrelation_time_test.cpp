@@ -30,8 +30,9 @@ constexpr Eigen::Index steps = Eigen::Index{1} << 15;
 // approximation, valid as N ≫ M), < 2e-5 for the 28 checks of this file.
 constexpr double allowed_standard_errors = 5.0;
 
+// Of the estimator's own band: the checks below test each estimator's noise, not the joined interval.
 double standard_error(const IntegratedTimeEstimate& estimate) {
-  return (estimate.upper - estimate.lower) / (2.0 * 1.959963984540054);
+  return (estimate.band_upper - estimate.band_lower) / (2.0 * 1.959963984540054);
 }
 
 bool is_batch_means(const IntegratedTimeEstimate& estimate) {
@@ -279,7 +280,7 @@ TEST(MixingDiagnostics, EqualTheEstimatorsCalledOneByOne) {
     EXPECT_EQ(diagnostics.estimates[k].method, alone[k].method);
     EXPECT_EQ(diagnostics.estimates[k].cutoff, alone[k].cutoff);
     EXPECT_NEAR(diagnostics.estimates[k].time / alone[k].time, 1.0, 1e-10);
-    EXPECT_NEAR(diagnostics.estimates[k].upper / alone[k].upper, 1.0, 1e-10);
+    EXPECT_NEAR(diagnostics.estimates[k].band_upper / alone[k].upper, 1.0, 1e-10);
   }
   EXPECT_EQ(diagnostics.potential_scale_reduction, rank_normalised_split_potential_scale_reduction(traces));
   EXPECT_EQ(diagnostics.bulk_effective_sample_size, bulk_effective_sample_size(traces).effective_sample_size);
@@ -352,6 +353,68 @@ TEST(MixingDiagnostics, RefuseChainsTooShortToSplitIntoHalvesOfFourSteps) {
 
 // τ > 0, so an interval end at or below 0 is none (NaN): a 12-step chain, where the normal bands around τ̂ are wide,
 // and a trace with one constant chain.
+// Two independent AR(1) series added, a fast one with most of the variance and a slow one with a little: τ =
+// Σ_i w_i (1 + φ_i)/(1 − φ_i) with w_i the shares of the variance (1/(1 − φ_i²) each for unit innovations).
+struct FastPlusSlow {
+  MatrixD traces;
+  double exact_time;
+};
+FastPlusSlow fast_plus_slow(Eigen::Index steps, Eigen::Index chains, std::uint64_t seed) {
+  const double fast = 0.5, slow = 0.995, slow_scale = 0.035;
+  const double fast_variance = 1.0 / (1.0 - fast * fast);
+  const double slow_variance = slow_scale * slow_scale / (1.0 - slow * slow);
+  const double exact = (fast_variance * (1.0 + fast) / (1.0 - fast) + slow_variance * (1.0 + slow) / (1.0 - slow)) /
+                       (fast_variance + slow_variance);
+  return {testing::autoregressive_series(fast, steps, chains, seed) +
+              slow_scale * testing::autoregressive_series(slow, steps, chains, seed + 1000),
+          exact};
+}
+
+// Every reported interval holds the estimator's own band and the long batch means' χ² interval, whose batches
+// reach long_batch_in_cutoffs times the monotone sequence's last lag; on a slow tail the lag windows cut off, the
+// joined interval holds the exact τ where the adaptive window's band does not (docs/algorithms.md §6.2.1).
+TEST(MixingDiagnostics, EveryIntervalHoldsItsBandAndTheLongBatchesInterval) {
+  const FastPlusSlow series = fast_plus_slow(20000, 16, 41);
+  const MixingDiagnostics diagnostics = mixing_diagnostics(series.traces);
+  const IntegratedTimeEstimate& monotone = diagnostics.recommended();
+  const Eigen::Index batch = long_batch_size(20000, monotone.cutoff);
+  EXPECT_EQ(diagnostics.long_batch_means.cutoff, batch);
+  EXPECT_EQ(diagnostics.long_batch_means.time, batch_means_integrated_time(series.traces, batch).time);
+  for (const IntegratedTimeEstimate& estimate : diagnostics.estimates) {
+    SCOPED_TRACE(estimate.method);
+    EXPECT_EQ(estimate.lower, std::fmin(estimate.band_lower, diagnostics.long_batch_means.lower));
+    EXPECT_EQ(estimate.upper, std::fmax(estimate.band_upper, diagnostics.long_batch_means.upper));
+  }
+  const IntegratedTimeEstimate& window = diagnostics.estimates[1];
+  ASSERT_EQ(window.method, "adaptive_window");
+  EXPECT_LT(window.band_upper, series.exact_time) << "the band holds the exact τ: the case tests nothing";
+  EXPECT_LE(window.lower, series.exact_time);
+  EXPECT_GE(window.upper, series.exact_time);
+}
+
+TEST(LongBatchSize, ReachesTheFactorTimesTheCutoffWithinTheChain) {
+  EXPECT_EQ(long_batch_size(20000, 10), 736);    // ⌊20000^{2/3}⌋ = 736 > 5 × 10
+  EXPECT_EQ(long_batch_size(20000, 1000), 5000);  // 5 × 1000
+  EXPECT_EQ(long_batch_size(20000, 1000, 10.0), 10000);
+  EXPECT_EQ(long_batch_size(20000, 9999), 10000);  // at most half the chain: two batches
+  EXPECT_EQ(long_batch_size(8, 0), 4);
+  EXPECT_THROW(long_batch_size(3, 1), InputError);
+  EXPECT_THROW(long_batch_size(100, 1, std::nan("")), InputError);
+}
+
+// With superchains the rule reads nested R̂ and says so.
+TEST(TrustRule, ReadsNestedRhatForSuperchains) {
+  MixingDiagnostics diagnostics = mixing_diagnostics(testing::autoregressive_series(0.5, 20000, 16, 3));
+  ASSERT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
+  use_nested_potential_scale_reduction(diagnostics, 1.2, TrustRule{});
+  EXPECT_FALSE(diagnostics.recommended().trusted);
+  EXPECT_NE(diagnostics.recommended().warning.find("nested R̂ = 1.2 > 1.01: the superchains disagree"),
+            std::string::npos)
+      << diagnostics.recommended().warning;
+  use_nested_potential_scale_reduction(diagnostics, 1.001, TrustRule{});
+  EXPECT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
+}
+
 TEST(MixingDiagnostics, IntervalEndsStayWithinTheRangeOfTau) {
   MatrixD one_constant = testing::autoregressive_series(0.9, 200, 2, 8);
   one_constant.col(1).setConstant(0.5);

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include "rbmix/core/error.hpp"
 
@@ -14,6 +16,7 @@ EstimatorCalibrationOptions tiny_options() {
   EstimatorCalibrationOptions options = estimator_calibration_options(Scale::smoke, 7);
   options.weight_bounds = {2};
   options.trained_rbms = 0;
+  options.modes_rbms = 0;
   options.configurations = {{4, 2000}};
   return options;
 }
@@ -55,7 +58,7 @@ TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
   std::vector<int> estimates(overall.size(), 0);
   std::vector<double> covered(overall.size(), 0.0);
   for (const ChainConfiguration& configuration : options.configurations) {
-    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, 1, configuration);
+    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, {1, configuration, {}});
     ASSERT_EQ(scores.size(), overall.size());
     for (std::size_t k = 0; k < scores.size(); ++k) {
       EXPECT_EQ(scores[k].method, overall[k].method);
@@ -70,8 +73,73 @@ TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
       EXPECT_NEAR(covered[k] / overall[k].estimates, overall[k].coverage, 1e-12) << overall[k].method;
     }
   }
+  // Per shape, over every run and over those within their horizon.
   const Table table = coverage_by_configuration_table(options, result);
-  EXPECT_EQ(table.rows(), 2 * overall.size());
+  EXPECT_EQ(table.rows(), 2 * 2 * overall.size());
+}
+
+// Superchain shapes: the chains of a superchain share their start, the nested R̂ is recorded and is what the rule's
+// R̂ check reads; every run carries one long-batch interval per candidate factor, each holding its estimate's
+// batch-means interval at that batch size.
+TEST(EstimatorCalibration, SuperchainRunsAreJudgedByNestedRhat) {
+  EstimatorCalibrationOptions options = tiny_options();
+  options.configurations = {{32, 200, 4}, {4, 2000}};
+  const EstimatorCalibrationResult result = run_estimator_calibration(options);
+  ASSERT_EQ(result.runs.size(), 2u * 2u * 2u);
+  for (const CalibrationRun& run : result.runs) {
+    ASSERT_EQ(run.long_batch_candidates.size(), long_batch_factor_candidates.size());
+    if (run.configuration.superchains == 0) {
+      EXPECT_TRUE(std::isnan(run.nested_potential_scale_reduction));
+      EXPECT_FALSE(run.diagnostics.signals.front().nested);
+      continue;
+    }
+    EXPECT_GE(run.nested_potential_scale_reduction, 0.99);
+    for (const analysis::TrustSignals& signals : run.diagnostics.signals) {
+      EXPECT_TRUE(signals.nested);
+      EXPECT_EQ(signals.potential_scale_reduction, run.nested_potential_scale_reduction);
+    }
+  }
+}
+
+// The horizon: a run counts among the goal runs only when its chains are horizon × τ_exp long.
+TEST(EstimatorCalibration, TheGoalRunsAreTheMultiChainRunsWithinTheirHorizon) {
+  CalibrationRun run;
+  run.configuration = {16, 20000, 0};
+  run.slowest_time = 1000.0;
+  EstimatorCalibrationOptions options = tiny_options();
+  options.horizon_in_slowest_times = 10.0;
+  EXPECT_TRUE(goal_runs(options).selects(run));
+  run.slowest_time = 2500.0;
+  EXPECT_FALSE(goal_runs(options).selects(run));
+  EXPECT_TRUE((RunSelection{16, std::nullopt, std::nullopt}.selects(run)));
+  run.slowest_time = 1.0;
+  run.configuration.chains = 4;
+  EXPECT_FALSE(goal_runs(options).selects(run));
+  EXPECT_TRUE((RunSelection{1, ChainConfiguration{4, 20000, 0}, std::nullopt}.selects(run)));
+  EXPECT_FALSE((RunSelection{1, ChainConfiguration{4, 20000, 2}, std::nullopt}.selects(run)));
+}
+
+// The interval construction chosen: the narrowest under which every estimator covers ≥ 90 %; else the one whose
+// worst estimator covers most.
+TEST(EstimatorCalibration, ChoosesTheNarrowestIntervalUnderWhichEveryEstimatorCovers) {
+  const auto scores = [](std::vector<std::array<double, 3>> constructions) {
+    // per construction: the headline's coverage and width, the other estimator's coverage
+    std::vector<IntervalCandidateScore> out;
+    for (std::size_t k = 0; k < constructions.size(); ++k) {
+      const std::string name = "construction " + std::to_string(k);
+      out.push_back({name, analysis::recommended_integrated_time_method, 10, constructions[k][0], constructions[k][1]});
+      out.push_back({name, "batch_means", 10, constructions[k][2], 0.0});
+    }
+    return out;
+  };
+  // The band (0) misses; 2 and 3 meet the goal for both estimators, 2 narrower; 1 is narrow but the other misses.
+  EXPECT_EQ(chosen_interval(scores({{0.6, 0.01, 0.7}, {0.95, 0.05, 0.85}, {0.95, 0.10, 0.92}, {0.98, 0.12, 0.95}})),
+            std::optional<std::size_t>(1));
+  // None meets it: the one whose worst estimator covers most.
+  EXPECT_EQ(chosen_interval(scores({{0.6, 0.01, 0.7}, {0.85, 0.05, 0.80}, {0.88, 0.1, 0.70}})),
+            std::optional<std::size_t>(0));
+  // The band alone, when it meets the goal narrowest.
+  EXPECT_EQ(chosen_interval(scores({{0.95, 0.01, 0.95}, {0.99, 0.05, 0.99}})), std::nullopt);
 }
 
 TEST(EstimatorCalibration, ResultsDoNotDependOnTheThreadCount) {
@@ -110,6 +178,20 @@ TEST(EstimatorCalibration, OptionsNameWhatIsOutOfRange) {
   EXPECT_THROW(options.validate(), InputError);
   options = tiny_options();
   options.configurations = {{0, 1000}};
+  EXPECT_THROW(options.validate(), InputError);
+  options = tiny_options();
+  options.configurations = {{30, 1000, 4}};  // 4 superchains do not divide 30 chains
+  EXPECT_THROW(options.validate(), InputError);
+  options.configurations = {{30, 1000, 1}};
+  EXPECT_THROW(options.validate(), InputError);
+  options = tiny_options();
+  options.horizon_in_slowest_times = 0.0;
+  EXPECT_THROW(options.validate(), InputError);
+  options = tiny_options();
+  options.modes_hidden = 5;  // 21 units
+  EXPECT_THROW(options.validate(), InputError);
+  options = tiny_options();
+  options.trained_hidden = {13};
   EXPECT_THROW(options.validate(), InputError);
 }
 
