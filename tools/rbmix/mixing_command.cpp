@@ -257,7 +257,10 @@ void run_mixing(const MixingArguments& arguments) {
 
   // Checked before the estimators run: a file's chains must divide into the superchains too.
   const double nested_reduction = nested_rhat(input.traces, arguments.superchains);
-  const analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
+  analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
+  // Chains in superchains are judged by nested R̂ (docs/algorithms.md §6.5.1), as the calibration judges them.
+  if (arguments.superchains > 0)
+    analysis::use_nested_potential_scale_reduction(diagnostics, nested_reduction, analysis::TrustRule{});
   // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.
   const Eigen::Index lags = autocorrelation_lags_to_report(diagnostics.estimates, input.traces.rows());
   const std::optional<MatrixD> scaled = analysis::traces_in_unit_range(input.traces);

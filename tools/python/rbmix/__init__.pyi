@@ -93,6 +93,8 @@ class AutocorrelationTime:
     time: float
     lower: float
     upper: float
+    band_lower: float
+    band_upper: float
     cutoff: int
     trusted: bool
     reason: str

@@ -86,8 +86,13 @@ void bind_autocorrelation_time(py::module_& module) {
                                                 "An estimate of the integrated autocorrelation time τ.")
       .def_readonly("method", &analysis::IntegratedTimeEstimate::method)
       .def_readonly("time", &analysis::IntegratedTimeEstimate::time, "τ̂")
-      .def_readonly("lower", &analysis::IntegratedTimeEstimate::lower, "95 % band (NaN where the method has none)")
+      .def_readonly("lower", &analysis::IntegratedTimeEstimate::lower,
+                    "95 % interval: the method's own band joined with the long batch means' interval "
+                    "(docs/algorithms.md §6.2.1); NaN where there is none")
       .def_readonly("upper", &analysis::IntegratedTimeEstimate::upper)
+      .def_readonly("band_lower", &analysis::IntegratedTimeEstimate::band_lower,
+                    "the method's own 95 % band, before the join")
+      .def_readonly("band_upper", &analysis::IntegratedTimeEstimate::band_upper)
       .def_readonly("cutoff", &analysis::IntegratedTimeEstimate::cutoff,
                     "the AR order, the window M, or the last lag summed")
       .def_readonly("trusted", &analysis::IntegratedTimeEstimate::trusted)
