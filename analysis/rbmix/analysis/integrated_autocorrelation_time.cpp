@@ -489,13 +489,16 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
       if (spread > 0.0)
         signals.disagreement = std::max(signals.disagreement, std::abs(estimate.time - reference.time) / spread);
     }
+    // The width check reads the estimator's own band, its noise: the long batches' interval is as wide as few
+    // batches leave it whether or not a tail is there (one chain of 10^5 steps: ±40 %), and a tail that is there
+    // shows as a disagreement with the batch means (docs/algorithms.md §6.6).
+    signals.relative_half_width =
+        estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
     // The reported interval: the band joined with the long batches' interval (the header), where both are defined.
     if (std::isfinite(estimate.time) && std::isfinite(out.long_batch_means.time)) {
       estimate.lower = std::fmin(estimate.lower, out.long_batch_means.lower);
       estimate.upper = std::fmax(estimate.upper, out.long_batch_means.upper);
     }
-    signals.relative_half_width =
-        estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
     out.signals.push_back(signals);
   }
   // τ > 0: an end of a normal band at or below 0 says nothing (the relative half width above still counts it).

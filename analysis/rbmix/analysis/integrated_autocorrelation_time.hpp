@@ -86,8 +86,8 @@ IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& tr
 struct TrustRule {
   double max_potential_scale_reduction = 1.01;
   double min_length_in_times = 50.0;
-  double max_relative_half_width = 0.2;
-  double max_disagreement = 3.0;
+  double max_relative_half_width = 0.3;
+  double max_disagreement = 2.5;
   double min_batch_in_times = 10.0;
   // Throws InputError naming the threshold that is not positive.
   void validate() const;

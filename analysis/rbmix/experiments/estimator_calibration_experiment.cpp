@@ -319,6 +319,8 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
     result.skipped_operators += job.skipped;
     result.runs.insert(result.runs.end(), job.runs.begin(), job.runs.end());
   }
+  // The verdicts from the journaled signals under the options' rule, whichever rule a resumed journal was made under.
+  for (CalibrationRun& run : result.runs) analysis::apply_trust_rule(run.diagnostics, options.rule);
   return result;
 }
 
