@@ -3,7 +3,8 @@
 # Usage: check-lists.sh REPOSITORY_ROOT [RBMIX_PROGRAM]
 # Fails (exit 1, one line per problem) when
 #  - docs/README.md's index leaves out a docs/*.md file or links one that does not exist;
-#  - README.md's "Layout" block leaves out a top-level folder or a folder of tools/, or names one that does not exist;
+#  - README.md's "Layout" block or docs/design.md's "2. Layout" block leaves out a top-level folder or a folder of
+#    tools/, or names one that does not exist; docs/design.md's leaves out a folder of lib/rbmix/ or analysis/rbmix/;
 #  - lib/CMakeLists.txt's opening comment leaves out a folder of lib/rbmix/;
 # and, given the rbmix program, when
 #  - an experiment that `rbmix experiment --help` lists has no `rbmix experiment NAME` in docs/reproducing.md;
@@ -33,11 +34,9 @@ while IFS= read -r linked; do
   [[ -f "docs/$linked" ]] || problem "$index: links $linked, which is not in docs/"
 done < <(grep -oE '\]\([a-z_-]+[.]md\)' "$index" | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
 
-# 2. README.md's "Layout" block names every top-level folder and every folder of tools/, and only those. The
-#    folders are the tracked ones where the repository is a git checkout (a build folder is not part of it).
-layout="$(awk '/^## Layout/ { inside = 1; next } /^## / { inside = 0 } inside' README.md |
-  awk '/^```/ { fenced = !fenced; next } fenced')"
-[[ -n "$layout" ]] || problem "README.md: no fenced block under '## Layout'"
+# 2. The layouts, README.md's "Layout" block and docs/design.md's "2. Layout" block, each name every top-level folder
+#    and every folder of tools/, and only those; docs/design.md's also every folder of lib/rbmix/ and analysis/rbmix/.
+#    The folders are the tracked ones where the repository is a git checkout (a build folder is not part of it).
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   folders="$(git ls-files | grep / | cut -d/ -f1 | sort -u)"
   tool_folders="$(git ls-files tools | cut -d/ -f2 | grep -v '[.]' | sort -u)"
@@ -45,19 +44,42 @@ else
   folders="$(find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' ! -name 'build*' -printf '%f\n' | sort)"
   tool_folders="$(find tools -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)"
 fi
-for folder in $folders; do
-  [[ "$folder" == .* ]] && continue
-  grep -qE "^$folder/" <<< "$layout" || problem "README.md, Layout: the folder $folder/ is not listed"
+# The fenced block under the heading $2 of file $1.
+layout_block() {
+  awk -v heading="$2" '$0 == heading { inside = 1; next } /^## / { inside = 0 } inside' "$1" |
+    awk '/^```/ { fenced = !fenced; next } fenced'
+}
+# check_layout FILE HEADING: the block lists the top-level folders and those of tools/, and only those.
+check_layout() {
+  local file="$1" place="$1, ${2#\#\# }" layout folder
+  layout="$(layout_block "$1" "$2")"
+  [[ -n "$layout" ]] || problem "$file: no fenced block under '$2'"
+  for folder in $folders; do
+    [[ "$folder" == .* ]] && continue
+    grep -qE "^$folder/" <<< "$layout" || problem "$place: the folder $folder/ is not listed"
+  done
+  for folder in $(grep -oE '^[a-z_-]+/' <<< "$layout" | tr -d /); do
+    grep -qxF "$folder" <<< "$folders" || problem "$place: lists $folder/, which is not a folder of the repository"
+  done
+  for folder in $tool_folders; do
+    grep -qF "tools/$folder" <<< "$layout" || problem "$place: the folder tools/$folder is not listed"
+  done
+  for folder in $(grep -oE 'tools/[a-z_-]+' <<< "$layout" | cut -d/ -f2 | sort -u); do
+    grep -qxF "$folder" <<< "$tool_folders" || problem "$place: lists tools/$folder, which does not exist"
+  done
+}
+check_layout README.md "## Layout"
+check_layout docs/design.md "## 2. Layout"
+design_layout="$(layout_block docs/design.md "## 2. Layout")"
+for folder in lib/rbmix/*/; do
+  folder="$(basename "$folder")"
+  grep -qE "^  $folder/" <<< "$design_layout" ||
+    problem "docs/design.md, 2. Layout: the folder lib/rbmix/$folder/ is not listed"
 done
-for folder in $(grep -oE '^[a-z_-]+/' <<< "$layout" | tr -d /); do
-  grep -qxF "$folder" <<< "$folders" ||
-    problem "README.md, Layout: lists $folder/, which is not a folder of the repository"
-done
-for folder in $tool_folders; do
-  grep -qF "tools/$folder" <<< "$layout" || problem "README.md, Layout: the folder tools/$folder is not listed"
-done
-for folder in $(grep -oE 'tools/[a-z_-]+' <<< "$layout" | cut -d/ -f2 | sort -u); do
-  grep -qxF "$folder" <<< "$tool_folders" || problem "README.md, Layout: lists tools/$folder, which does not exist"
+for folder in analysis/rbmix/*/; do
+  folder="$(basename "$folder")"
+  grep -qE "^  rbmix/$folder/" <<< "$design_layout" ||
+    problem "docs/design.md, 2. Layout: the folder analysis/rbmix/$folder/ is not listed"
 done
 
 # 3. lib/CMakeLists.txt's opening comment names every folder of lib/rbmix/.

@@ -3,7 +3,6 @@
 // is "rbmix: error: ..." with status 2, a misspelt option or subcommand with the nearest known names.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <new>
@@ -13,7 +12,7 @@
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/job_grid.hpp"
+#include "rbmix/printable.hpp"
 
 namespace rbmix::cli {
 
@@ -71,23 +70,6 @@ std::vector<std::string> nearest_names(const CLI::App& command, const std::strin
   return near;
 }
 
-// A message as printed: control characters from the input (a file name, a CSV field) shown as \xNN, so that they
-// cannot move the cursor, clear the screen or recolour the terminal; a line break stays a line break.
-std::string printable(std::string_view message) {
-  std::string shown;
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) {
-      char escaped[5];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      shown += escaped;
-    } else {
-      shown += c;
-    }
-  }
-  return shown;
-}
-
 // "rbmix: error: ..." for a command-line error, with suggestions for unknown words, and status 2.
 int command_line_error(const CLI::App& app, const std::string& message, const std::vector<std::string>& leftover) {
   std::cerr << "rbmix: error: " << printable(message) << '\n';
@@ -140,10 +122,6 @@ int main(int argc, char** argv) {
                                                      dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr);
     return rbmix::cli::command_line_error(app, unknown_words ? CLI::ExtrasError(leftover).what() : error.what(),
                                           unknown_words ? leftover : std::vector<std::string>{});
-  } catch (const rbmix::experiments::GridPartDone& done) {
-    // A shard journaled its share, or an MPI worker rank stops because rank 0 cannot go on (rank 0 says why).
-    if (*done.what() != '\0') std::cerr << "rbmix: " << rbmix::cli::printable(done.what()) << '\n';
-    return 0;
   } catch (const rbmix::InputError& error) {
     std::cerr << "rbmix: error: " << rbmix::cli::printable(error.what()) << '\n';
     return 2;

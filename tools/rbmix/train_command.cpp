@@ -35,6 +35,7 @@
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
+#include "rbmix/training/best_evaluation.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_settings.hpp"
@@ -204,16 +205,10 @@ void save_model(const std::filesystem::path& file, const Trainer& trainer, bool 
 class BestModelKeeper {
  public:
   BestModelKeeper(std::filesystem::path file, const Trainer& trainer, bool classification)
-      : file_(std::move(file)), trainer_(trainer), classification_(classification) {
-    for (const auto& point : trainer.learning_curve())
-      if (const auto score = monitored_score(point); score && (!best_score_ || *score > *best_score_))
-        best_score_ = score;
-  }
+      : file_(std::move(file)), trainer_(trainer), classification_(classification), best_(trainer.learning_curve()) {}
 
   void observe(const EvaluationPoint& point, const nlohmann::json& record) {
-    const auto score = monitored_score(point);
-    if (!score || (best_score_ && *score <= *best_score_)) return;
-    best_score_ = score;
+    if (!best_.observe(point)) return;
     nlohmann::json best_record = record;
     best_record["best"] = point_json(point);
     save_model(file_, trainer_, classification_, best_record);
@@ -223,7 +218,7 @@ class BestModelKeeper {
   std::filesystem::path file_;
   const Trainer& trainer_;
   bool classification_;
-  std::optional<double> best_score_;
+  BestEvaluation best_;
 };
 
 // A final likelihood far below the uniform model's: training failed (too large a learning rate, most often).

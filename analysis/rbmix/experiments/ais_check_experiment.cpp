@@ -206,13 +206,15 @@ AisRunResult run_ais(const AisCheckOptions& options, const std::vector<CheckMode
 
 }  // namespace
 
-AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& runner) {
+OrPartDone<AisCheckResult> run_ais_check(const AisCheckOptions& options, const JobRunner& runner) {
   options.validate();
   // Two phases of the job grid: the check models (training and exact log Z), then every AIS run on them and the
   // two timing runs, each its own job.
-  const std::vector<CheckModel> models =
-      run_jobs(runner, JobPhase{0}, 2,
-               [&](std::size_t index, const JobProgress& progress) { return check_model(options, index, progress); });
+  const auto trained_models = run_jobs(runner, JobPhase{0}, 2, [&](std::size_t index, const JobProgress& progress) {
+    return check_model(options, index, progress);
+  });
+  if (!trained_models) return trained_models.part_done();
+  const std::vector<CheckModel>& models = trained_models.value();
   std::vector<AisRun> runs;
   for (std::size_t model = 0; model < models.size(); ++model)
     // Forward AIS in float and double; reverse AIS from data rows in float (approximate: data are not model
@@ -226,14 +228,15 @@ AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& ru
     }
   for (const bool single : {true, false})
     runs.push_back({AisRun::timing_run, false, single, AisSchedule::linear, options.timing_distributions});
-  const std::vector<AisRunResult> estimates = run_jobs(
-      runner, JobPhase{1}, runs.size(), [&](std::size_t index) { return run_ais(options, models, runs[index]); });
+  const auto estimates = run_jobs(runner, JobPhase{1}, runs.size(),
+                                  [&](std::size_t index) { return run_ais(options, models, runs[index]); });
+  if (!estimates) return estimates.part_done();
 
   AisCheckResult result;
   for (const CheckModel& model : models) result.exact_seconds[model.name] = model.exact_seconds;
   for (std::size_t index = 0; index < runs.size(); ++index) {
     const AisRun& run = runs[index];
-    const AisRunResult& estimate = estimates[index];
+    const AisRunResult& estimate = estimates.value()[index];
     if (run.model == AisRun::timing_run) {
       result.timing.push_back({run.single_precision, estimate.seconds});
       continue;
@@ -318,7 +321,7 @@ AisCheckOptions AisCheck::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json AisCheck::configuration(const AisCheckOptions& options) { return to_json(options); }
 
-AisCheckResult AisCheck::run(const AisCheckOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<AisCheckResult> AisCheck::run(const AisCheckOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "ais-check: AIS against exact log Z with K = " << options.distribution_counts.size()
       << " numbers of distributions\n";
   return run_ais_check(options, runner);

@@ -68,7 +68,7 @@ struct AisCheckResult {
   std::map<std::string, double> exact_seconds;  // per model, the time of exact log Z
 };
 
-AisCheckResult run_ais_check(const AisCheckOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<AisCheckResult> run_ais_check(const AisCheckOptions& options, const JobRunner& runner = JobRunner());
 
 // model, direction, precision, schedule, distributions, exact_log_z, ais_log_z, error, band_lower, band_upper (both
 // relative to the exact value), effective_sample_size, seconds.
@@ -87,7 +87,7 @@ struct AisCheck {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -164,15 +164,17 @@ void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial) {
   trial.flip = operator_from_grid_json(json.at("flip"));
 }
 
-AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& runner) {
+OrPartDone<AutocorrResult> run_autocorr(const AutocorrOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.settings.size(); ++s)
     for (int trial = 0; trial < options.settings[s].trials; ++trial) jobs.emplace_back(s, trial);
   AutocorrResult result;
-  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+  auto trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
     return run_trial(options, jobs[j].first, jobs[j].second, progress);
   });
+  if (!trials) return trials.part_done();
+  result.trials = std::move(trials).value();
   return result;
 }
 
@@ -327,7 +329,7 @@ AutocorrOptions Autocorr::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json Autocorr::configuration(const AutocorrOptions& options) { return to_json(options); }
 
-AutocorrResult Autocorr::run(const AutocorrOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<AutocorrResult> Autocorr::run(const AutocorrOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "autocorr (003 Table 2): " << options.settings.size() << " settings, 20-PT10 training, G and T chains\n";
   return run_autocorr(options, runner);
 }

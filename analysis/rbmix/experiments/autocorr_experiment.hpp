@@ -77,7 +77,7 @@ struct AutocorrResult {
 nlohmann::json to_grid_json(const AutocorrTrial& trial);
 void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial);
 
-AutocorrResult run_autocorr(const AutocorrOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<AutocorrResult> run_autocorr(const AutocorrOptions& options, const JobRunner& runner = JobRunner());
 
 // 003 Table 2: per setting and estimator (the recommended one first, marked headline), the mean τ of G and T over
 // the trials whose G and T estimates are both trusted, the gain 1 − τ_T/τ_G in percent and the two-sided p of the
@@ -99,7 +99,7 @@ struct Autocorr {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -165,15 +165,17 @@ void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial) {
   }
 }
 
-ClassChangesResult run_class_changes(const ClassChangesOptions& options, const JobRunner& runner) {
+OrPartDone<ClassChangesResult> run_class_changes(const ClassChangesOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<std::pair<std::size_t, int>> jobs;
   for (std::size_t s = 0; s < options.mutation_probabilities.size(); ++s)
     for (int trial = 0; trial < options.trials; ++trial) jobs.emplace_back(s, trial);
   ClassChangesResult result;
-  result.trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
+  auto trials = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t j, const JobProgress& progress) {
     return run_trial(options, jobs[j].first, jobs[j].second, progress);
   });
+  if (!trials) return trials.part_done();
+  result.trials = std::move(trials).value();
   return result;
 }
 
@@ -267,7 +269,8 @@ ClassChangesOptions ClassChanges::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json ClassChanges::configuration(const ClassChangesOptions& options) { return to_json(options); }
 
-ClassChangesResult ClassChanges::run(const ClassChangesOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<ClassChangesResult> ClassChanges::run(const ClassChangesOptions& options, const JobRunner& runner,
+                                                 std::ostream& log) {
   log << "class-changes (003 Tables 3-4): " << options.trials << " RBMs per p_mut, " << options.updates
       << " CD-5 updates\n";
   return run_class_changes(options, runner);

@@ -63,7 +63,8 @@ struct ClassChangesResult {
 nlohmann::json to_grid_json(const ClassChangesTrial& trial);
 void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial);
 
-ClassChangesResult run_class_changes(const ClassChangesOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<ClassChangesResult> run_class_changes(const ClassChangesOptions& options,
+                                                 const JobRunner& runner = JobRunner());
 
 // The q-quantile of `values` by linear interpolation (R's type 7).
 double quantile(std::vector<long long> values, double q);
@@ -85,7 +86,7 @@ struct ClassChanges {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

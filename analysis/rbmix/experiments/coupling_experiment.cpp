@@ -187,13 +187,15 @@ void from_grid_json(const nlohmann::json& json, CouplingModelResult& result) {
   from_json(json.at("flip"), result.flip);
 }
 
-CouplingResult run_coupling(const CouplingOptions& options, const JobRunner& runner) {
+OrPartDone<CouplingResult> run_coupling(const CouplingOptions& options, const JobRunner& runner) {
   options.validate();
   const std::vector<CouplingJob> jobs = coupling_jobs(options);
   CouplingResult result;
-  result.models = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t k, const JobProgress& progress) {
+  auto models = run_jobs(runner, JobPhase{0}, jobs.size(), [&](std::size_t k, const JobProgress& progress) {
     return run_job(options, jobs[k], k, progress);
   });
+  if (!models) return models.part_done();
+  result.models = std::move(models).value();
   return result;
 }
 
@@ -264,7 +266,7 @@ CouplingOptions Coupling::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json Coupling::configuration(const CouplingOptions& options) { return to_json(options); }
 
-CouplingResult Coupling::run(const CouplingOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<CouplingResult> Coupling::run(const CouplingOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "coupling bounds of G and T (L = " << options.lag << ", " << options.pairs << " pairs, at most "
       << options.max_sweeps << " sweeps) on 003 Fig. 3's random RBMs and " << options.trained.settings.size()
       << " Table 2 setting(s)\n";

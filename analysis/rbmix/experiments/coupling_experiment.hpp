@@ -68,7 +68,7 @@ struct CouplingResult {
   std::vector<CouplingModelResult> models;  // fig3 models in (size, c, index) order, then the trained ones
 };
 
-CouplingResult run_coupling(const CouplingOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<CouplingResult> run_coupling(const CouplingOptions& options, const JobRunner& runner = JobRunner());
 
 // (a) per (size, c): RBMs, share where T's bound t_mix < G's (of those where both are known), share where
 // SLEM(T) < SLEM(G), and the RBMs whose pairs did not all meet.
@@ -88,7 +88,7 @@ struct Coupling {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

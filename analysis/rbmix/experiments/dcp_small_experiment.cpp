@@ -49,7 +49,7 @@ std::int64_t epoch_to_fraction_of_maximum(const std::vector<double>& curve, cons
   return epochs.back();
 }
 
-DcpSmallResult run_dcp_small(const DcpSmallOptions& config, const JobRunner& runner) {
+OrPartDone<DcpSmallResult> run_dcp_small(const DcpSmallOptions& config, const JobRunner& runner) {
   config.validate();
   std::vector<MatrixD> data;
   for (const auto& set : config.data_sets) data.push_back(to_real(set.data));
@@ -76,7 +76,9 @@ DcpSmallResult run_dcp_small(const DcpSmallOptions& config, const JobRunner& run
           jobs.push_back({options, &data[set], config.hidden});
         }
       }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
+  const auto trained = run_training_jobs(jobs, runner, JobPhase{0});
+  if (!trained) return trained.part_done();
+  const std::vector<TrainingSummary>& summaries = trained.value();
 
   const std::size_t points = result.evaluation_epochs.size();
   for (std::size_t curve_index = 0; curve_index < result.curves.size(); ++curve_index) {
@@ -195,7 +197,7 @@ DcpSmallOptions DcpSmall::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json DcpSmall::configuration(const DcpSmallOptions& options) { return to_json(options); }
 
-DcpSmallResult DcpSmall::run(const DcpSmallOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<DcpSmallResult> DcpSmall::run(const DcpSmallOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "dcp-small (002 §4.2.1): 4 hidden, full batch, " << options.trials << " trials, " << options.epochs
       << " epochs, operator " << to_string(options.rule) << "\n";
   return run_dcp_small(options, runner);

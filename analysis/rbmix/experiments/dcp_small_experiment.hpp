@@ -64,7 +64,7 @@ struct DcpSmallResult {
   std::vector<DcpCurve> curves;
 };
 
-DcpSmallResult run_dcp_small(const DcpSmallOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<DcpSmallResult> run_dcp_small(const DcpSmallOptions& options, const JobRunner& runner = JobRunner());
 
 // "CD-12", "PCD-12", "CG", "S-DCP", "CS-DCP" (the names of 002's figures).
 std::string dcp_algorithm_label(Algorithm algorithm);
@@ -87,7 +87,7 @@ struct DcpSmall {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

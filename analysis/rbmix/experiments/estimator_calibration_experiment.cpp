@@ -259,12 +259,12 @@ void finish_score(EstimatorScore& score, double sum, double sum_of_squares) {
 
 }  // namespace
 
-EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
-                                                     const JobRunner& runner) {
+OrPartDone<EstimatorCalibrationResult> run_estimator_calibration(const EstimatorCalibrationOptions& options,
+                                                                 const JobRunner& runner) {
   options.validate();
   const std::vector<CalibrationModel> models = calibration_models(options);
   const std::size_t jobs = models.size() * options.operators.size();
-  const std::vector<OperatorJob> results = run_jobs(runner, JobPhase{0}, jobs, [&](std::size_t job) {
+  const auto results = run_jobs(runner, JobPhase{0}, jobs, [&](std::size_t job) {
     const CalibrationModel& model = models[job / options.operators.size()];
     const std::string& name = options.operators[job % options.operators.size()];
     // The model's seed depends on the model alone, so that every operator sees the same RBM.
@@ -314,8 +314,9 @@ EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationO
       }
     return out;
   });
+  if (!results) return results.part_done();
   EstimatorCalibrationResult result;
-  for (const OperatorJob& job : results) {
+  for (const OperatorJob& job : results.value()) {
     result.skipped_operators += job.skipped;
     result.runs.insert(result.runs.end(), job.runs.begin(), job.runs.end());
   }
@@ -660,8 +661,8 @@ nlohmann::json EstimatorCalibration::configuration(const EstimatorCalibrationOpt
   return to_json(options);
 }
 
-EstimatorCalibrationResult EstimatorCalibration::run(const EstimatorCalibrationOptions& options,
-                                                     const JobRunner& runner, std::ostream& log) {
+OrPartDone<EstimatorCalibrationResult> EstimatorCalibration::run(const EstimatorCalibrationOptions& options,
+                                                                 const JobRunner& runner, std::ostream& log) {
   log << "estimator-calibration: every τ estimator against the exact τ of tiny RBMs\n";
   return run_estimator_calibration(options, runner);
 }

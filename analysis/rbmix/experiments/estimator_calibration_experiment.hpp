@@ -99,8 +99,8 @@ struct EstimatorCalibrationResult {
   int skipped_operators = 0;         // (model, operator) pairs without an exact τ (numerically non-ergodic)
 };
 
-EstimatorCalibrationResult run_estimator_calibration(const EstimatorCalibrationOptions& options,
-                                                     const JobRunner& runner = JobRunner());
+OrPartDone<EstimatorCalibrationResult> run_estimator_calibration(const EstimatorCalibrationOptions& options,
+                                                                 const JobRunner& runner = JobRunner());
 
 // Per estimator, under `rule`: runs, mean and sd of τ̂/τ − 1, interval coverage, the estimates > 20 % off and the
 // share of them the rule flags, the estimates within 10 % and the share it flags needlessly.
@@ -193,7 +193,7 @@ struct EstimatorCalibration {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -10,6 +10,8 @@
 //   E::configuration(options)     the options as JSON, recorded in run.json;
 //   E::run(options, runner, log)  the computation: every independent job on `runner` (so on threads, journaled, on a
 //                                 shard or over MPI ranks, as the front-end chose), a line of what it runs on `log`;
+//                                 its result, or the PartDone a phase gave it (part_done.hpp): this process's part
+//                                 of the grid is done, the result is not whole yet;
 //   E::report(options, result, out, log)
 //                                 the files (CSV, SVG, PNG) into `out`, the summary and the papers' claims on `log`;
 //                                 returns the summary tables and any figures run.json should carry.
@@ -34,6 +36,7 @@
 
 #include "rbmix/experiments/experiment_scale.hpp"
 #include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/experiments/part_done.hpp"
 #include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/report/table.hpp"
 
@@ -90,7 +93,7 @@ concept Experiment = requires(const ExperimentInputs& inputs, const typename E::
   { E::own_options() } -> std::same_as<std::vector<ExperimentOption>>;
   { E::make_options(inputs) } -> std::same_as<typename E::Options>;
   { E::configuration(options) } -> std::same_as<nlohmann::json>;
-  { E::run(options, runner, log) } -> std::same_as<typename E::Result>;
+  { E::run(options, runner, log) } -> std::same_as<OrPartDone<typename E::Result>>;
   { E::report(options, result, out, log) } -> std::same_as<ExperimentReport>;
 };
 
@@ -100,10 +103,11 @@ using RunRecordMaker = std::function<nlohmann::json(const nlohmann::json& config
 
 // Runs E as every front-end does: options from `inputs` (validated before anything is written), the result
 // directory `out` created, the run on `runner` timed, the report written and printed, and run.json last, with the
-// seconds the run took and the report's figures. Returns the report.
+// seconds the run took and the report's figures. Returns the report, or the run's PartDone (nothing reported).
 template <Experiment E>
-ExperimentReport run_experiment(const ExperimentInputs& inputs, const JobRunner& runner,
-                                const std::filesystem::path& out, const RunRecordMaker& make_record, std::ostream& log);
+OrPartDone<ExperimentReport> run_experiment(const ExperimentInputs& inputs, const JobRunner& runner,
+                                            const std::filesystem::path& out, const RunRecordMaker& make_record,
+                                            std::ostream& log);
 
 // The experiments as the front-ends list them: name, help, own options, and E's run_experiment.
 struct ExperimentEntry {
@@ -112,8 +116,8 @@ struct ExperimentEntry {
   std::string mnist_help;
   Scale default_scale = Scale::smoke;
   std::vector<ExperimentOption> options;
-  std::function<ExperimentReport(const ExperimentInputs&, const JobRunner&, const std::filesystem::path&,
-                                 const RunRecordMaker&, std::ostream&)>
+  std::function<OrPartDone<ExperimentReport>(const ExperimentInputs&, const JobRunner&, const std::filesystem::path&,
+                                             const RunRecordMaker&, std::ostream&)>
       run;
 };
 
@@ -127,15 +131,16 @@ ExperimentEntry make_experiment_entry() {
 double seconds_since(const std::chrono::steady_clock::time_point& start);
 
 template <Experiment E>
-ExperimentReport run_experiment(const ExperimentInputs& inputs, const JobRunner& runner,
-                                const std::filesystem::path& out, const RunRecordMaker& make_record,
-                                std::ostream& log) {
+OrPartDone<ExperimentReport> run_experiment(const ExperimentInputs& inputs, const JobRunner& runner,
+                                            const std::filesystem::path& out, const RunRecordMaker& make_record,
+                                            std::ostream& log) {
   const typename E::Options options = E::make_options(inputs);
   ResultDirectory directory(out);
   const auto start = std::chrono::steady_clock::now();
-  const typename E::Result result = E::run(options, runner, log);
+  const OrPartDone<typename E::Result> result = E::run(options, runner, log);
+  if (!result) return result.part_done();
   const double seconds = seconds_since(start);
-  ExperimentReport report = E::report(options, result, directory, log);
+  ExperimentReport report = E::report(options, result.value(), directory, log);
   nlohmann::json record = make_record(E::configuration(options));
   record["seconds"] = seconds;
   for (const auto& [key, value] : report.record_fields.items()) record[key] = value;

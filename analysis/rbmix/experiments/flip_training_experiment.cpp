@@ -179,12 +179,14 @@ void finish_flip_training(const FlipTrainingOptions& config, const std::vector<T
 
 }  // namespace
 
-FlipTrainingResult run_flip_training(const FlipTrainingOptions& config, const JobRunner& runner) {
-  return run_flip_training(std::vector<FlipTrainingOptions>{config}, runner).front();
+OrPartDone<FlipTrainingResult> run_flip_training(const FlipTrainingOptions& config, const JobRunner& runner) {
+  auto results = run_flip_training(std::vector<FlipTrainingOptions>{config}, runner);
+  if (!results) return results.part_done();
+  return std::move(results.value().front());
 }
 
-std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets,
-                                                  const JobRunner& runner) {
+OrPartDone<std::vector<FlipTrainingResult>> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets,
+                                                              const JobRunner& runner) {
   require(!data_sets.empty(), "flip-training: no data sets");
   std::vector<FlipTrainingPlan> plans(data_sets.size());
   std::vector<TrainingJob> jobs;
@@ -192,7 +194,9 @@ std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTraining
     plan_flip_training(data_sets[set], plans[set]);
     jobs.insert(jobs.end(), plans[set].jobs.begin(), plans[set].jobs.end());
   }
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, runner, JobPhase{0});
+  const auto trained = run_training_jobs(jobs, runner, JobPhase{0});
+  if (!trained) return trained.part_done();
+  const std::vector<TrainingSummary>& summaries = trained.value();
   std::vector<FlipTrainingResult> results;
   auto first = summaries.begin();
   for (std::size_t set = 0; set < data_sets.size(); ++set) {
@@ -337,8 +341,8 @@ nlohmann::json FlipTraining::configuration(const std::vector<FlipTrainingOptions
   return configuration;
 }
 
-std::vector<FlipTrainingResult> FlipTraining::run(const std::vector<FlipTrainingOptions>& data_sets,
-                                                  const JobRunner& runner, std::ostream& log) {
+OrPartDone<std::vector<FlipTrainingResult>> FlipTraining::run(const std::vector<FlipTrainingOptions>& data_sets,
+                                                              const JobRunner& runner, std::ostream& log) {
   for (const auto& data_set : data_sets) describe(data_set, log);
   // Both data sets' runs form one grid, so that shards and ranks spread the costly MNIST half too.
   return run_flip_training(data_sets, runner);

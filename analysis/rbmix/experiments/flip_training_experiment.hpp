@@ -95,12 +95,13 @@ struct FlipTrainingResult {
   std::vector<std::int64_t> evaluation_updates;
 };
 
-FlipTrainingResult run_flip_training(const FlipTrainingOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<FlipTrainingResult> run_flip_training(const FlipTrainingOptions& options,
+                                                 const JobRunner& runner = JobRunner());
 // The experiment on several data sets (003 Table 1: BAS and MNIST) as one grid of jobs, so that a grid split over
 // shards or ranks spreads every data set's runs at once; the results in the order of `data_sets`, each the same as
 // run_flip_training(data_sets[k]).
-std::vector<FlipTrainingResult> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets,
-                                                  const JobRunner& runner = JobRunner());
+OrPartDone<std::vector<FlipTrainingResult>> run_flip_training(const std::vector<FlipTrainingOptions>& data_sets,
+                                                              const JobRunner& runner = JobRunner());
 
 // 003 §5.2 calls a difference significant at p < 0.05.
 inline constexpr double flip_training_significance_level = 0.05;
@@ -124,7 +125,7 @@ struct FlipTraining {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -97,8 +97,9 @@ void JobGrid::check_or_write_identity(std::size_t phase, std::size_t count) {
   write_grid_record(settings_.directory, record);
 }
 
-std::vector<std::string> JobGrid::run(JobPhase job_phase, std::size_t count, int threads,
-                                      const std::function<std::string(std::size_t, const JobProgress&)>& job) {
+OrPartDone<std::vector<std::string>> JobGrid::run(
+    JobPhase job_phase, std::size_t count, int threads,
+    const std::function<std::string(std::size_t, const JobProgress&)>& job) {
   const std::size_t phase = job_phase.number;
   const bool distributed = mpi_world_active();
   const bool coordinator = mpi_rank() == 0;
@@ -181,6 +182,7 @@ std::vector<std::string> JobGrid::run(JobPhase job_phase, std::size_t count, int
 
   // On rank 0: whether the experiment can go on with every result, or why not.
   std::exception_ptr stop = refusal;
+  std::optional<PartDone> part_done;
   std::vector<std::string> texts;
   if (coordinator && !stop) try {
       std::string failures;
@@ -193,18 +195,19 @@ std::vector<std::string> JobGrid::run(JobPhase job_phase, std::size_t count, int
       // A shard goes on to the next phase only when this phase is whole in its journal (resumed from a merge): the
       // next phase may need every result of this one.
       if (outcomes.size() < count)
-        throw GridPartDone("shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) + " of " +
-                           std::to_string(count) + " jobs of phase " + std::to_string(phase) + " journaled in '" +
-                           journal->path().string() +
-                           "'; combine the shards with `rbmix experiment merge --out DIR SHARD_DIR...`");
-      texts.reserve(count);
-      for (auto& [index, outcome] : outcomes) texts.push_back(std::move(outcome.text));
+        part_done = PartDone{"shard " + settings_.shard.to_string() + ": " + std::to_string(outcomes.size()) + " of " +
+                             std::to_string(count) + " jobs of phase " + std::to_string(phase) + " journaled in '" +
+                             journal->path().string() +
+                             "'; combine the shards with `rbmix experiment merge --out DIR SHARD_DIR...`"};
+      else
+        for (auto& [index, outcome] : outcomes) texts.push_back(std::move(outcome.text));
     } catch (...) {
       stop = std::current_exception();
     }
   // Every rank goes on with the same results (the experiment's next phase may need them); only rank 0 writes.
-  if (distributed && !share_mpi_texts(texts, !stop) && !coordinator) throw GridPartDone("");
+  if (distributed && !share_mpi_texts(texts, !stop && !part_done) && !coordinator) return PartDone{};
   if (stop) std::rethrow_exception(stop);
+  if (part_done) return *std::move(part_done);
   return texts;
 }
 

@@ -16,13 +16,13 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/job_progress.hpp"
 #include "rbmix/experiments/job_shard.hpp"
+#include "rbmix/experiments/part_done.hpp"
 #include "rbmix/report/progress.hpp"
 
 namespace rbmix::experiments {
@@ -43,14 +43,6 @@ struct JobGridSettings {
   ProgressMode progress = ProgressMode::always;
 };
 
-// Thrown where this process's part of the grid is done but the experiment cannot go on to its outputs: a shard
-// whose share of a phase is journaled while the phase is not whole, or an MPI worker rank when rank 0 cannot go on
-// (it reports why). Not an error: exit status 0.
-class GridPartDone : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 class JobGrid {
  public:
   explicit JobGrid(JobGridSettings settings);
@@ -60,11 +52,11 @@ class JobGrid {
   // Runs job(index, progress) for every index in [0, count) of `phase` that is not already journaled (with resume)
   // and belongs to this shard, on the MPI ranks if a world is active, or else on `threads` threads of this process;
   // each job reports how far it has got into `progress` (job_progress.hpp). Returns the texts in index order, on
-  // every rank. Throws GridPartDone when this process's share is done but the phase's journal is not whole (and on
-  // worker ranks when rank 0 cannot go on), InputError naming the failed jobs when jobs threw (after every other job
-  // ran and was journaled), and std::logic_error for a phase run before those below it.
-  std::vector<std::string> run(JobPhase phase, std::size_t count, int threads,
-                               const std::function<std::string(std::size_t, const JobProgress&)>& job);
+  // every rank; PartDone (part_done.hpp) where this process's share is done but the phase's journal is not whole
+  // (and on worker ranks when rank 0 cannot go on). Throws InputError naming the failed jobs when jobs threw (after
+  // every other job ran and was journaled), and std::logic_error for a phase run before those below it.
+  OrPartDone<std::vector<std::string>> run(JobPhase phase, std::size_t count, int threads,
+                                           const std::function<std::string(std::size_t, const JobProgress&)>& job);
   // The journal file of job `job` of `phase`: where a result that cannot be read back came from.
   std::filesystem::path journal_file(JobPhase phase, std::size_t job) const;
 

@@ -19,6 +19,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/job_grid.hpp"
 #include "rbmix/experiments/job_progress.hpp"
+#include "rbmix/experiments/part_done.hpp"
 
 namespace rbmix::experiments {
 
@@ -66,12 +67,15 @@ using JobResult =
 
 // job(index) or job(index, progress) for every index in [0, count) on `runner`, as `phase` of the experiment; the
 // results in index order. Through the runner's grid, if any: journaled, resumed, sharded or on MPI ranks, with the
-// same results, each job's progress on the grid's line. Without a grid the phase is not used and progress goes
-// nowhere.
+// same results, each job's progress on the grid's line; or PartDone where this process's part of the grid is done
+// while the phase is not whole (part_done.hpp). Without a grid the phase is not used, progress goes nowhere and the
+// results are always whole.
 // clang-format off (clang-format 14 runs the requires-clause into the declaration)
 template <typename Job>
-requires GridSerializable<JobResult<Job>> std::vector<JobResult<Job>> run_jobs(const JobRunner& runner, JobPhase phase,
-                                                                               std::size_t count, Job&& job) {
+requires GridSerializable<JobResult<Job>> OrPartDone<std::vector<JobResult<Job>>> run_jobs(const JobRunner& runner,
+                                                                                           JobPhase phase,
+                                                                                           std::size_t count,
+                                                                                           Job&& job) {
   // clang-format on
   using Result = JobResult<Job>;
   std::vector<Result> results(count);
@@ -79,12 +83,13 @@ requires GridSerializable<JobResult<Job>> std::vector<JobResult<Job>> run_jobs(c
     runner.run(count, [&](std::size_t index) { results[index] = call_job(job, index, JobProgress()); });
     return results;
   }
-  const std::vector<std::string> texts =
+  const OrPartDone<std::vector<std::string>> texts =
       runner.grid()->run(phase, count, runner.threads(), [&job](std::size_t index, const JobProgress& progress) {
         return nlohmann::json(to_grid_json(call_job(job, index, progress))).dump();
       });
+  if (!texts) return texts.part_done();
   for (std::size_t index = 0; index < count; ++index) try {
-      from_grid_json(nlohmann::json::parse(texts[index]), results[index]);
+      from_grid_json(nlohmann::json::parse(texts.value()[index]), results[index]);
     } catch (const std::exception& error) {
       throw InputError("journal file '" + runner.grid()->journal_file(phase, index).string() + "': the result of job " +
                        std::to_string(index) + " cannot be read (written by another rbmix version?): " + error.what());

@@ -194,7 +194,7 @@ void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial
   }
 }
 
-ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner) {
+OrPartDone<ModifiedSweepResult> run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<ModifiedSweepRbm> rbms;
   for (const int size : options.family.sizes)
@@ -205,11 +205,15 @@ ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, cons
   for (std::size_t s = 0; s < options.trained.size(); ++s)
     for (int trial = 0; trial < options.trained[s].trials; ++trial) trials.emplace_back(s, trial);
   ModifiedSweepResult result;
-  result.rbms =
+  auto analysed =
       run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) { return analyse_random_rbm(options, rbms[k]); });
-  result.trained = run_jobs(runner, JobPhase{1}, trials.size(), [&](std::size_t k, const JobProgress& progress) {
+  if (!analysed) return analysed.part_done();
+  result.rbms = std::move(analysed).value();
+  auto trained = run_jobs(runner, JobPhase{1}, trials.size(), [&](std::size_t k, const JobProgress& progress) {
     return run_trained_trial(options, trials[k].first, trials[k].second, progress);
   });
+  if (!trained) return trained.part_done();
+  result.trained = std::move(trained).value();
   return result;
 }
 
@@ -465,8 +469,8 @@ ModifiedSweepOptions ModifiedSweep::make_options(const ExperimentInputs& inputs)
 
 nlohmann::json ModifiedSweep::configuration(const ModifiedSweepOptions& options) { return to_json(options); }
 
-ModifiedSweepResult ModifiedSweep::run(const ModifiedSweepOptions& options, const JobRunner& runner,
-                                       std::ostream& log) {
+OrPartDone<ModifiedSweepResult> ModifiedSweep::run(const ModifiedSweepOptions& options, const JobRunner& runner,
+                                                   std::ostream& log) {
   if (!options.mnist_skipped.empty() && !options.trained.empty()) log << options.mnist_skipped << '\n';
   return run_modified_sweep(options, runner);
 }

@@ -81,7 +81,8 @@ nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial);
 void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial);
 
 // The random RBMs (phase 0), then the trained ones (phase 1), each in parallel over jobs (JobRunner).
-ModifiedSweepResult run_modified_sweep(const ModifiedSweepOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<ModifiedSweepResult> run_modified_sweep(const ModifiedSweepOptions& options,
+                                                   const JobRunner& runner = JobRunner());
 
 // Per (size, c): mean SLEM and median τ of G, T and T^α, the γ with the smallest mean SLEM and the γ with the
 // smallest median τ with those values, and the share of RBMs where some γ is below both G and T (SLEM, τ).
@@ -103,7 +104,7 @@ struct ModifiedSweep {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/binarize.hpp"
@@ -184,11 +185,13 @@ PcdStudyCurve choose_rate(PcdStudyPart part, const std::string& algorithm, const
   return curve;
 }
 
-void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase, PcdStudyResult& result) {
+// The RBM parts' curves into `result`; the PartDone its phase gave, if any.
+std::optional<PartDone> run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase,
+                                      PcdStudyResult& result) {
   std::vector<PcdStudyPart> parts;
   for (PcdStudyPart part : options.parts)
     if (part != PcdStudyPart::mrf) parts.push_back(part);
-  if (parts.empty()) return;
+  if (parts.empty()) return std::nullopt;
   const RbmData data = load_rbm_data(options);
   const MatrixD labelled_train = append_one_hot_labels(data.train, data.train_labels, data.classes, "training labels");
   std::vector<RbmRun> runs;
@@ -206,19 +209,24 @@ void run_rbm_parts(const PcdStudyOptions& options, const JobRunner& runner, JobP
     return RunResult{
         run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run, progress), 0.0};
   });
+  if (!outcomes) return outcomes.part_done();
   const std::size_t per_curve = options.learning_rates.size() * static_cast<std::size_t>(options.trials);
   for (std::size_t first = 0; first < runs.size(); first += per_curve) {
     const RbmRun& run = runs[first];
     std::vector<std::vector<std::vector<PcdStudyPoint>>> by_rate(options.learning_rates.size());
-    for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes[k].points);
+    for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes.value()[k].points);
     const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
     const std::string rule = algorithm.algorithm == Algorithm::mfcd ? "" : to_string(options.rules[run.rule]);
     result.curves.push_back(choose_rate(run.part, algorithm.label, rule, options.learning_rates, by_rate, {}));
   }
+  return std::nullopt;
 }
 
-void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase, PcdStudyResult& result) {
-  if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end()) return;
+// The MRF part's curves into `result`; the PartDone its phase gave, if any.
+std::optional<PartDone> run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, JobPhase phase,
+                                     PcdStudyResult& result) {
+  if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end())
+    return std::nullopt;
   const MrfData data = load_mrf_data(options);
   result.mrf_training_entropy = -best_average_log_likelihood(data.train);
   struct Setting {
@@ -262,17 +270,19 @@ void run_mrf_part(const PcdStudyOptions& options, const JobRunner& runner, JobPh
     out.best_test = mean_log_likelihood(summary.best_model, data.test, exact_log_partition(summary.best_model));
     return out;
   });
+  if (!outcomes) return outcomes.part_done();
   const std::size_t per_curve = options.mrf_learning_rates.size() * static_cast<std::size_t>(options.trials);
   for (std::size_t setting = 0; setting < settings.size(); ++setting) {
     std::vector<std::vector<std::vector<PcdStudyPoint>>> by_rate(options.mrf_learning_rates.size());
     std::vector<std::vector<double>> best_tests(options.mrf_learning_rates.size());
     for (std::size_t k = setting * per_curve; k < (setting + 1) * per_curve; ++k) {
-      by_rate[runs[k].rate].push_back(outcomes[k].points);
-      best_tests[runs[k].rate].push_back(outcomes[k].best_test);
+      by_rate[runs[k].rate].push_back(outcomes.value()[k].points);
+      best_tests[runs[k].rate].push_back(outcomes.value()[k].best_test);
     }
     result.curves.push_back(choose_rate(PcdStudyPart::mrf, settings[setting].label, settings[setting].rule,
                                         options.mrf_learning_rates, by_rate, best_tests));
   }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -375,14 +385,14 @@ nlohmann::json to_json(const PcdStudyOptions& options) {
           {"seconds", "update time, wall clock: not reproducible"}};
 }
 
-PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner) {
+OrPartDone<PcdStudyResult> run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner) {
   options.validate();
   PcdStudyResult result;
   // The RBM parts' runs are the grid's first phase where there are any, the MRF's runs the next.
   const bool rbm_parts = std::any_of(options.parts.begin(), options.parts.end(),
                                      [](PcdStudyPart part) { return part != PcdStudyPart::mrf; });
-  run_rbm_parts(options, runner, JobPhase{0}, result);
-  run_mrf_part(options, runner, JobPhase{rbm_parts ? 1u : 0u}, result);
+  if (const auto part_done = run_rbm_parts(options, runner, JobPhase{0}, result)) return *part_done;
+  if (const auto part_done = run_mrf_part(options, runner, JobPhase{rbm_parts ? 1u : 0u}, result)) return *part_done;
   return result;
 }
 
@@ -443,7 +453,7 @@ PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json PcdStudy::configuration(const PcdStudyOptions& options) { return to_json(options); }
 
-PcdStudyResult PcdStudy::run(const PcdStudyOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<PcdStudyResult> PcdStudy::run(const PcdStudyOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "pcd-study (000 §5): " << (options.mnist.empty() ? "synthetic Artificial Modes" : "MNIST") << ", "
       << options.updates << " updates, " << options.trials << " trials per learning rate\n";
   return run_pcd_study(options, runner);

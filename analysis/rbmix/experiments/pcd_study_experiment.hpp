@@ -111,7 +111,7 @@ struct PcdStudyResult {
   double mrf_training_entropy = 0.0;  // −(best average log-likelihood) of the MRF training data
 };
 
-PcdStudyResult run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<PcdStudyResult> run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner = JobRunner());
 
 // part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, seconds (of the last point).
 Table pcd_study_summary_table(const PcdStudyResult& result);
@@ -131,7 +131,7 @@ struct PcdStudy {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

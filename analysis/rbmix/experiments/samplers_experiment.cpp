@@ -385,7 +385,7 @@ std::size_t best_run(const std::vector<SamplerRun>& runs, const std::vector<std:
   return best;
 }
 
-SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& runner) {
+OrPartDone<SamplersResult> run_samplers(const SamplersOptions& options, const JobRunner& runner) {
   options.validate();
   SamplersResult result;
 
@@ -398,10 +398,12 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
   for (std::size_t set = 0; set < options.data_sets.size(); ++set)
     for (Eigen::Index hidden : options.hidden_sizes)
       for (double rate : options.learning_rates) model_jobs.push_back({set, hidden, rate});
-  result.models = run_jobs(runner, JobPhase{0}, model_jobs.size(), [&](std::size_t job, const JobProgress& progress) {
+  auto models = run_jobs(runner, JobPhase{0}, model_jobs.size(), [&](std::size_t job, const JobProgress& progress) {
     const ModelJob& model = model_jobs[job];
     return train_candidate(options, model.data_set, model.hidden, model.learning_rate, job, progress);
   });
+  if (!models) return models.part_done();
+  result.models = std::move(models).value();
 
   result.data_sets.resize(options.data_sets.size());
   std::vector<std::optional<SufficientStatistics>> rates(options.data_sets.size());
@@ -430,19 +432,21 @@ SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& run
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler)
       for (std::size_t setting = 0; setting < options.samplers[sampler].grid.size(); ++setting)
         run_jobs_list.push_back({set, sampler, setting});
-  result.runs = run_jobs(runner, JobPhase{1}, run_jobs_list.size(), [&](std::size_t job) {
+  auto runs = run_jobs(runner, JobPhase{1}, run_jobs_list.size(), [&](std::size_t job) {
     const RunJob& run = run_jobs_list[job];
     return run_sampler(options, result.models[result.data_sets[run.data_set].chosen_model].rbm, rates[run.data_set],
                        run.data_set, run.sampler, run.setting);
   });
+  if (!runs) return runs.part_done();
+  result.runs = std::move(runs).value();
 
-  const std::vector<ReferenceCurve> references =
-      run_jobs(runner, JobPhase{2}, options.data_sets.size(), [&](std::size_t set) {
-        const SamplersDataSet& data = options.data_sets[set];
-        return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
-      });
+  const auto references = run_jobs(runner, JobPhase{2}, options.data_sets.size(), [&](std::size_t set) {
+    const SamplersDataSet& data = options.data_sets[set];
+    return ReferenceCurve{isl_curve(data.train, data.validation, data.test, log_spaced_counts(data.train.rows()))};
+  });
+  if (!references) return references.part_done();
   for (std::size_t set = 0; set < options.data_sets.size(); ++set) {
-    result.data_sets[set].reference = references[set].curve;
+    result.data_sets[set].reference = references.value()[set].curve;
     for (std::size_t sampler = 0; sampler < options.samplers.size(); ++sampler) {
       std::vector<std::size_t> candidates;
       for (std::size_t index = 0; index < result.runs.size(); ++index)
@@ -493,7 +497,7 @@ nlohmann::json Samplers::configuration(const SamplersOptions& options) {
   return configuration;
 }
 
-SamplersResult Samplers::run(const SamplersOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<SamplersResult> Samplers::run(const SamplersOptions& options, const JobRunner& runner, std::ostream& log) {
   log << "samplers (001 §5): " << options.data_sets.size() << " data set(s), "
       << options.hidden_sizes.size() * options.learning_rates.size() << " FPCD models each (" << options.updates
       << " updates), " << options.samplers.size() << " samplers, N = " << options.samples << "\n";

@@ -139,7 +139,7 @@ void from_grid_json(const nlohmann::json& json, SamplersModel& model);
 nlohmann::json to_grid_json(const SamplerRun& run);
 void from_grid_json(const nlohmann::json& json, SamplerRun& run);
 
-SamplersResult run_samplers(const SamplersOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<SamplersResult> run_samplers(const SamplersOptions& options, const JobRunner& runner = JobRunner());
 
 // Index of the run with the highest validation ISL at the largest N among `runs` (ties: the first): how each
 // sampler's setting is chosen.
@@ -167,7 +167,7 @@ struct Samplers {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

@@ -45,20 +45,22 @@ void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
   rbm.slem_flip = read_exact_number(json.at("slem_flip"));
 }
 
-SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {
+OrPartDone<SlemSweepResult> run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {
   options.validate();
   std::vector<SlemSweepRbm> rbms;
   for (const int size : options.family.sizes)
     for (const int bound : options.family.weight_bounds)
       for (int index = 0; index < options.family.rbms_per_setting; ++index) rbms.push_back({size, bound, index, 0, 0});
   SlemSweepResult result;
-  result.rbms = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
+  auto analysed = run_jobs(runner, JobPhase{0}, rbms.size(), [&](std::size_t k) {
     SlemSweepRbm job = rbms[k];
     const Rbm rbm = fig3_random_rbm(options.seed, job.size, job.weight_bound, job.index);
     job.slem_gibbs = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, GibbsRule{})).slem;
     job.slem_flip = analysis::dense_slem(analysis::sweep_transition_matrix(rbm, FlipTheStateRule{})).slem;
     return job;
   });
+  if (!analysed) return analysed.part_done();
+  result.rbms = std::move(analysed).value();
   for (std::size_t k = 0; k < result.rbms.size(); k += static_cast<std::size_t>(options.family.rbms_per_setting)) {
     SlemSweepShare share{
         result.rbms[k].size, result.rbms[k].weight_bound, options.family.rbms_per_setting, 0, 0.0, 0.0};
@@ -132,7 +134,8 @@ SlemSweepOptions SlemSweep::make_options(const ExperimentInputs& inputs) {
 
 nlohmann::json SlemSweep::configuration(const SlemSweepOptions& options) { return to_json(options); }
 
-SlemSweepResult SlemSweep::run(const SlemSweepOptions& options, const JobRunner& runner, std::ostream& log) {
+OrPartDone<SlemSweepResult> SlemSweep::run(const SlemSweepOptions& options, const JobRunner& runner,
+                                           std::ostream& log) {
   log << "share of RBMs with SLEM(T) < SLEM(G) (003 Fig. 3), " << options.family.rbms_per_setting
       << " RBMs per setting\n";
   return run_slem_sweep(options, runner);

@@ -57,7 +57,7 @@ nlohmann::json to_grid_json(const SlemSweepRbm& rbm);
 void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm);
 
 // Dense SLEMs of G and T for every RBM, in parallel over RBMs (JobRunner).
-SlemSweepResult run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner = JobRunner());
+OrPartDone<SlemSweepResult> run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner = JobRunner());
 // size, c, rbms, share_flip_better, mean_slem_gibbs, mean_slem_flip.
 Table slem_sweep_share_table(const SlemSweepResult& result);
 // size, c, index, slem_gibbs, slem_flip.
@@ -74,7 +74,7 @@ struct SlemSweep {
   static std::vector<ExperimentOption> own_options();
   static Options make_options(const ExperimentInputs& inputs);
   static nlohmann::json configuration(const Options& options);
-  static Result run(const Options& options, const JobRunner& runner, std::ostream& log);
+  static OrPartDone<Result> run(const Options& options, const JobRunner& runner, std::ostream& log);
   static ExperimentReport report(const Options& options, const Result& result, ResultDirectory& out, std::ostream& log);
 };
 

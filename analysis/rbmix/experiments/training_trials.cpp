@@ -107,8 +107,8 @@ void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
 
 namespace rbmix::experiments {
 
-std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner,
-                                               JobPhase phase) {
+OrPartDone<std::vector<TrainingSummary>> run_training_jobs(const std::vector<TrainingJob>& jobs,
+                                                           const JobRunner& runner, JobPhase phase) {
   return run_jobs(runner, phase, jobs.size(), [&jobs](std::size_t index, const JobProgress& progress) {
     const TrainingJob& job = jobs[index];
     Trainer trainer(job.options, *job.data, MatrixD(), job.n_hidden);

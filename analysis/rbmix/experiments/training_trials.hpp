@@ -27,9 +27,10 @@ struct TrainingJob {
   const MatrixD* evaluation_data = nullptr;
 };
 
-// Runs every job on `runner` as `phase` of its experiment and returns their summaries in job order.
-std::vector<TrainingSummary> run_training_jobs(const std::vector<TrainingJob>& jobs, const JobRunner& runner,
-                                               JobPhase phase);
+// Runs every job on `runner` as `phase` of its experiment and returns their summaries in job order (or PartDone:
+// part_done.hpp).
+OrPartDone<std::vector<TrainingSummary>> run_training_jobs(const std::vector<TrainingJob>& jobs,
+                                                           const JobRunner& runner, JobPhase phase);
 
 // The training log-likelihoods of a learning curve, NaN where none was computed.
 std::vector<double> train_log_likelihoods(const TrainingSummary& summary);

@@ -70,7 +70,7 @@ constexpr std::int64_t parallel_addition_threshold = std::int64_t{1} << 18;
 struct OnesIndex {
   std::vector<std::int32_t> positions;
   std::vector<std::int64_t> starts;
-  std::vector<std::int64_t> scratch;  // kept so that indexing allocates nothing once sized
+  std::vector<std::int64_t> scratch;  // index_columns' next free position of each column
   std::int64_t count(Eigen::Index list) const { return starts[list + 1] - starts[list]; }
   const std::int32_t* list(Eigen::Index list) const { return positions.data() + starts[list]; }
 };
@@ -378,13 +378,13 @@ void sum_selected_blocks(const OnesIndex& index, Eigen::Index lists, Eigen::Inde
   };
   const std::int64_t additions = index.starts.back() * output_columns;
   if (additions < parallel_addition_threshold || blocks < 2 || omp_get_max_threads() < 2) {
-    static thread_local PanelBuffer<Scalar> buffer;
+    PanelBuffer<Scalar> buffer;
     for (Eigen::Index block = 0; block < blocks; ++block) run_block(block, buffer);
     return;
   }
 #pragma omp parallel
   {
-    static thread_local PanelBuffer<Scalar> buffer;
+    PanelBuffer<Scalar> buffer;  // each thread's own
 #pragma omp for schedule(static)
     for (Eigen::Index block = 0; block < blocks; ++block) run_block(block, buffer);
   }
@@ -447,7 +447,7 @@ bool binary_times_on(BinaryPath path, const Matrix<Scalar>& binary, const Matrix
                      const char* what, ProductPaths paths) {
   require_shape(binary.cols() == right.rows(), what, binary, right);
   if (!take_binary_path(binary, right.cols(), what, path, BinaryProduct::selected_rows, paths)) return false;
-  thread_local OnesIndex index;
+  OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.cols());
   sum_selected_rows(index, binary.rows(), right, out, paths);
@@ -463,7 +463,7 @@ bool binary_times_transpose_on(BinaryPath path, const Matrix<Scalar>& binary, co
               (right_transposed->rows() == right.cols() && right_transposed->cols() == right.rows()),
           [&] { return std::string(what) + ": the transposed operand's shape is not the operand's transposed"; });
   if (!take_binary_path(binary, right.rows(), what, path, BinaryProduct::selected_columns, paths)) return false;
-  thread_local OnesIndex index;
+  OnesIndex index;
   index_rows(binary, index);
   out.resize(binary.rows(), right.rows());
   // M's selected columns are Mᵀ's selected rows: the same entries summed in the same order.
@@ -487,8 +487,8 @@ bool transpose_times_binary_on(BinaryPath path, const Matrix<Scalar>& left, cons
                                Matrix<Scalar>& out, const char* what, Scalar scale, ProductPaths paths) {
   require_shape(left.rows() == binary.rows(), what, left, binary);
   if (!take_binary_path(binary, left.cols(), what, path, BinaryProduct::statistic, paths)) return false;
-  thread_local OnesIndex by_row;
-  thread_local OnesIndex index;
+  OnesIndex by_row;
+  OnesIndex index;
   index_rows(binary, by_row);
   index_columns(by_row, binary.rows(), binary.cols(), index);
   out.resize(left.cols(), binary.cols());

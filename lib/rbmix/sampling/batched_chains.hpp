@@ -6,10 +6,10 @@
 // side, stream_lanes.hpp), so outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates
 // all hidden units given v, then all visible units given the new h: K = K_h K_v (docs/algorithms.md §2). Chain b always
 // draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever the thread count.
-// Inputs and decays live in kept workspaces, so once the first sweep has sized them a sweep allocates nothing of its
-// own (Eigen's product may still take packing buffers from the heap for large layers, and the binary product sizes its
-// per-thread workspaces the first time it runs at a shape: a layer whose share of ones first falls below the threshold
-// in a later sweep allocates then). Every entry point takes either UnitRule (the built-in rules, as named on the
+// Inputs, decays and uniforms live in workspaces the chains keep (one per thread for the draws), so once the first
+// sweep has sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the
+// heap for large layers, and the binary product takes its index of the ones and its packed blocks per product,
+// binary_product.hpp). Every entry point takes either UnitRule (the built-in rules, as named on the
 // command line) or any concrete rule (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched
 // once per layer into the concrete template, so both run the same code.
 #include <omp.h>
@@ -35,13 +35,14 @@ inline constexpr Eigen::Index parallel_layer_threshold = 16384;
 // depend on the layer's shape only, never on the thread count, so neither do the probabilities.
 inline constexpr Eigen::Index sampling_block_units = 1024;
 
-// The calling thread's buffer for a block's uniforms: one per thread and scalar type, shared by every rule, so that
-// a sweep with a rule not used before allocates nothing once the buffer has grown to the block size.
+// What one thread works in while it updates a block of a layer: the block's decays e^{−|x|} (unit_rule_kernel.hpp)
+// and its uniforms. Whoever draws keeps one per thread (BatchedChains does), so that once they have grown to the
+// block size a sweep, whatever its rule, allocates nothing.
 template <typename Scalar>
-std::vector<Scalar>& uniform_workspace() {
-  static thread_local std::vector<Scalar> uniforms;
-  return uniforms;
-}
+struct LayerWorkspace {
+  DecayWorkspace<Scalar> decays;
+  std::vector<Scalar> uniforms;
+};
 
 // states[k] = 1 if uniforms[k] < probabilities[k], else 0. The arrays do not overlap, so the loop vectorises into
 // compares and masked moves: no branch on an outcome that is a coin flip, no conversion per draw.
@@ -53,71 +54,69 @@ void store_draws(const Scalar* __restrict uniforms, const Scalar* __restrict pro
 
 // Draws rows first … first + rows − 1 of `state` given their probabilities of 1 (the same rows of `probabilities`,
 // both row-major with `units` columns): each row's uniforms in the order of its units, from its own stream, the
-// streams stepped side by side.
+// streams stepped side by side; `uniforms` is the workspace they are drawn into.
 template <typename Scalar>
 void draw_rows(const Scalar* probabilities, Scalar* states, RandomStream* streams, Eigen::Index rows,
-               Eigen::Index units) {
-  std::vector<Scalar>& uniforms = uniform_workspace<Scalar>();
+               Eigen::Index units, std::vector<Scalar>& uniforms) {
   const Eigen::Index count = rows * units;
   uniforms.resize(static_cast<std::size_t>(count));
   draw_uniform_rows(streams, rows, units, uniforms.data());
   store_draws(uniforms.data(), probabilities, states, count);
 }
 
-// Calls block(first_row, block_rows, decay_workspace) for blocks of whole rows of a rows × units layer, about
+// Calls block(first_row, block_rows, workspace) for blocks of whole rows of a rows × units layer, about
 // sampling_block_units units each: on the calling thread for a small layer, split over the threads otherwise, each
-// thread with its own workspace of `decays` (which grows to the thread count). The blocks depend on the shape only.
+// thread with its own of `workspaces` (which grows to the thread count). The blocks depend on the shape only.
 template <typename Scalar, typename Block>
-void for_each_row_block(Eigen::Index rows, Eigen::Index units, std::vector<DecayWorkspace<Scalar>>& decays,
+void for_each_row_block(Eigen::Index rows, Eigen::Index units, std::vector<LayerWorkspace<Scalar>>& workspaces,
                         const Block& block) {
   if (rows == 0 || units == 0) return;
   const Eigen::Index rows_per_block = std::max<Eigen::Index>(1, sampling_block_units / units);
   const Eigen::Index blocks = (rows + rows_per_block - 1) / rows_per_block;
-  const auto run = [&](Eigen::Index index, DecayWorkspace<Scalar>& decay) {
+  const auto run = [&](Eigen::Index index, LayerWorkspace<Scalar>& workspace) {
     const Eigen::Index first = index * rows_per_block;
-    block(first, std::min(rows_per_block, rows - first), decay);
+    block(first, std::min(rows_per_block, rows - first), workspace);
   };
   if (rows * units < parallel_layer_threshold) {
-    if (decays.empty()) decays.resize(1);
-    for (Eigen::Index index = 0; index < blocks; ++index) run(index, decays.front());
+    if (workspaces.empty()) workspaces.resize(1);
+    for (Eigen::Index index = 0; index < blocks; ++index) run(index, workspaces.front());
     return;
   }
   const auto threads = static_cast<std::size_t>(omp_get_max_threads());
-  if (decays.size() < threads) decays.resize(threads);
+  if (workspaces.size() < threads) workspaces.resize(threads);
 #pragma omp parallel
   {
-    DecayWorkspace<Scalar>& decay = decays[static_cast<std::size_t>(omp_get_thread_num())];
+    LayerWorkspace<Scalar>& workspace = workspaces[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(static)
-    for (Eigen::Index index = 0; index < blocks; ++index) run(index, decay);
+    for (Eigen::Index index = 0; index < blocks; ++index) run(index, workspace);
   }
 }
 
 // Applies `rule` to every unit of `state` (one chain per row) given the units' total inputs, in place: the kernel
 // gives p = rule(x, s, e^{−|x|}), the draw is u < p with u from streams[b] for row b. Inputs must already include
-// any inverse temperature. `decays` holds one workspace per thread and grows to the thread count.
+// any inverse temperature. `workspaces` holds one workspace per thread and grows to the thread count.
 template <ConcreteUnitRule Rule, typename Scalar>
 void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
-                  std::vector<RandomStream>& streams, std::vector<DecayWorkspace<Scalar>>& decays) {
+                  std::vector<RandomStream>& streams, std::vector<LayerWorkspace<Scalar>>& workspaces) {
   require(inputs.rows() == state.rows() && inputs.cols() == state.cols(),
           "sample_layer: inputs and states differ in shape");
   require(static_cast<Eigen::Index>(streams.size()) >= state.rows(), "sample_layer: fewer streams than chains");
   const Eigen::Index units = inputs.cols();
-  for_each_row_block(inputs.rows(), units, decays,
-                     [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>& decay) {
-                       // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
-                       const Scalar* probability = unit_rule_probabilities(
-                           rule, Evaluation::exact, inputs.row(first).data(), state.row(first).data(), rows * units,
-                           decay);
-                       draw_rows(probability, state.row(first).data(), streams.data() + first, rows, units);
-                     });
+  for_each_row_block(
+      inputs.rows(), units, workspaces, [&](Eigen::Index first, Eigen::Index rows, LayerWorkspace<Scalar>& workspace) {
+        // Matrix is row-major: the block's rows are one contiguous run of inputs and states.
+        const Scalar* probability = unit_rule_probabilities(rule, Evaluation::exact, inputs.row(first).data(),
+                                                            state.row(first).data(), rows * units, workspace.decays);
+        draw_rows(probability, state.row(first).data(), streams.data() + first, rows, units, workspace.uniforms);
+      });
 }
 
 // The same for one-off draws (it sizes its own workspaces); BatchedChains keeps its workspaces.
 template <ConcreteUnitRule Rule, typename Scalar>
 void sample_layer(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state,
                   std::vector<RandomStream>& streams) {
-  std::vector<DecayWorkspace<Scalar>> decays;
-  sample_layer(rule, inputs, state, streams, decays);
+  std::vector<LayerWorkspace<Scalar>> workspaces;
+  sample_layer(rule, inputs, state, streams, workspaces);
 }
 
 // The models a chain's layer update reads: a BasicRbm, or a FixedRbm (the same model with Wᵀ kept beside W).
@@ -187,7 +186,7 @@ class BatchedChains {
   void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const UnitRule& rule);
   template <ConcreteUnitRule Rule>
   void sample_from_inputs(Layer layer, const Matrix<Scalar>& inputs, const Rule& rule) {
-    sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, decays_);
+    sample_layer(rule, inputs, layer == Layer::hidden ? hidden_ : visible_, streams_, workspaces_);
   }
   // layer ← 1 with the given probabilities (each unit independently; a Gibbs update whose p(· | other layer) is
   // already at hand: chains that start at the data draw h from the positive phase's p(h | v)). The same draws as
@@ -196,10 +195,10 @@ class BatchedChains {
     Matrix<Scalar>& state = layer == Layer::hidden ? hidden_ : visible_;
     require(probabilities.rows() == state.rows() && probabilities.cols() == state.cols(),
             "BatchedChains::draw_from_probabilities: the probabilities differ in shape from the layer");
-    for_each_row_block(state.rows(), state.cols(), decays_,
-                       [&](Eigen::Index first, Eigen::Index rows, DecayWorkspace<Scalar>&) {
+    for_each_row_block(state.rows(), state.cols(), workspaces_,
+                       [&](Eigen::Index first, Eigen::Index rows, LayerWorkspace<Scalar>& workspace) {
                          draw_rows(probabilities.row(first).data(), state.row(first).data(), streams_.data() + first,
-                                   rows, state.cols());
+                                   rows, state.cols(), workspace.uniforms);
                        });
   }
 
@@ -225,8 +224,8 @@ class BatchedChains {
   ProductPaths product_paths_;
   Matrix<Scalar> hidden_inputs_;  // workspaces, kept so a sweep allocates nothing
   Matrix<Scalar> visible_inputs_;
-  mutable Matrix<Scalar> energy_fields_;  // c + W v for energies(), a workspace only
-  std::vector<DecayWorkspace<Scalar>> decays_;  // one per thread
+  mutable Matrix<Scalar> energy_fields_;            // c + W v for energies(), a workspace only
+  std::vector<LayerWorkspace<Scalar>> workspaces_;  // one per thread
   std::vector<RandomStream> streams_;
 };
 

@@ -147,9 +147,9 @@ class CoupledChains {
   template <typename Rule>
   void sample_with(const Rule& rule, const Matrix<Scalar>& inputs, Matrix<Scalar>& state) {
     if constexpr (std::same_as<Rule, UnitRule>)
-      std::visit([&](const auto& concrete) { sample_layer(concrete, inputs, state, streams_, decays_); }, rule);
+      std::visit([&](const auto& concrete) { sample_layer(concrete, inputs, state, streams_, workspaces_); }, rule);
     else
-      sample_layer(rule, inputs, state, streams_, decays_);
+      sample_layer(rule, inputs, state, streams_, workspaces_);
   }
   // Copies the first chain's inputs into the second's for every pair whose conditioning layers are equal.
   void share_equal_inputs(Layer layer);
@@ -160,7 +160,7 @@ class CoupledChains {
   Matrix<Scalar> first_visible_, first_hidden_, second_visible_, second_hidden_;
   Matrix<Scalar> first_inputs_, second_inputs_;  // workspaces, kept between sweeps
   Matrix<Scalar> first_probabilities_, second_probabilities_;
-  std::vector<DecayWorkspace<Scalar>> decays_;  // one per thread
+  std::vector<LayerWorkspace<Scalar>> workspaces_;  // one per thread
   std::vector<RandomStream> streams_;
 };
 

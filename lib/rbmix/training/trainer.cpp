@@ -11,6 +11,7 @@
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/statistics.hpp"
+#include "rbmix/training/best_evaluation.hpp"
 #include "rbmix/training/checkpoint.hpp"
 
 namespace rbmix {
@@ -344,10 +345,7 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
 
   summary.updates_done = updates_done_;
   summary.learning_curve = learning_curve_;
-  for (const auto& point : learning_curve_) {
-    const std::optional<double> score = monitored_score(point);
-    if (score && (!summary.best || *score > *monitored_score(*summary.best))) summary.best = point;
-  }
+  summary.best = BestEvaluation(learning_curve_).best();
   if (!learning_curve_.empty()) summary.final = learning_curve_.back();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

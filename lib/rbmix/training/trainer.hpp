@@ -60,7 +60,7 @@ struct TrainingSummary {
   std::string message;
   std::int64_t updates_done = 0;
   std::vector<EvaluationPoint> learning_curve;
-  std::optional<EvaluationPoint> best;   // highest monitored_score seen
+  std::optional<EvaluationPoint> best;   // best_evaluation.hpp: the highest monitored_score, the earliest of equals
   std::optional<EvaluationPoint> final;  // last evaluation
   double seconds = 0.0;                  // wall time of this run() call
 };

@@ -16,7 +16,7 @@ TEST(AisCheck, SmokeScaleComparesEveryRunWithTheExactValue) {
   options.distribution_counts = {10, 100};
   options.bars_training_updates = 100;
   options.timing_distributions = 5;
-  const AisCheckResult result = run_ais_check(options);
+  const AisCheckResult result = run_ais_check(options).value();
   ASSERT_EQ(result.rows.size(), (3u + 2u) * 2u);
   EXPECT_EQ(result.exact_seconds.size(), 2u);
   for (const AisCheckRow& row : result.rows) {

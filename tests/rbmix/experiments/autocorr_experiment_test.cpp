@@ -28,7 +28,7 @@ AutocorrOptions short_options(const std::vector<std::string>& only) {
 TEST(Autocorr, SmokeScaleEstimatesEveryTrialWithBothOperators) {
   const AutocorrOptions options = short_options({});
   ASSERT_EQ(options.settings.size(), 3u);  // no MNIST directory: BAS 4×4 and the two Artificial Modes settings
-  const AutocorrResult result = run_autocorr(options);
+  const AutocorrResult result = run_autocorr(options).value();
   ASSERT_EQ(result.trials.size(), 3u);
   for (const AutocorrTrial& trial : result.trials) {
     for (const auto* operator_result : {&trial.gibbs, &trial.flip}) {
@@ -86,8 +86,8 @@ TEST(Autocorr, TheGainUsesTrustedPairsAndCountsTheExcluded) {
 
 // A setting keeps its seeds when others are left out (--only), and the thread count does not matter.
 TEST(Autocorr, ASettingRunAloneReproducesItsTrialsInTheFullRun) {
-  const AutocorrResult all = run_autocorr(short_options({}), JobRunner(1));
-  const AutocorrResult alone = run_autocorr(short_options({"modes_p0.1"}), JobRunner(2));
+  const AutocorrResult all = run_autocorr(short_options({}), JobRunner(1)).value();
+  const AutocorrResult alone = run_autocorr(short_options({"modes_p0.1"}), JobRunner(2)).value();
   ASSERT_EQ(alone.trials.size(), 1u);
   EXPECT_EQ(alone.trials[0].gibbs.autocorrelation, all.trials[2].gibbs.autocorrelation);
   EXPECT_EQ(alone.trials[0].flip.autocorrelation, all.trials[2].flip.autocorrelation);

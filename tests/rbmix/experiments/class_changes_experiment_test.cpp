@@ -25,7 +25,7 @@ ClassChangesOptions short_options() {
 // count is the number of those); Table 3's count of changes cannot exceed the number of sweeps.
 TEST(ClassChanges, SmokeScaleCountsAreWithinTheirBounds) {
   const ClassChangesOptions options = short_options();
-  const ClassChangesResult result = run_class_changes(options);
+  const ClassChangesResult result = run_class_changes(options).value();
   ASSERT_EQ(result.trials.size(), 2u * 2u);
   for (const ClassChangesTrial& trial : result.trials) {
     for (const OperatorClassChanges& counts : trial.counts) {
@@ -46,8 +46,8 @@ TEST(ClassChanges, SmokeScaleCountsAreWithinTheirBounds) {
 }
 
 TEST(ClassChanges, ResultsDoNotDependOnTheThreadCount) {
-  const ClassChangesResult one = run_class_changes(short_options(), JobRunner(1));
-  const ClassChangesResult two = run_class_changes(short_options(), JobRunner(2));
+  const ClassChangesResult one = run_class_changes(short_options(), JobRunner(1)).value();
+  const ClassChangesResult two = run_class_changes(short_options(), JobRunner(2)).value();
   ASSERT_EQ(one.trials.size(), two.trials.size());
   for (std::size_t k = 0; k < one.trials.size(); ++k)
     for (std::size_t r = 0; r < 2; ++r) {

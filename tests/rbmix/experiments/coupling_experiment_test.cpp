@@ -23,7 +23,7 @@ CouplingOptions small_options() {
 // Every random RBM's pairs of G and T are counted; the share where T's bound is below G's counts exactly those RBMs
 // among the ones where both bounds exist, and SLEM's share those with SLEM(T) < SLEM(G).
 TEST(Coupling, SharesCountTheRbmsWhereTIsBelowG) {
-  const CouplingResult result = run_coupling(small_options());
+  const CouplingResult result = run_coupling(small_options()).value();
   ASSERT_EQ(result.models.size(), 8u);
   const Table table = coupling_fig3_table(result);
   ASSERT_EQ(table.rows(), 2u);
@@ -50,8 +50,8 @@ TEST(Coupling, SharesCountTheRbmsWhereTIsBelowG) {
 // A job's result survives the grid's journal bit for bit (unmet pairs' NaN meeting times and missing t_mix included),
 // and the thread count changes nothing.
 TEST(Coupling, ResultsRoundTripAndDoNotDependOnThreads) {
-  const CouplingResult one = run_coupling(small_options(), JobRunner(1));
-  const CouplingResult two = run_coupling(small_options(), JobRunner(2));
+  const CouplingResult one = run_coupling(small_options(), JobRunner(1)).value();
+  const CouplingResult two = run_coupling(small_options(), JobRunner(2)).value();
   for (std::size_t k = 0; k < one.models.size(); ++k) {
     CouplingModelResult restored;
     from_grid_json(to_grid_json(one.models[k]), restored);

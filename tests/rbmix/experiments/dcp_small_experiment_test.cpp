@@ -17,7 +17,7 @@ namespace {
 // reports, not what this test asserts.
 TEST(DcpSmall, SmokeScaleCurvesKeepTheSummaryInvariants) {
   DcpSmallOptions options = dcp_small_options(Scale::smoke, 3);
-  const DcpSmallResult result = run_dcp_small(options, JobRunner(2));
+  const DcpSmallResult result = run_dcp_small(options, JobRunner(2)).value();
   ASSERT_EQ(result.curves.size(), 2u * 5u * 2u);
   EXPECT_EQ(result.evaluation_epochs.front(), 0);
   EXPECT_EQ(result.evaluation_epochs.back(), options.epochs);
@@ -45,8 +45,8 @@ TEST(DcpSmall, ResultsDoNotDependOnTheThreadCount) {
   DcpSmallOptions options = dcp_small_options(Scale::smoke, 4);
   options.trials = 2;
   options.epochs = 40;
-  const DcpSmallResult one = run_dcp_small(options, JobRunner(1));
-  const DcpSmallResult two = run_dcp_small(options, JobRunner(2));
+  const DcpSmallResult one = run_dcp_small(options, JobRunner(1)).value();
+  const DcpSmallResult two = run_dcp_small(options, JobRunner(2)).value();
   ASSERT_EQ(one.curves.size(), two.curves.size());
   for (std::size_t k = 0; k < one.curves.size(); ++k)
     EXPECT_EQ(one.curves[k].mean_log_likelihood, two.curves[k].mean_log_likelihood);

@@ -23,7 +23,7 @@ EstimatorCalibrationOptions tiny_options() {
 
 TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
   const EstimatorCalibrationOptions options = tiny_options();
-  const EstimatorCalibrationResult result = run_estimator_calibration(options);
+  const EstimatorCalibrationResult result = run_estimator_calibration(options).value();
   ASSERT_EQ(result.runs.size(), 2u * 2u);  // 2 operators × 2 replicates
   for (const CalibrationRun& run : result.runs) {
     EXPECT_GT(run.exact_time, 0.0);
@@ -53,7 +53,7 @@ TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
 TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
   EstimatorCalibrationOptions options = tiny_options();
   options.configurations = {{2, 1000}, {4, 2000}};
-  const EstimatorCalibrationResult result = run_estimator_calibration(options);
+  const EstimatorCalibrationResult result = run_estimator_calibration(options).value();
   const std::vector<EstimatorScore> overall = score_estimators(result, options.rule);
   std::vector<int> estimates(overall.size(), 0);
   std::vector<double> covered(overall.size(), 0.0);
@@ -143,8 +143,8 @@ TEST(EstimatorCalibration, ChoosesTheNarrowestIntervalUnderWhichEveryEstimatorCo
 }
 
 TEST(EstimatorCalibration, ResultsDoNotDependOnTheThreadCount) {
-  const EstimatorCalibrationResult one = run_estimator_calibration(tiny_options(), JobRunner(1));
-  const EstimatorCalibrationResult two = run_estimator_calibration(tiny_options(), JobRunner(2));
+  const EstimatorCalibrationResult one = run_estimator_calibration(tiny_options(), JobRunner(1)).value();
+  const EstimatorCalibrationResult two = run_estimator_calibration(tiny_options(), JobRunner(2)).value();
   ASSERT_EQ(one.runs.size(), two.runs.size());
   for (std::size_t r = 0; r < one.runs.size(); ++r)
     for (std::size_t k = 0; k < one.runs[r].diagnostics.estimates.size(); ++k)

@@ -26,7 +26,7 @@ FlipTrainingOptions tiny_config() {
 // −16 ln 2; a slightly worse value is possible, a much worse one would be a bug.
 TEST(FlipTraining, SmokeScaleProducesOneRowPerSettingWithSaneFigures) {
   const FlipTrainingOptions config = tiny_config();
-  const FlipTrainingResult result = run_flip_training(config);
+  const FlipTrainingResult result = run_flip_training(config).value();
   ASSERT_EQ(result.rows.size(), config.settings.size());
   ASSERT_EQ(result.runs.size(), config.settings.size() * 2 * 2);
   EXPECT_EQ(result.evaluation_updates, (std::vector<std::int64_t>{0, 50, 100}));
@@ -44,7 +44,7 @@ TEST(FlipTraining, SmokeScaleProducesOneRowPerSettingWithSaneFigures) {
 
 // G and T start from the same weights in the same trial (paired design): the first evaluation agrees.
 TEST(FlipTraining, OperatorsArePairedByTrial) {
-  const FlipTrainingResult result = run_flip_training(tiny_config(), JobRunner(1));
+  const FlipTrainingResult result = run_flip_training(tiny_config(), JobRunner(1)).value();
   for (const auto& gibbs : result.runs) {
     for (const auto& flip : result.runs) {
       if (!gibbs.flip && flip.flip && gibbs.setting == flip.setting && gibbs.trial == flip.trial) {
@@ -55,8 +55,8 @@ TEST(FlipTraining, OperatorsArePairedByTrial) {
 }
 
 TEST(FlipTraining, ResultsDoNotDependOnTheThreadCount) {
-  const FlipTrainingResult one = run_flip_training(tiny_config(), JobRunner(1));
-  const FlipTrainingResult two = run_flip_training(tiny_config(), JobRunner(2));
+  const FlipTrainingResult one = run_flip_training(tiny_config(), JobRunner(1)).value();
+  const FlipTrainingResult two = run_flip_training(tiny_config(), JobRunner(2)).value();
   ASSERT_EQ(one.runs.size(), two.runs.size());
   for (std::size_t k = 0; k < one.runs.size(); ++k) EXPECT_EQ(one.runs[k].learning_curve, two.runs[k].learning_curve);
 }
@@ -68,10 +68,11 @@ TEST(FlipTraining, DataSetsRunTogetherGiveTheirResultsAlone) {
   second.settings.resize(1);
   second.data = second.data.topRows(10);
   second.updates = 50;
-  const std::vector<FlipTrainingResult> together = run_flip_training(std::vector<FlipTrainingOptions>{first, second});
+  const std::vector<FlipTrainingResult> together =
+      run_flip_training(std::vector<FlipTrainingOptions>{first, second}).value();
   ASSERT_EQ(together.size(), 2u);
-  for (const auto& [alone, joint] :
-       {std::pair{run_flip_training(first), together[0]}, std::pair{run_flip_training(second), together[1]}}) {
+  for (const auto& [alone, joint] : {std::pair{run_flip_training(first).value(), together[0]},
+                                     std::pair{run_flip_training(second).value(), together[1]}}) {
     ASSERT_EQ(alone.runs.size(), joint.runs.size());
     EXPECT_EQ(alone.evaluation_updates, joint.evaluation_updates);
     for (std::size_t k = 0; k < alone.runs.size(); ++k)
@@ -86,11 +87,11 @@ TEST(FlipTraining, DataSetsRunTogetherGiveTheirResultsAlone) {
 TEST(FlipTraining, LearningCurveIsEvaluatedOnTheEvaluationRows) {
   FlipTrainingOptions config = tiny_config();
   config.settings.resize(1);
-  const FlipTrainingResult on_training_data = run_flip_training(config);
+  const FlipTrainingResult on_training_data = run_flip_training(config).value();
   config.evaluation_data = config.data;
-  const FlipTrainingResult on_same_rows = run_flip_training(config);
+  const FlipTrainingResult on_same_rows = run_flip_training(config).value();
   config.evaluation_data = config.data.topRows(2);
-  const FlipTrainingResult on_two_rows = run_flip_training(config);
+  const FlipTrainingResult on_two_rows = run_flip_training(config).value();
   for (std::size_t k = 0; k < on_training_data.runs.size(); ++k) {
     EXPECT_EQ(on_same_rows.runs[k].learning_curve, on_training_data.runs[k].learning_curve);
     EXPECT_NE(on_two_rows.runs[k].learning_curve.back(), on_training_data.runs[k].learning_curve.back());
@@ -135,7 +136,7 @@ TEST(FlipTraining, MnistSmokeScaleRunsOnThresholdedImages) {
   config.trials = 2;
   config.updates = 100;
   config.evaluation_interval = 50;
-  const FlipTrainingResult result = run_flip_training(config, JobRunner(2));
+  const FlipTrainingResult result = run_flip_training(config, JobRunner(2)).value();
   ASSERT_EQ(result.rows.size(), config.settings.size());
   ASSERT_EQ(result.runs.size(), config.settings.size() * 2 * 2);
   const double entropy_bound = -std::log(5.0);

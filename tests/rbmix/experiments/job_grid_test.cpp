@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "rbmix/core/error.hpp"
@@ -42,17 +43,25 @@ JobGridSettings settings_in(const std::filesystem::path& directory) {
   return settings;
 }
 
-void expect_roots(const std::vector<Root>& roots, std::size_t count) {
-  ASSERT_EQ(roots.size(), count);
+void expect_roots(const OrPartDone<std::vector<Root>>& roots, std::size_t count) {
+  ASSERT_TRUE(roots.whole()) << roots.part_done().message;
+  ASSERT_EQ(roots.value().size(), count);
   for (std::size_t index = 0; index < count; ++index) {
-    EXPECT_EQ(roots[index].index, index);
-    EXPECT_EQ(roots[index].value, root_job(index).value);  // bit for bit
+    EXPECT_EQ(roots.value()[index].index, index);
+    EXPECT_EQ(roots.value()[index].value, root_job(index).value);  // bit for bit
   }
+}
+
+// The part-done message names the shard, how much of the phase is journaled and how to combine the shards.
+void expect_part_done(const OrPartDone<std::vector<Root>>& share, const std::string& shard_and_count) {
+  ASSERT_FALSE(share.whole());
+  EXPECT_EQ(share.part_done().message.rfind(shard_and_count + " journaled in '", 0), 0u) << share.part_done().message;
+  EXPECT_NE(share.part_done().message.find("rbmix experiment merge"), std::string::npos);
 }
 
 TEST(JobGrid, ResultsThroughTheJournalEqualThoseKeptInMemory) {
   rbmix::testing::TemporaryDirectory directory;
-  const std::vector<Root> in_memory = run_jobs(JobRunner(2), JobPhase{0}, 30, root_job);  // no grid: threads only
+  const auto in_memory = run_jobs(JobRunner(2), JobPhase{0}, 30, root_job);  // no grid: threads only
   JobGrid grid(settings_in(directory.path()));
   expect_roots(run_jobs(JobRunner(3, &grid), JobPhase{0}, 30, root_job), 30);
   EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 30u);
@@ -90,12 +99,12 @@ TEST(JobGrid, AShardRunsItsShareAndStops) {
   settings.shard = {2, 3};
   JobGrid grid(settings);
   std::vector<std::atomic<int>> calls(10);
-  EXPECT_THROW(run_jobs(JobRunner(2, &grid), JobPhase{0}, 10,
-                        [&](std::size_t index) {
-                          ++calls[index];
-                          return root_job(index);
-                        }),
-               GridPartDone);
+  expect_part_done(run_jobs(JobRunner(2, &grid), JobPhase{0}, 10,
+                            [&](std::size_t index) {
+                              ++calls[index];
+                              return root_job(index);
+                            }),
+                   "shard 2/3: 3 of 10 jobs of phase 0");
   for (std::size_t index = 0; index < 10; ++index) EXPECT_EQ(calls[index].load(), index % 3 == 1 ? 1 : 0);
   EXPECT_EQ(JobJournal(directory.path(), 0, settings_in(directory.path()).identity).read().size(), 3u);
   EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "2/3");
@@ -122,12 +131,12 @@ TEST(JobGrid, AShardResumedFromAWholePhaseRunsItsShareOfTheNext) {
                6);
   EXPECT_EQ(first_phase_calls.load(), 0);
   std::vector<std::atomic<int>> calls(5);
-  EXPECT_THROW(run_jobs(JobRunner(2, &grid), JobPhase{1}, 5,
-                        [&](std::size_t index) {
-                          ++calls[index];
-                          return root_job(index);
-                        }),
-               GridPartDone);
+  expect_part_done(run_jobs(JobRunner(2, &grid), JobPhase{1}, 5,
+                            [&](std::size_t index) {
+                              ++calls[index];
+                              return root_job(index);
+                            }),
+                   "shard 1/2: 3 of 5 jobs of phase 1");
   for (std::size_t index = 0; index < 5; ++index) EXPECT_EQ(calls[index].load(), index % 2 == 0 ? 1 : 0);
   EXPECT_EQ(JobJournal(directory.path(), 1, settings_in(directory.path()).identity).read().size(), 3u);
   EXPECT_EQ(read_grid_record(directory.path()).at("shard"), "1/2");

@@ -27,14 +27,14 @@ ModifiedSweepOptions small_random_options() {
 TEST(ModifiedSweep, TheFamilyStartsAtGibbsOnTheSlemSweepRbms) {
   const ModifiedSweepOptions options = small_random_options();
   ASSERT_EQ(options.shifts.front(), 0.0);
-  const ModifiedSweepResult result = run_modified_sweep(options);
+  const ModifiedSweepResult result = run_modified_sweep(options).value();
   ASSERT_EQ(result.rbms.size(), 4u);
   EXPECT_TRUE(result.trained.empty());
   SlemSweepOptions slem_options = slem_sweep_options(Scale::smoke, 3);
   slem_options.family.sizes = {2};
   slem_options.family.weight_bounds = {1, 4};
   slem_options.family.rbms_per_setting = 2;
-  const SlemSweepResult slem = run_slem_sweep(slem_options);
+  const SlemSweepResult slem = run_slem_sweep(slem_options).value();
   const std::size_t operators = modified_sweep_random_operators(options).size();
   ASSERT_EQ(operators, 3 + options.shifts.size());
   for (std::size_t k = 0; k < result.rbms.size(); ++k) {
@@ -56,7 +56,7 @@ TEST(ModifiedSweep, TheFamilyStartsAtGibbsOnTheSlemSweepRbms) {
 // The share of RBMs where some γ beats G and T counts exactly those RBMs.
 TEST(ModifiedSweep, TheShareCountsTheRbmsWhereSomeGammaIsBelowGAndT) {
   const ModifiedSweepOptions options = small_random_options();
-  const ModifiedSweepResult result = run_modified_sweep(options);
+  const ModifiedSweepResult result = run_modified_sweep(options).value();
   const Table table = modified_sweep_summary_table(options, result);
   for (std::size_t row = 0; row < table.rows(); ++row) {
     const auto bound = std::get<long long>(table.at(row, 1));
@@ -80,7 +80,7 @@ TEST(ModifiedSweep, SmokeScaleSamplesTheTrainedRbmAndRoundTripsThroughTheGrid) {
   options.family.weight_bounds = {2};
   options.family.rbms_per_setting = 1;
   EXPECT_FALSE(options.mnist_skipped.empty());
-  const ModifiedSweepResult result = run_modified_sweep(options);
+  const ModifiedSweepResult result = run_modified_sweep(options).value();
   ASSERT_EQ(result.trained.size(), 1u);
   const ModifiedSweepTrainedTrial& trial = result.trained.front();
   ASSERT_EQ(trial.estimates.size(), modified_sweep_trained_operators(options).size());

@@ -24,7 +24,7 @@ PcdStudyOptions quick_options() {
 // chosen rate is one of the grid; update 0 is evaluated first.
 TEST(PcdStudy, SmokeScaleGivesEveryCurveWithScoresInRange) {
   const PcdStudyOptions options = quick_options();
-  const PcdStudyResult result = run_pcd_study(options);
+  const PcdStudyResult result = run_pcd_study(options).value();
   ASSERT_EQ(result.curves.size(), 3u * 7u + 4u);
   for (const auto& curve : result.curves) {
     ASSERT_EQ(curve.mean.size(), static_cast<std::size_t>(options.evaluations) + 1) << curve.algorithm;
@@ -47,8 +47,8 @@ TEST(PcdStudy, SmokeScaleGivesEveryCurveWithScoresInRange) {
 TEST(PcdStudy, ScoresDoNotDependOnTheThreadCount) {
   PcdStudyOptions options = quick_options();
   options.parts = {PcdStudyPart::classification, PcdStudyPart::mrf};
-  const PcdStudyResult one = run_pcd_study(options, JobRunner(1));
-  const PcdStudyResult two = run_pcd_study(options, JobRunner(2));
+  const PcdStudyResult one = run_pcd_study(options, JobRunner(1)).value();
+  const PcdStudyResult two = run_pcd_study(options, JobRunner(2)).value();
   ASSERT_EQ(one.curves.size(), two.curves.size());
   for (std::size_t k = 0; k < one.curves.size(); ++k) {
     EXPECT_EQ(one.curves[k].learning_rate, two.curves[k].learning_rate);

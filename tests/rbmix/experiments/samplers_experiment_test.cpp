@@ -44,8 +44,8 @@ void expect_same_curves(const std::vector<IslPoint>& one, const std::vector<IslP
 
 // Every job draws from (seed, job) or (seed, data set) alone: one thread or two give the same bits.
 TEST(SamplersExperiment, ResultsDoNotDependOnTheThreadCount) {
-  const SamplersResult one = run_samplers(tiny_options(), JobRunner(1));
-  const SamplersResult two = run_samplers(tiny_options(), JobRunner(2));
+  const SamplersResult one = run_samplers(tiny_options(), JobRunner(1)).value();
+  const SamplersResult two = run_samplers(tiny_options(), JobRunner(2)).value();
   ASSERT_EQ(one.models.size(), two.models.size());
   for (std::size_t k = 0; k < one.models.size(); ++k) {
     EXPECT_EQ(one.models[k].selection_isl, two.models[k].selection_isl);
@@ -65,7 +65,7 @@ TEST(SamplersExperiment, ResultsDoNotDependOnTheThreadCount) {
 // validation ISL at N; every setting of every sampler ran, each to N samples.
 TEST(SamplersExperiment, TuningPicksTheGridMaximumOfValidationIsl) {
   const SamplersOptions options = tiny_options();
-  const SamplersResult result = run_samplers(options);
+  const SamplersResult result = run_samplers(options).value();
   const SamplersDataSetResult& data = result.data_sets.at(0);
   ASSERT_EQ(result.models.size(), 2u);
   for (const SamplersModel& model : result.models)
@@ -130,7 +130,7 @@ TEST(SamplersExperiment, JobResultsRoundTripThroughTheirGridJson) {
 // of which exists.
 TEST(SamplersExperiment, RunRecordListsEveryOutput) {
   const SamplersOptions options = tiny_options();
-  const SamplersResult result = run_samplers(options);
+  const SamplersResult result = run_samplers(options).value();
   const testing::TemporaryDirectory temporary;
   ResultDirectory out(temporary.path() / "samplers");
   write_samplers(options, result, out);
@@ -153,7 +153,7 @@ TEST(SamplersExperiment, RunRecordListsEveryOutput) {
 // (same model, setting, rates and sampling seed) gives, one row of the model's width each.
 TEST(SamplersExperiment, PicturesAreTheChosenRunsOwnFirstGreySamples) {
   const SamplersOptions options = tiny_options();
-  const SamplersResult result = run_samplers(options);
+  const SamplersResult result = run_samplers(options).value();
   const SamplerRun& run = result.runs.at(result.data_sets[0].chosen_runs[0]);
   const SamplersDataSet& data = options.data_sets[0];
   const MatrixF kept = picture_samples(run, data.train.cols());

@@ -11,7 +11,7 @@ namespace {
 TEST(SlemSweep, SmokeScaleSharesCountTheRbmsWhereTIsBetter) {
   SlemSweepOptions options = slem_sweep_options(Scale::smoke, 3);
   options.family.weight_bounds = {1, 4};
-  const SlemSweepResult result = run_slem_sweep(options);
+  const SlemSweepResult result = run_slem_sweep(options).value();
   ASSERT_EQ(result.rbms.size(), 2u * 2u * 10u);
   ASSERT_EQ(result.shares.size(), 4u);
   for (const auto& share : result.shares) {
@@ -37,9 +37,9 @@ TEST(SlemSweep, EachRbmDependsOnlyOnItsOwnKey) {
   SlemSweepOptions options = slem_sweep_options(Scale::smoke, 5);
   options.family.sizes = {2};
   options.family.weight_bounds = {3};
-  const SlemSweepResult alone = run_slem_sweep(options, JobRunner(1));
+  const SlemSweepResult alone = run_slem_sweep(options, JobRunner(1)).value();
   options.family.sizes = {3, 2};
-  const SlemSweepResult with_other_size = run_slem_sweep(options, JobRunner(2));
+  const SlemSweepResult with_other_size = run_slem_sweep(options, JobRunner(2)).value();
   for (std::size_t k = 0; k < alone.rbms.size(); ++k) {
     EXPECT_EQ(alone.rbms[k].slem_gibbs, with_other_size.rbms[10 + k].slem_gibbs);
     EXPECT_EQ(alone.rbms[k].slem_flip, with_other_size.rbms[10 + k].slem_flip);

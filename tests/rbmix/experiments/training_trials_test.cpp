@@ -26,7 +26,7 @@ TrainingOptions short_training(std::uint64_t seed) {
 TEST(TrainingTrials, SummariesAreThoseOfEachJobRunAlone) {
   const MatrixD data = to_real(bars_and_stripes(3));
   const std::vector<TrainingJob> jobs{{short_training(1), &data, 4}, {short_training(2), &data, 3}};
-  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(2), JobPhase{0});
+  const std::vector<TrainingSummary> summaries = run_training_jobs(jobs, JobRunner(2), JobPhase{0}).value();
   ASSERT_EQ(summaries.size(), 2u);
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     Trainer alone(jobs[k].options, data, MatrixD(), jobs[k].n_hidden);
@@ -41,7 +41,7 @@ TEST(TrainingTrials, LearningCurveAveragesOverTheEvaluationRows) {
   TrainingOptions options = short_training(5);
   options.updates = 0;
   const std::vector<TrainingSummary> summaries =
-      run_training_jobs({{options, &data, 4, &rows}}, JobRunner(1), JobPhase{0});
+      run_training_jobs({{options, &data, 4, &rows}}, JobRunner(1), JobPhase{0}).value();
   Trainer untrained(options, data, MatrixD(), 4);
   const Rbm rbm = untrained.model();
   const std::vector<double> curve = train_log_likelihoods(summaries[0]);
@@ -60,7 +60,8 @@ TEST(TrainingTrials, MissingLikelihoodsAreNaN) {
 // that lost its curve but kept its best and final points, is refused saying what is wrong.
 TEST(TrainingTrials, JournaledSummariesAreReadBackOrRefused) {
   const MatrixD data = to_real(bars_and_stripes(3));
-  const TrainingSummary trained = run_training_jobs({{short_training(3), &data, 4}}, JobRunner(1), JobPhase{0})[0];
+  const TrainingSummary trained =
+      run_training_jobs({{short_training(3), &data, 4}}, JobRunner(1), JobPhase{0}).value()[0];
   TrainingSummary read;
   from_grid_json(to_grid_json(trained), read);
   EXPECT_EQ(train_log_likelihoods(read), train_log_likelihoods(trained));

@@ -93,7 +93,8 @@ py::dict run(const std::string& name, const std::filesystem::path& out, const st
   experiments::ExperimentReport report;
   {
     py::gil_scoped_release release;
-    report = entry.run(inputs, runner, out, make_record, log);
+    // Without a grid the result is always whole.
+    report = entry.run(inputs, runner, out, make_record, log).value();
   }
   if (verbose) py::print(log.str(), "end"_a = "");
   py::dict tables;

@@ -13,6 +13,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "rbmix/model/classification_rbm.hpp"
+#include "rbmix/training/best_evaluation.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_settings.hpp"
 
@@ -120,13 +121,8 @@ TrainingResult train(const py::handle& data, const std::map<std::string, std::st
     }
     return python_error.has_value() || interrupted_by_signal;
   };
-  std::optional<EvaluationPoint> best_point;
   TrainingResult result;
   hooks.on_evaluation = [&](const EvaluationPoint& point) {
-    if (request.kept == KeptModel::best) {
-      const auto score = monitored_score(point);
-      if (score && (!best_point || *score > *monitored_score(*best_point))) best_point = point;
-    }
     if (python_error || callback.is_none()) return;
     py::gil_scoped_acquire acquire;
     try {
@@ -140,13 +136,13 @@ TrainingResult train(const py::handle& data, const std::map<std::string, std::st
     Trainer trainer(request.options, std::move(arranged.train), std::move(arranged.test), request.hidden);
     if (initial_model) trainer.start_from(*initial_model);
     if (resume) trainer.load_checkpoint(*checkpoint);
-    // The best model is taken when its evaluation is seen, as `rbmix train --keep best` writes it.
+    // The best model is taken when its evaluation is seen, by the rule of `rbmix train --keep best`
+    // (best_evaluation.hpp), among this call's evaluations only (a resumed call's earlier best was that call's).
     if (request.kept == KeptModel::best) {
-      const auto observe = hooks.on_evaluation;
-      hooks.on_evaluation = [&, observe](const EvaluationPoint& point) {
-        const auto before = best_point;
-        observe(point);
-        if (best_point && (!before || best_point->update != before->update)) result.best_model = trainer.model();
+      const auto report = hooks.on_evaluation;
+      hooks.on_evaluation = [&, report, best = BestEvaluation()](const EvaluationPoint& point) mutable {
+        if (best.observe(point)) result.best_model = trainer.model();
+        report(point);
       };
     }
     result.summary = trainer.run(hooks);

@@ -19,6 +19,7 @@
 #include "rbmix/experiments/job_shard.hpp"
 #include "rbmix/experiments/mpi_job_backend.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/printable.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::cli {
@@ -103,7 +104,11 @@ void run(const experiments::ExperimentEntry& entry, const ExperimentArguments& a
     if (experiments::mpi_world_active()) record["hosts"] = experiments::mpi_hosts();
     return record;
   };
-  entry.run(inputs, runner, arguments.out, make_record, std::cout);
+  const auto report = entry.run(inputs, runner, arguments.out, make_record, std::cout);
+  // A shard journaled its share, or an MPI worker rank stops because rank 0 cannot go on (rank 0 says why): a normal
+  // end, status 0.
+  if (!report && !report.part_done().message.empty())
+    std::cerr << "rbmix: " << printable(report.part_done().message) << '\n';
 }
 
 void attach(CLI::App& parent, const experiments::ExperimentEntry& entry) {
