@@ -1243,8 +1243,9 @@ case_experiment_estimator_calibration() {
   local files
   files=$(python -c 'import json; print(" ".join(json.load(open("c2/run.json"))["files"]))')
   for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
-    estimator_calibration_coverage.csv estimator_calibration_coverage.svg \
-    estimator_calibration_initial_monotone_sequence.svg estimator_calibration_batch_means.svg run.json; do
+    estimator_calibration_coverage.csv estimator_calibration_coverage.svg estimator_calibration_intervals.csv \
+    estimator_calibration_goal_runs.csv estimator_calibration_initial_monotone_sequence.svg \
+    estimator_calibration_batch_means.svg run.json; do
     [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
     [[ -s "c2/$file" ]] || fail "c2/$file is missing or empty"
   done
@@ -1256,8 +1257,14 @@ case_experiment_estimator_calibration() {
   rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
   rejects "--configurations: '16by5000'" experiment estimator-calibration --configurations 16by5000 --out t
-  succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500 --seed 5 --out c3
+  rejects "divide the chains" experiment estimator-calibration --configurations 30x200/4 --out t
+  succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500,32x200/4 --seed 5 \
+    --out c3
   expect_output_contains "under it the recommended initial_monotone_sequence flags"
+  expect_output_contains "rbmix uses band + long batches x5"
+  grep -q '^32,200,4,' c3/estimator_calibration_coverage.csv || fail "no coverage row of the superchain shape"
+  succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500 --seed 5 --out c4
+  expect_output_contains "no run of at least 16 chains within its horizon: no interval is chosen"
 }
 
 # The per-unit modified rule runs in every command that takes an operator, and analyze shifts its sweep too.

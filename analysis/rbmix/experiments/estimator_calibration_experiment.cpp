@@ -535,9 +535,8 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
                 estimator_score_table(score_estimators(result, options.rule, {multi_chain_runs, {}, {}})));
   out.write_csv("estimator_calibration_goal_runs.csv",
                 estimator_score_table(score_estimators(result, options.rule, goal_runs(options))));
-  if (!result.runs.empty())
-    out.write_csv("estimator_calibration_intervals.csv",
-                  interval_candidate_table(interval_candidate_scores(options, result)));
+  out.write_csv("estimator_calibration_intervals.csv",
+                interval_candidate_table(interval_candidate_scores(options, result)));
 
   Table runs({"model", "operator", "chains", "steps", "superchains", "replicate", "exact_tau", "slowest_time",
               "within_horizon", "rhat", "nested_rhat", "ess_bulk", "ess_tail", "estimator", "tau", "lower", "upper",
@@ -686,16 +685,21 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
   report.tables.back().table.print(log, 3);
   if (!result.runs.empty()) {
     const std::vector<IntervalCandidateScore> intervals = interval_candidate_scores(options, result);
-    const std::optional<std::size_t> interval = chosen_interval(intervals);
-    log << "interval constructions (coverage of the 95 % intervals over the goal runs; "
-        << "estimator_calibration_intervals.csv): chosen "
-        << (interval ? "band + long batches x" + std::to_string(static_cast<int>(long_batch_factor_candidates[*interval]))
-                     : std::string("band"))
-        << "; rbmix uses band + long batches x" << analysis::long_batch_in_cutoffs << "\n";
-    for (const IntervalCandidateScore& score : intervals)
-      if (score.method == analysis::recommended_integrated_time_method)
-        log << "  " << score.construction << ": coverage " << score.coverage << ", median relative half width "
-            << score.median_relative_half_width << "\n";
+    if (intervals.empty()) {
+      log << "no run of at least " << multi_chain_runs << " chains within its horizon: no interval is chosen\n";
+    } else {
+      const std::optional<std::size_t> interval = chosen_interval(intervals);
+      log << "interval constructions (coverage of the 95 % intervals over the goal runs; "
+          << "estimator_calibration_intervals.csv): chosen "
+          << (interval ? "band + long batches x" +
+                             std::to_string(static_cast<int>(long_batch_factor_candidates[*interval]))
+                       : std::string("band"))
+          << "; rbmix uses band + long batches x" << analysis::long_batch_in_cutoffs << "\n";
+      for (const IntervalCandidateScore& score : intervals)
+        if (score.method == analysis::recommended_integrated_time_method)
+          log << "  " << score.construction << ": coverage " << score.coverage << ", median relative half width "
+              << score.median_relative_half_width << "\n";
+    }
     const auto candidates = rule_candidates(result, options.rule, goal_runs(options));
     const auto& chosen = candidates[chosen_rule(candidates)];
     log << "chosen rule (over the goal runs): relative half width <= " << chosen.rule.max_relative_half_width

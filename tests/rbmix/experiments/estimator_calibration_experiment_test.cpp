@@ -84,7 +84,7 @@ TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
 TEST(EstimatorCalibration, SuperchainRunsAreJudgedByNestedRhat) {
   EstimatorCalibrationOptions options = tiny_options();
   options.configurations = {{32, 200, 4}, {4, 2000}};
-  const EstimatorCalibrationResult result = run_estimator_calibration(options);
+  const EstimatorCalibrationResult result = run_estimator_calibration(options).value();
   ASSERT_EQ(result.runs.size(), 2u * 2u * 2u);
   for (const CalibrationRun& run : result.runs) {
     ASSERT_EQ(run.long_batch_candidates.size(), long_batch_factor_candidates.size());
