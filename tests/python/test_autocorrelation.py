@@ -1,6 +1,6 @@
 """rbmix.autocorrelation_time on numpy traces: an AR(1) series has τ = (1 + φ)/(1 − φ); emcee's estimate agrees
 where emcee is installed; a short trace is not trusted and says why. rbmix.rhat_nested equals a numpy computation
-written from the paper."""
+written from the paper and ArviZ's own values on fixed traces."""
 
 from statistics import NormalDist
 
@@ -90,6 +90,33 @@ def test_rhat_nested_equals_an_independent_numpy_computation(steps, superchain_i
     assert ours > 1.0
     # float32 rounds the draws and with them the folded values |x − median|, whose ties then differ a little.
     assert rbmix.rhat_nested(chains.astype(np.float32), superchain_ids) == pytest.approx(ours, rel=1e-3)
+
+
+def fixed_series(steps, chains):
+    """The fixed trace of tests/rbmix/analysis/convergence_diagnostics_test.cpp as (chains, steps): drift in chains
+    c > 0 and rounded terms that tie, x[t, c] = sin(0.7 t + c) + 0.05 t c + round(cos(1.9 t c), 1) (half to even)."""
+    t, c = np.arange(steps, dtype=float)[:, None], np.arange(chains, dtype=float)[None, :]
+    return np.ascontiguousarray((np.sin(0.7 * t + c) + 0.05 * t * c + np.rint(10.0 * np.cos(1.9 * t * c)) / 10.0).T)
+
+
+# ArviZ's own numbers: arviz-devs/arviz-stats at commit ef043f4d86f8016f9476a5bbbcc1da44851c6be3,
+# src/arviz_stats/base/diagnostics.py, _DiagnosticsBase._rhat_nested_rank (what arviz_stats.rhat_nested(...,
+# method="rank") runs on a (chain, draw) array) with the _split_chains, _z_scale, _backtransform_ranks and
+# _rhat_nested it calls, copied verbatim into a numpy/scipy script (docs/algorithms.md §6.5.1 describes it) and run
+# on these draws: both fixed traces grouped two ways each, and one chain per superchain.
+ARVIZ_RHAT_NESTED_RANK = [
+    ((20, 4), [0, 0, 1, 1], 1.0759945457505815),
+    ((20, 4), [0, 1, 0, 1], 1.0116422270161753),
+    ((20, 4), [0, 1, 2, 3], 1.064855673446827),
+    ((21, 6), [0, 0, 0, 1, 1, 1], 1.1136543751627945),
+    ((21, 6), [0, 1, 2, 0, 1, 2], 1.0551047607293367),
+    ((21, 6), [0, 1, 2, 3, 4, 5], 1.0865125565981373),
+]
+
+
+@pytest.mark.parametrize("shape, superchain_ids, arviz", ARVIZ_RHAT_NESTED_RANK)
+def test_rhat_nested_equals_arviz(shape, superchain_ids, arviz):
+    assert rbmix.rhat_nested(fixed_series(*shape), np.array(superchain_ids)) == pytest.approx(arviz, rel=1e-10)
 
 
 def test_rhat_nested_refuses_unequal_superchains():
