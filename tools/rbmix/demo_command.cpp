@@ -1,4 +1,4 @@
-// rbmix demo: the main job README.md gives a new user. In about 80 s on two cores it walks through what rbmix is for,
+// rbmix demo: the main job README.md gives a new user. In about 6 s on two cores it walks through what rbmix is for,
 // with every number computed on the spot: a data set and its best possible likelihood; the exact analysis of one tiny
 // RBM under every operator (and the naive flip's failure); a quick SLEM sweep of 003 Fig. 3; training with G and
 // T and the exact log-likelihood it reaches; AIS against the exact log Z; and estimated against exact
@@ -196,7 +196,7 @@ void run_demo(const DemoArguments& arguments) {
 
 void attach_demo(CLI::App& app) {
   auto arguments = std::make_shared<DemoArguments>();
-  auto* command = app.add_subcommand("demo", "A tour of what rbmix computes (about 80 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
+  auto* command = app.add_subcommand("demo", "A tour of what rbmix computes (about 6 s on two cores): exact analysis, SLEM sweep, training, AIS, mixing");
   command->add_option("--out", arguments->out, "Directory for the result tables")->capture_default_str();
   command->add_option("--seed", arguments->seed, "Seed of every random draw")->capture_default_str();
   command->callback([arguments] { run_demo(*arguments); });
