@@ -497,8 +497,8 @@ Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options
 
 namespace {
 
-// Coverage against the run shape, one line per estimator (the shapes in the options' order, at x = chains × steps
-// draws), with the nominal 95 % and the 90 % the trusted intervals must reach (docs/algorithms.md §6.7).
+// Coverage against the run shape, one line per estimator (the shapes at x = chains × steps draws, left to right),
+// with the nominal 95 % and the 90 % the trusted intervals must reach (docs/algorithms.md §6.7).
 void write_coverage_plot(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                          ResultDirectory& out) {
   std::vector<PlotSeries> series;
@@ -510,6 +510,17 @@ void write_coverage_plot(const EstimatorCalibrationOptions& options, const Estim
     for (std::size_t k = 0; k < scores.size() && k < series.size(); ++k) {
       series[k].x.push_back(static_cast<double>(configuration.chains * configuration.steps));
       series[k].y.push_back(scores[k].coverage);
+    }
+  }
+  // Each line left to right, whatever the order of the shapes in the options.
+  for (PlotSeries& line : series) {
+    std::vector<std::size_t> order(line.x.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return line.x[a] < line.x[b]; });
+    const std::vector<double> x = line.x, y = line.y;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      line.x[k] = x[order[k]];
+      line.y[k] = y[order[k]];
     }
   }
   out.write_svg("estimator_calibration_coverage.svg", series,
@@ -586,7 +597,13 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
         if (to_string(run.configuration) == to_string(configuration))
           groups[{run.exact_time, run.model + run.operator_name}].push_back(run.diagnostics.estimates[k].time);
       PlotSeries line{to_string(configuration), {}, {}, {}, {}, false};
-      for (auto& [key, values] : groups) {
+      for (auto& [key, estimates] : groups) {
+        // Both axes are logarithmic (exact τ spans 1 to 10^5): the estimates at or below 0, or undefined, are left
+        // out of the median and the range.
+        std::vector<double> values;
+        for (const double estimate : estimates)
+          if (estimate > 0.0 && std::isfinite(estimate)) values.push_back(estimate);
+        if (values.empty()) continue;
         std::sort(values.begin(), values.end());
         line.x.push_back(key.first);
         line.y.push_back(values[values.size() / 2]);
@@ -603,9 +620,10 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
                    "exact tau (sweeps)",
                    "estimated tau (sweeps)",
                    true,
-                   0.0,
                    std::nullopt,
-                   {}});
+                   std::nullopt,
+                   {},
+                   true});
   }
 }
 
