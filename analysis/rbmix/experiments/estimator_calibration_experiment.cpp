@@ -220,6 +220,9 @@ bool is_finite_estimate(const analysis::IntegratedTimeEstimate& estimate) {
   return std::isfinite(estimate.time) && estimate.time > 0.0;
 }
 
+// Whether a 95 % interval holds τ. No lower end (NaN): the band reached 0, so it holds every τ below its upper end.
+bool interval_holds(double lower, double upper, double time) { return !(time < lower) && time <= upper; }
+
 // Adds one estimate to a score. An estimate without a finite positive τ̂ counts as far off (and is always flagged:
 // its method warns).
 void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate& estimate, double exact, bool flagged,
@@ -230,8 +233,7 @@ void add_to_score(EstimatorScore& score, const analysis::IntegratedTimeEstimate&
     ++score.estimates;
     sum += error;
     sum_of_squares += error * error;
-    // No lower end (NaN): the band reached 0, so it covers every τ below its upper end.
-    const bool covered = !(exact < estimate.lower) && exact <= estimate.upper;
+    const bool covered = interval_holds(estimate.lower, estimate.upper, exact);
     score.coverage += covered ? 1.0 : 0.0;
     score.trusted_covered += covered && !flagged;
   }
@@ -327,7 +329,7 @@ OrPartDone<EstimatorCalibrationResult> run_estimator_calibration(const Estimator
 
 bool RunSelection::selects(const CalibrationRun& run) const {
   if (run.configuration.chains < min_chains) return false;
-  if (configuration && to_string(run.configuration) != to_string(*configuration)) return false;
+  if (configuration && run.configuration != *configuration) return false;
   return !horizon_in_slowest_times || run.within_horizon(*horizon_in_slowest_times);
 }
 
@@ -408,13 +410,13 @@ std::vector<IntervalCandidateScore> interval_candidate_scores(const EstimatorCal
         double lower = estimate.band_lower, upper = estimate.band_upper;
         if (construction >= 0) {
           const LongBatchInterval& batches = run.long_batch_candidates.at(static_cast<std::size_t>(construction));
-          lower = std::fmin(lower, batches.lower);
+          // An open lower end (NaN) stays open, as mixing_diagnostics joins them.
+          if (!std::isnan(lower)) lower = std::fmin(lower, batches.lower);
           upper = std::fmax(upper, batches.upper);
         }
         if (!widths_and_covered.count(estimate.method)) methods.push_back(estimate.method);
         auto& [widths, covered] = widths_and_covered[estimate.method];
-        // No lower end (NaN): the band reached 0, so it covers every τ below its upper end (as add_to_score).
-        covered += !(run.exact_time < lower) && run.exact_time <= upper;
+        covered += interval_holds(lower, upper, run.exact_time);
         widths.push_back(std::isnan(lower) ? upper / estimate.time : (upper - lower) / (2.0 * estimate.time));
       }
     }
@@ -594,7 +596,7 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
       // exact τ (and its operator) → the replicates' estimates
       std::map<std::pair<double, std::string>, std::vector<double>> groups;
       for (const CalibrationRun& run : result.runs)
-        if (to_string(run.configuration) == to_string(configuration))
+        if (run.configuration == configuration)
           groups[{run.exact_time, run.model + run.operator_name}].push_back(run.diagnostics.estimates[k].time);
       PlotSeries line{to_string(configuration), {}, {}, {}, {}, false};
       for (auto& [key, estimates] : groups) {

@@ -36,6 +36,7 @@ struct ChainConfiguration {
   // ≥ 2: the chains run in this many superchains, the chains of one started from one state, and the trust rule
   // reads nested R̂ in place of R̂ (many short chains; docs/algorithms.md §6.5.1). 0: every chain its own start.
   Eigen::Index superchains = 0;
+  friend bool operator==(const ChainConfiguration&, const ChainConfiguration&) = default;
 };
 // "CHAINSxSTEPS" or "CHAINSxSTEPS/SUPERCHAINS", as --configurations and the tables write it.
 std::string to_string(const ChainConfiguration& configuration);
