@@ -1763,7 +1763,6 @@ case_experiment_coupling() {
   [[ ! -e t ]] || fail "a refused experiment made its output directory"
 }
 
-run_case
 
 
 # trajectory_records FILE: "OFFSET SIZE" of every record of a trajectory file (the header first); each record is
@@ -1823,3 +1822,5 @@ case_trajectory_and_ladders() {
   rejects "--temperature-ladder needs --model" sample --temperature-ladder --out x
   rejects "at least 2 models" train --data bas.npy --hidden 4 --updates 10 --trajectory 1 --out bad
 }
+
+run_case

@@ -314,7 +314,8 @@ void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderA
   options.swap_interval = ladder_arguments.swap_interval;
   options.coupling.validate();
   const BuiltLadder ladder =
-      build_ladder(ladder_arguments, arguments.model, specification.rule, arguments.seed, arguments.single_precision);
+      build_ladder(ladder_arguments, arguments.model, specification.rule, arguments.seed, arguments.single_precision,
+                   !arguments.json);
   ProgressReporter progress("convergence", "ladder step", arguments.max_sweeps, arguments.progress.mode());
   options.coupling.progress = [&](Eigen::Index steps, Eigen::Index met) {
     progress.update(steps, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " ladder pairs met");

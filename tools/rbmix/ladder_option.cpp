@@ -40,7 +40,7 @@ void add_ladder_options(CLI::App& command, LadderArguments& arguments) {
 }
 
 BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
-                         std::uint64_t seed, bool single_precision) {
+                         std::uint64_t seed, bool single_precision, bool announce) {
   BuiltLadder ladder;
   std::optional<ModelPath> path;
   if (!arguments.trajectory.empty()) {
@@ -65,7 +65,8 @@ BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& mo
   ladder.rungs = ladder_rungs(*path, ladder.placed.positions);
   for (const double position : ladder.placed.positions) ladder.descriptions.push_back(path->describe(position));
   ladder.n_visible = path->n_visible();
-  std::cerr << "ladder: " << ladder.rungs.size() << " rungs along " << path->segments() + 1 << " models of "
+  if (announce)
+    std::cerr << "ladder: " << ladder.rungs.size() << " rungs along " << path->segments() + 1 << " models of "
             << ladder.source << ", placed for exchange acceptance " << arguments.target_acceptance << '\n';
   return ladder;
 }

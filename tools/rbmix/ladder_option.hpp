@@ -38,10 +38,11 @@ struct BuiltLadder {
   Eigen::Index n_visible = 0;
 };
 
-// Reads the trajectory (or takes `model` for a temperature ladder), places the rungs and prints a line about them on
-// stderr. `model_file` is the --model of the command (required for --temperature-ladder, refused with --ptt).
+// Reads the trajectory (or takes `model` for a temperature ladder), places the rungs and, with `announce`, prints a
+// line about them on stderr. `model_file` is the --model of the command (required for --temperature-ladder, refused
+// with --ptt).
 BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
-                         std::uint64_t seed, bool single_precision);
+                         std::uint64_t seed, bool single_precision, bool announce);
 
 // The ladder's configuration and the statistics of a run, for run.json.
 nlohmann::json ladder_record(const LadderArguments& arguments, const BuiltLadder& ladder,

@@ -196,7 +196,7 @@ void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& 
                 "tempering moves every rung by --operator");
   refuse_unused(given.sweeps, "--k", "a ladder", "a sample is one ladder step; --swap-interval sets its sweeps");
   const UnitRule rule = parse_unit_rule(arguments.rule);
-  const BuiltLadder ladder = build_ladder(ladder_arguments, arguments.model, rule, arguments.seed, false);
+  const BuiltLadder ladder = build_ladder(ladder_arguments, arguments.model, rule, arguments.seed, false, true);
   const auto shape = image_shape(arguments.image_shape, ladder.n_visible);
   const OutputDirectoryLock lock(arguments.out);
   const std::filesystem::path& out = lock.directory();

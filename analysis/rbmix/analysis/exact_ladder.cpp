@@ -6,7 +6,7 @@
 #include "rbmix/analysis/state_space.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/sampling/tempering_ladder.hpp"
+#include "rbmix/sampling/tempering_ladder.hpp"  // exchange_log_ratio
 
 namespace rbmix::analysis {
 namespace {
@@ -95,7 +95,6 @@ void ExactLadder::sweep(VectorD& distribution, std::size_t rung) const {
 
 void ExactLadder::exchange(VectorD& distribution, std::size_t lower) const {
   const std::size_t upper = lower + 1;
-  const bool redraw_hidden = exchange_redraws_hidden(rule_);
   const JointStateSpace space(rungs_.front());
   const auto hidden_states = static_cast<Eigen::Index>(space.hidden_states());
   VectorD moved = VectorD::Zero(distribution.size());
@@ -111,10 +110,6 @@ void ExactLadder::exchange(VectorD& distribution, std::size_t lower) const {
     const double accepted = std::exp(std::min(0.0, log_ratio));
     moved[static_cast<Eigen::Index>(index)] += mass * (1.0 - accepted);
     const std::uint64_t rest = index - x * stride(lower) - y * stride(upper);
-    if (!redraw_hidden) {
-      moved[static_cast<Eigen::Index>(rest + y * stride(lower) + x * stride(upper))] += mass * accepted;
-      continue;
-    }
     for (Eigen::Index hx = 0; hx < hidden_states; ++hx)
       for (Eigen::Index hy = 0; hy < hidden_states; ++hy) {
         const double probability =

@@ -4,8 +4,11 @@
 // rung, rung 0 the slowest-varying index. One ladder step is LadderChains's, step for step: `swap_interval` sweeps of
 // every rung (the dense sweep matrix of the rule; Gibbs at rung 0), the exchanges of the even links, the sweeps
 // again, the exchanges of the odd links; an exchange is accepted with exchange_log_ratio of the exact free energies,
-// swaps (v, h) for Gibbs and, for any other rule, swaps v and redraws both rungs' h from p_k(h | v), as the sampler
-// does. Matrix-free: the sweep applies each rung's matrix along its axis, so ladders of up to max_joint_units units
+// swaps v and redraws both rungs' h from p_k(h | v), as the sampler does for every rule but Gibbs. Under Gibbs the
+// sampler carries the exchanged replica's old h along instead, which its next sweep discards unread (the hidden
+// update draws from p(h | v) whatever h is): the two chains have the same law of v at every step and of (v, h) after
+// every hidden update, and the sampler's (v, h) is at least as far from Π π_k as this chain's, so a bound on the
+// sampler's ladder that lies above it lies above this chain's distance too. Matrix-free: the sweep applies each rung's matrix along its axis, so ladders of up to max_joint_units units
 // in all fit (2^20 states: three rungs of 6 + 1 units, say). The product of the rungs' distributions is stationary
 // (docs/algorithms/tempering-along-trajectory.md §3); the tests check that it is, and the coupled ladders' bound
 // against total_variation.

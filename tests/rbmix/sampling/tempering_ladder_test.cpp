@@ -18,8 +18,8 @@ TEST(CoupledLadders, MetLaddersStayMet) {
   const std::vector<Rbm> rungs = small_trajectory(8, 5, 9, {1.0, 2.0});
   for (const char* rule : {"gibbs", "flip"}) {
     CoupledLadders<double> ladders(rungs, 6, {parse_unit_rule(rule), 1}, 60, 3);
+    for (int step = 0; step < 3; ++step) ladders.step_first();
     for (Eigen::Index k = 0; k < 3; ++k) {
-      ladders.step_first();
       auto& rung = ladders.rung(k);
       rung.visible(CoupledChain::second) = rung.visible(CoupledChain::first);
       rung.hidden(CoupledChain::second) = rung.hidden(CoupledChain::first);

@@ -102,7 +102,7 @@ TEST(TrajectoryFile, AFlippedBitIsFoundAndItsRecordNamed) {
   EXPECT_NE(message.find(file.string()), std::string::npos) << message;
 
   damaged = bytes;
-  damaged[20] ^= 0x01;  // inside the header
+  damaged[40] ^= 0x01;  // inside the header, after its magic
   write_output_file(file, damaged);
   EXPECT_NE(error_of([&] { read_trajectory(file); }).find("the header is damaged"), std::string::npos);
 }
