@@ -15,10 +15,10 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 

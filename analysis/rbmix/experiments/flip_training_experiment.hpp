@@ -18,9 +18,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/training/training_options.hpp"
 
 namespace rbmix::experiments {

@@ -24,9 +24,9 @@
 #include "rbmix/core/types.hpp"
 #include "rbmix/estimation/isl.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/sampling_process.hpp"
 
@@ -93,6 +93,9 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
 SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory,
                                     Eigen::Index validation_rows, Eigen::Index test_rows);
 nlohmann::json to_json(const SamplersOptions& options);
+// The settings a sampler of the grid runs with at `point` (SamplersOptions::validate checks every one).
+SamplerSettings settings_of(const SamplersOptions& options, const SamplerCandidates& sampler,
+                            const SamplerGridPoint& point);
 
 struct SamplersModel {
   std::size_t data_set = 0;

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/report/table.hpp"
 
