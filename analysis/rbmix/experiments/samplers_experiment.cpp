@@ -8,6 +8,7 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/binarize.hpp"
+#include "rbmix/data/datasets.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/jobs/job_progress.hpp"
 #include "rbmix/jobs/job_runner.hpp"

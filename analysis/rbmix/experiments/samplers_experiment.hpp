@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -88,10 +89,12 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
                                         std::uint64_t seed);
 // An MNIST-style directory of IDX files (MNIST, Fashion-MNIST) as 001 §5 splits MNIST: the first 50 000 training
 // images for training, the last 10 000 for validation (the first `validation_rows` of them are used), and the first
-// `test_rows` test images (001 draws its curves on 2000). Threshold binarisation (pixel > ½; 001 does not say how it
-// binarised). Errors name the directory and what is missing.
-SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory,
-                                    Eigen::Index validation_rows, Eigen::Index test_rows);
+// `test_rows` test images (001 draws its curves on 2000); smoke scale takes at most 500 of each, and rows not given
+// take the scale's. Threshold binarisation (pixel > ½; 001 does not say how it binarised). Errors name the directory
+// and what is missing.
+SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory, Scale scale,
+                                    std::optional<Eigen::Index> validation_rows,
+                                    std::optional<Eigen::Index> test_rows);
 nlohmann::json to_json(const SamplersOptions& options);
 // The settings a sampler of the grid runs with at `point` (SamplersOptions::validate checks every one).
 SamplerSettings settings_of(const SamplersOptions& options, const SamplerCandidates& sampler,
