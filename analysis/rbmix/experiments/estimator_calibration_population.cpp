@@ -145,7 +145,7 @@ OrPartDone<EstimatorCalibrationResult> run_estimator_calibration(const Estimator
       out.skipped = true;
       return out;
     }
-    // τ_exp = −1/ln SLEM, the time a chain takes to forget its start (docs/algorithms.md §2.5).
+    // τ_exp = −1/ln SLEM, the time a chain takes to forget its start (docs/algorithms/operators.md §2.5).
     const double slowest_time = analysis.slem.slem < 1.0 ? -1.0 / std::log(analysis.slem.slem)
                                                           : std::numeric_limits<double>::infinity();
     std::uint64_t draw = 0;

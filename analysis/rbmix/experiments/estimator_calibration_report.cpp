@@ -53,7 +53,7 @@ Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options
 namespace {
 
 // Coverage against the run shape, one line per estimator (the shapes at x = chains × steps draws, left to right),
-// with the nominal 95 % and the 90 % the trusted intervals must reach (docs/algorithms.md §6.7).
+// with the nominal 95 % and the 90 % the trusted intervals must reach (docs/algorithms/calibration.md §6.7).
 void write_coverage_plot(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                          ResultDirectory& out) {
   std::vector<PlotSeries> series;

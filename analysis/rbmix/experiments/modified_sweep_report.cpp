@@ -105,7 +105,7 @@ Table modified_sweep_trained_table(const ModifiedSweepOptions& options, const Mo
   if (result.trained.empty()) return table;
   const std::vector<UnitRule> operators = modified_sweep_trained_operators(options);
   // Every trial has the same estimators, in the same order (integrated_autocorrelation_times); the recommended one
-  // (docs/algorithms.md §6.7) first.
+  // (docs/algorithms/calibration.md §6.7) first.
   const std::vector<std::size_t> order = analysis::recommended_first(result.trained.front().estimates.front());
   for (std::size_t s = 0; s < options.trained.size(); ++s) {
     const Table2Setting& setting = options.trained[s];

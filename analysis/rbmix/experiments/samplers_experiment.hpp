@@ -1,12 +1,12 @@
 #pragma once
-// Experiment samplers: 001 §5 (docs/algorithms.md §4 and §8, R1). On each data set one RBM is trained by FPCD and
-// chosen on validation ISL among a small grid of hidden sizes and learning rates (001 §5 picks "the best (according
-// to ISL) among all training methods and hyperparameters"; here the ISL of N Gibbs samples, k = 1, from the model
-// itself, so that the choice does not favour any of the samplers compared). Then every sampler — Gibbs, flip-the-state,
-// rates-FPCD, rates-herding, herding, sample penalization, and rates-FPCD with flip-the-state sweeps (a combination
-// no paper has run) — draws N samples from one chain for every setting of its grid of ε_F, α and k; each sampler's
-// setting with the highest validation ISL at N is kept (001 §5 tunes "to compare each sampling method in its best
-// light"), and its test ISL is reported against log-spaced N, with the training set's own ISL as the reference.
+// Experiment samplers: 001 §5 (docs/algorithms/estimation.md §4 and §8, R1). On each data set one RBM is trained by
+// FPCD and chosen on validation ISL among a small grid of hidden sizes and learning rates (001 §5 picks "the best
+// (according to ISL) among all training methods and hyperparameters"; here the ISL of N Gibbs samples, k = 1, from the
+// model itself, so that the choice does not favour any of the samplers compared). Then every sampler — Gibbs,
+// flip-the-state, rates-FPCD, rates-herding, herding, sample penalization, and rates-FPCD with flip-the-state sweeps (a
+// combination no paper has run) — draws N samples from one chain for every setting of its grid of ε_F, α and k; each
+// sampler's setting with the highest validation ISL at N is kept (001 §5 tunes "to compare each sampling method in its
+// best light"), and its test ISL is reported against log-spaced N, with the training set's own ISL as the reference.
 //
 // Two phases of jobs (job_grid.hpp): phase 0 trains the candidate models (one job per data set × hidden size ×
 // learning rate), phase 1 runs every sampler setting and the reference curves (one job per data set × sampler ×

@@ -15,7 +15,7 @@
 namespace rbmix::experiments {
 namespace {
 
-// Synthetic stand-in: Artificial Modes (docs/algorithms.md §7) with this mutation probability.
+// Synthetic stand-in: Artificial Modes (docs/algorithms/data-and-figures.md §7) with this mutation probability.
 constexpr double kSyntheticMutationProbability = 0.05;
 // 001 §5: MNIST's first 50 000 training images train, the other 10 000 choose hyperparameters.
 constexpr Eigen::Index kImageTrainingRows = 50000;

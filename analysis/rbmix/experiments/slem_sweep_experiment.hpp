@@ -1,5 +1,5 @@
 #pragma once
-// Experiment slem-sweep: 003 Fig. 3 (docs/algorithms.md §8, F3). For RBMs with m = n ∈ sizes, weights
+// Experiment slem-sweep: 003 Fig. 3 (docs/algorithms/data-and-figures.md §8, F3). For RBMs with m = n ∈ sizes, weights
 // W ~ U[−c, c] and zero biases, how often the flip-the-state sweep T has a smaller SLEM than the Gibbs sweep G,
 // against the bound c. Each RBM (size, c, index) is one job and draws its weights from its own RandomStream, keyed
 // by (size, c, index), so results do not depend on the thread count.
