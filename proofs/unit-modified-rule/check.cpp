@@ -1,4 +1,4 @@
-// Claim: the per-unit modified rule `unit-modified:γ` (docs/algorithms.md §2.4) steps each unit by
+// Claim: the per-unit modified rule `unit-modified:γ` (docs/algorithms/operators.md §2.4) steps each unit by
 // A′ = (A − λI)/(1 − λ), A the unit's Gibbs kernel and λ = γ·min(p, 1 − p), p = σ(x); it keeps π ∝ e^{−E} with
 // detailed balance of every unit step; γ = 1 coincides with flip-the-state wherever x ≠ 0 and with the naive flip
 // at x = 0; and every γ < 1 gives a sweep whose every entry is positive, hence irreducible and aperiodic.

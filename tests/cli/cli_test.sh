@@ -775,8 +775,8 @@ case_threads_identical() {
   cmp -s trace-1.npy trace-2.npy || fail "the energy traces differ between 1 and 2 threads"
 }
 
-# Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms.md §2.5) and says so;
-# flip-the-state does not factorise and stays matrix-free.
+# Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms/operators.md §2.5) and says
+# so; flip-the-state does not factorise and stays matrix-free.
 case_analyze_gibbs_through_a_layer() {
   succeeds model random --visible 6 --hidden 5 --weight-range 1 --seed 3 --out m65.npz
   succeeds analyze --model m65.npz --operators gibbs,flip --json

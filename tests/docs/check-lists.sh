@@ -3,13 +3,15 @@
 # Usage: check-lists.sh REPOSITORY_ROOT [RBMIX_PROGRAM]
 # Fails (exit 1, one line per problem) when
 #  - docs/README.md's index leaves out a docs/*.md file or links one that does not exist;
+#  - docs/algorithms.md leaves out an area file of docs/algorithms/ or a numbered section of one, or names one that
+#    does not exist, or two area files number a section alike;
 #  - README.md's "Layout" block or docs/design.md's "2. Layout" block leaves out a top-level folder or a folder of
 #    tools/, or names one that does not exist; docs/design.md's leaves out a folder of lib/rbmix/ or analysis/rbmix/;
 #  - lib/CMakeLists.txt's opening comment leaves out a folder of lib/rbmix/;
 # and, given the rbmix program, when
 #  - an experiment that `rbmix experiment --help` lists has no `rbmix experiment NAME` in docs/reproducing.md;
-#  - README.md or docs/*.md shows a command (`rbmix NAME`, `$rbmix NAME`) or an experiment (`rbmix experiment NAME`)
-#    that the program does not have.
+#  - README.md, docs/*.md or docs/algorithms/*.md shows a command (`rbmix NAME`, `$rbmix NAME`) or an experiment
+#    (`rbmix experiment NAME`) that the program does not have.
 set -euo pipefail
 export LC_ALL=C
 
@@ -33,6 +35,32 @@ done
 while IFS= read -r linked; do
   [[ -f "docs/$linked" ]] || problem "$index: links $linked, which is not in docs/"
 done < <(grep -oE '\]\([a-z_-]+[.]md\)' "$index" | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+
+# 1b. docs/algorithms.md, the index of the algorithms, links every area file of docs/algorithms/ and only those, and
+#     its table of sections lists every numbered heading of the area files, each number once, with the file holding it.
+algorithms=docs/algorithms.md
+for area in docs/algorithms/*.md; do
+  name="${area#docs/}"
+  grep -qF "]($name)" "$algorithms" || problem "$algorithms: the map does not link $name"
+done
+while IFS= read -r linked; do
+  [[ -f "docs/$linked" ]] || problem "$algorithms: links $linked, which is not in docs/algorithms/"
+done < <(grep -oE '\]\(algorithms/[a-z_-]+[.]md\)' "$algorithms" | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+# "NUMBER FILE" for every numbered heading of the area files, and for every row of the index's table.
+headings="$(for area in docs/algorithms/*.md; do
+  grep -oE '^#+ [0-9]+(\.[0-9]+)*' "$area" | awk -v file="${area#docs/}" '{ sub(/\.$/, "", $2); print $2, file }'
+done | sort)"
+rows="$(grep -oE '^\| [0-9]+(\.[0-9]+)* \|.*\]\(algorithms/[a-z_-]+[.]md\) \|$' "$algorithms" |
+  sed -E 's/^\| ([0-9.]+) \|.*\]\((algorithms\/[a-z_-]+[.]md)\) \|$/\1 \2/' | sort)"
+while read -r number file; do
+  [[ -n "$number" ]] && problem "docs/$file: §$number is not in $algorithms's table of sections with this file"
+done < <(comm -23 <(echo "$headings") <(echo "$rows"))
+while read -r number file; do
+  [[ -n "$number" ]] && problem "$algorithms: its table puts §$number in $file, which has no such heading"
+done < <(comm -13 <(echo "$headings") <(echo "$rows"))
+while read -r number; do
+  [[ -n "$number" ]] && problem "docs/algorithms/: §$number is a heading of more than one area file"
+done < <(cut -d' ' -f1 <<< "$headings" | uniq -d)
 
 # 2. The layouts, README.md's "Layout" block and docs/design.md's "2. Layout" block, each name every top-level folder
 #    and every folder of tools/, and only those; docs/design.md's also every folder of lib/rbmix/ and analysis/rbmix/.
@@ -106,11 +134,11 @@ if [[ -n "$program" ]]; then
     name="${shown##* }"
     grep -qxF "$name" <<< "$experiments" ||
       problem "$file: shows 'rbmix experiment $name', which the program does not have"
-  done < <(grep -oE 'rbmix experiment [a-z][a-z-]*' README.md docs/*.md | sort -u)
+  done < <(grep -oE 'rbmix experiment [a-z][a-z-]*' README.md docs/*.md docs/algorithms/*.md | sort -u)
   while IFS=: read -r file shown; do
     name="${shown##* }"
     grep -qxF "$name" <<< "$commands" || problem "$file: shows 'rbmix $name', which the program does not have"
-  done < <(grep -oE '(`|[$])rbmix [a-z][a-z-]*' README.md docs/*.md | sort -u)
+  done < <(grep -oE '(`|[$])rbmix [a-z][a-z-]*' README.md docs/*.md docs/algorithms/*.md | sort -u)
 fi
 
 if ((problems > 0)); then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the shell examples of the documentation as a reader would copy them: run-doc-examples.sh RBMIX ROOT.
 #  - README.md, section "A tour of the program": every ```sh block, in order, as one session;
-#  - docs/*.md: every ```sh block marked runnable by an HTML comment on the line before it, `<!-- runnable -->`,
-#    each file as one session.
+#  - docs/*.md and docs/algorithms/*.md: every ```sh block marked runnable by an HTML comment on the line before it,
+#    `<!-- runnable -->`, each file as one session.
 # A README block preceded by `<!-- not run: REASON -->` (e.g. it downloads MNIST) is skipped. Each session runs
 # with `bash -euo pipefail` in a fresh temporary directory where build/bin/rbmix is the program under test, so the
 # examples' `rbmix=build/bin/rbmix` works as written. Fails (exit 1) naming the file and the block's first line.
@@ -56,9 +56,9 @@ if [[ -z "$tour" ]]; then
   exit 1
 fi
 run_session "README.md (A tour of the program)" "$tour" || failures=$((failures + 1))
-for file in "$root"/docs/*.md; do
+for file in "$root"/docs/*.md "$root"/docs/algorithms/*.md; do
   script=$(extract "$file" marked)
   [[ -n "$script" ]] || continue
-  run_session "docs/$(basename "$file")" "$script" || failures=$((failures + 1))
+  run_session "${file#"$root"/}" "$script" || failures=$((failures + 1))
 done
 ((failures == 0))

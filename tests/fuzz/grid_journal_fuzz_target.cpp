@@ -17,8 +17,8 @@
 #include "grid_journal_runs.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/training_trials.hpp"
+#include "rbmix/jobs/job_journal.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // accept. The first byte gives the number of chains (1–4), the rest are the draws, 8 bytes each, chain after chain;
 // at most mixing_trace_max_draws draws are read. Besides not crashing and refusing only by InputError, every
 // result must keep two invariants:
-//  - every interval end is none (NaN) or positive: τ > 0 (docs/algorithms.md §6);
+//  - every interval end is none (NaN) or positive: τ > 0 (docs/algorithms/mixing-metrics.md §6);
 //  - the estimates do not depend on a power-of-two scale of the trace: the trace multiplied by 2^600 and by 2^−600
 //    is brought back to the same numbers (traces_in_unit_range), so both give the same estimates to the bit.
 // The seeds (seed_corpus_writer.cpp) are autoregressive traces scaled, offset and near-constant.

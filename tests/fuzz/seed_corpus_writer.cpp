@@ -14,7 +14,6 @@
 #include "checkpoint_runs.hpp"
 #include "grid_journal_runs.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_journal.hpp"
 #include "rbmix/experiments/training_trials.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/io/file_bytes.hpp"
@@ -22,6 +21,7 @@
 #include "rbmix/io/npy.hpp"
 #include "rbmix/io/output_file.hpp"
 #include "rbmix/io/zip_archive.hpp"
+#include "rbmix/jobs/job_journal.hpp"
 #include "rbmix/report/png_image.hpp"
 
 namespace {

@@ -1,11 +1,11 @@
 // Links the installed libraries and checks one exact value: an RBM with W = 0 and zero biases has
-// log Z = (m + n) log 2; that the experiments library links (two trials get two seeds); and that rbmix::verify's
+// log Z = (m + n) log 2; that the job engine links through the experiments library (two trials get two seeds); and that rbmix::verify's
 // numeric checks work without a test framework (this project links neither GoogleTest nor rapidcheck).
 #include <cmath>
 #include <cstdio>
 
 #include "rbmix/analysis/state_space.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/verify/rule_contract.hpp"
 

@@ -102,8 +102,8 @@ def fixed_series(steps, chains):
 # ArviZ's own numbers: arviz-devs/arviz-stats at commit ef043f4d86f8016f9476a5bbbcc1da44851c6be3,
 # src/arviz_stats/base/diagnostics.py, _DiagnosticsBase._rhat_nested_rank (what arviz_stats.rhat_nested(...,
 # method="rank") runs on a (chain, draw) array) with the _split_chains, _z_scale, _backtransform_ranks and
-# _rhat_nested it calls, copied verbatim into a numpy/scipy script (docs/algorithms.md §6.5.1 describes it) and run
-# on these draws: both fixed traces grouped two ways each, and one chain per superchain.
+# _rhat_nested it calls, copied verbatim into a numpy/scipy script (docs/algorithms/mixing-metrics.md §6.5.1 describes
+# it) and run on these draws: both fixed traces grouped two ways each, and one chain per superchain.
 ARVIZ_RHAT_NESTED_RANK = [
     ((20, 4), [0, 0, 1, 1], 1.0759945457505815),
     ((20, 4), [0, 1, 0, 1], 1.0116422270161753),

@@ -25,7 +25,7 @@ def test_bound_lies_above_the_exact_distance():
     bound = rbmix.convergence_bound(model, operator="flip", lag=5, pairs=200, start=rows, seed=3)
     assert bound.bound_available, bound.ergodicity
     exact = rbmix.exact_total_variation(model, operator="flip", start=rows, sweeps=len(bound.total_variation) - 1)
-    # 3 standard errors, and ln(1000)/R where no pair contributes (docs/algorithms.md §6.8).
+    # 3 standard errors, and ln(1000)/R where no pair contributes (docs/algorithms/convergence-bounds.md §6.8).
     assert np.all(bound.total_variation + 3 * bound.total_variation_standard_error + 6.91 / 200 >= exact)
 
 

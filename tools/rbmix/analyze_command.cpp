@@ -1,7 +1,7 @@
 // rbmix analyze: the exact analysis of transition operators on a model small enough to enumerate its joint states
-// (docs/algorithms.md §2): stationarity residual, row-sum error, detailed balance of the layers, irreducibility,
-// period, SLEM (dense up to 2^10 joint states, matrix-free beyond, up to 2^26; Gibbs beyond 2^10 through the dense
-// chain on its smaller layer) and the exact autocorrelation time of the energy.
+// (docs/algorithms/operators.md §2): stationarity residual, row-sum error, detailed balance of the layers,
+// irreducibility, period, SLEM (dense up to 2^10 joint states, matrix-free beyond, up to 2^26; Gibbs beyond 2^10
+// through the dense chain on its smaller layer) and the exact autocorrelation time of the energy.
 #include <chrono>
 #include <iomanip>
 #include <iostream>

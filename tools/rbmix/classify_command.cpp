@@ -1,4 +1,4 @@
-// rbmix classify: predicts labels with a classification RBM (000 §4.2; docs/algorithms.md §9.1) trained by
+// rbmix classify: predicts labels with a classification RBM (000 §4.2; docs/algorithms/pcd-study.md §9.1) trained by
 // rbmix train --labels: argmax_y p(y | x), exact from the K free energies F(x, y). With --labels it prints the
 // classification error; with --out FILE it writes the predicted labels (.npy, |u1, one per row).
 #include <iostream>

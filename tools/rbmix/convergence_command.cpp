@@ -1,6 +1,6 @@
 // rbmix convergence: an upper bound on the total-variation distance of a chain from the RBM's distribution after t
-// sweeps, from L-lag couplings (docs/algorithms.md §6.8), with its Monte Carlo standard error and the
-// Hamming-Wasserstein bound, at any model size. On a tiny model the exact distance d_TV(π₀Pᵗ, π) and the SLEM's
+// sweeps, from L-lag couplings (docs/algorithms/convergence-bounds.md §6.8), with its Monte Carlo standard error and
+// the Hamming-Wasserstein bound, at any model size. On a tiny model the exact distance d_TV(π₀Pᵗ, π) and the SLEM's
 // envelope λᵗ are set beside the bound. Pairs that do not meet within --max-sweeps are reported, and then no bound
 // is claimed. Any unit rule at any size; modified:RULE (the whole-sweep modified matrix) on models of at most 10
 // units. With --out DIR: run.json, bound.csv and bound.svg.
@@ -195,7 +195,7 @@ void print_summary(const ConvergenceArguments& arguments, const std::string& ope
   if (!bound.all_met()) {
     std::cout << "no bound: " << bound.meeting_times.size() - static_cast<std::size_t>(bound.met)
               << " pair(s) did not meet, so their meeting times, and the bound at every t, are unknown; run more "
-                 "sweeps (--max-sweeps) or see docs/algorithms.md §6.8 for when pairs meet\n";
+                 "sweeps (--max-sweeps) or see docs/algorithms/convergence-bounds.md §6.8 for when pairs meet\n";
     return;
   }
   if (!bound.bound_available()) {

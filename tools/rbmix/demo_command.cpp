@@ -15,9 +15,9 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
-#include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/slem_sweep_experiment.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -57,7 +57,7 @@ Table analysis_table(const Rbm& rbm, const std::vector<std::string>& operators) 
 }
 
 void show_data(const BinaryMatrix& bars) {
-  heading("1. Data: Bars & Stripes 3x3 (docs/algorithms.md §7)");
+  heading("1. Data: Bars & Stripes 3x3 (docs/algorithms/data-and-figures.md §7)");
   std::cout << bars.rows() << " rows of " << bars.cols() << " pixels; best possible average log-likelihood "
             << best_average_log_likelihood(bars) << " (the negative entropy of the rows)\n";
 }
@@ -147,8 +147,8 @@ std::string interval_cell(const analysis::IntegratedTimeEstimate& estimate) {
 void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::uint64_t seed,
                                 experiments::ResultDirectory& out) {
   heading("6. Autocorrelation time of the energy: estimated from 64 chains x 20000 sweeps against exact");
-  // The headline is the estimator docs/algorithms.md §6.7's calibration recommends, with its 95 % interval and the
-  // trust rule's verdict; every other estimator is shown beside it, '?' marking those the rule distrusts.
+  // The headline is the estimator docs/algorithms/calibration.md §6.7's calibration recommends, with its 95 % interval
+  // and the trust rule's verdict; every other estimator is shown beside it, '?' marking those the rule distrusts.
   std::vector<std::string> columns{"operator", "exact_tau", analysis::recommended_integrated_time_method,
                                    "trusted", "rhat"};
   std::vector<std::vector<Table::Cell>> rows;

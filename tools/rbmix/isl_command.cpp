@@ -1,5 +1,5 @@
-// rbmix isl: the indirect sampling likelihood of 001 §5 (docs/algorithms.md §4) of a sample set: the mean log
-// density of the test rows under a Parzen estimator on the first N samples, for log-spaced N (or --counts), with
+// rbmix isl: the indirect sampling likelihood of 001 §5 (docs/algorithms/estimation.md §4) of a sample set: the mean
+// log density of the test rows under a Parzen estimator on the first N samples, for log-spaced N (or --counts), with
 // the Parzen β chosen for each N on the validation rows. Passing the training set as --samples gives the reference
 // line. With --out DIR: isl.csv and run.json.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // rbmix loglik: the average log-likelihood of a data set under a model, with log Z computed exactly (enumerating
-// one layer, docs/algorithms.md §5) or estimated by AIS (Salakhutdinov & Murray 2008). The estimators are alternatives
-// in one option group; a new one adds a flag there and a branch in estimate().
+// one layer, docs/algorithms/estimation.md §5) or estimated by AIS (Salakhutdinov & Murray 2008). The estimators are
+// alternatives in one option group; a new one adds a flag there and a branch in estimate().
 #include <chrono>
 #include <cmath>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // rbmix mixing: samples energy traces of a model with one operator, or reads any series from a file (--trace), and
 // reports the integrated autocorrelation time: the recommended estimate with its 95 % interval and trust verdict
-// first, then every estimator of docs/algorithms.md §6 beside it, the rank-normalised split R̂ and the bulk and tail
-// ESS (with --superchains K, the nested R̂ of K superchains of chains started from one shared state each), the
-// autocorrelation function (CSV) and its plot (SVG). With --out DIR: run.json (run record, results and the
-// list of files), autocorrelation.csv and autocorrelation.svg (unless the series is constant).
+// first, then every estimator of docs/algorithms/mixing-metrics.md §6 beside it, the rank-normalised split R̂ and the
+// bulk and tail ESS (with --superchains K, the nested R̂ of K superchains of chains started from one shared state each),
+// the autocorrelation function (CSV) and its plot (SVG). With --out DIR: run.json (run record, results and the list of
+// files), autocorrelation.csv and autocorrelation.svg (unless the series is constant).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -233,12 +233,12 @@ void print_mixing_summary(const std::string& source, const analysis::MixingDiagn
     std::cout << "nested R-hat (" << superchains << " superchains, rank-normalised, split) " << nested_reduction
               << "\n";
   integrated_time_table(diagnostics.estimates).print(std::cout);
-  // The calibration (docs/algorithms.md §6.7): a chain that never left one mode looks well mixed to every estimator
-  // and to R̂ of its own halves; only chains started apart show it.
+  // The calibration (docs/algorithms/calibration.md §6.7): a chain that never left one mode looks well mixed to every
+  // estimator and to R̂ of its own halves; only chains started apart show it.
   if (diagnostics.chains < multi_chain_advice)
     std::cout << "note: " << diagnostics.chains << (diagnostics.chains == 1 ? " chain" : " chains")
               << ": a mode no chain left is invisible to every estimate; run " << multi_chain_advice
-              << " or more (--chains) to trust tau (docs/algorithms.md §6.7)\n";
+              << " or more (--chains) to trust tau (docs/algorithms/calibration.md §6.7)\n";
 }
 
 void run_mixing(const MixingArguments& arguments) {
@@ -258,7 +258,8 @@ void run_mixing(const MixingArguments& arguments) {
   // Checked before the estimators run: a file's chains must divide into the superchains too.
   const double nested_reduction = nested_rhat(input.traces, arguments.superchains);
   analysis::MixingDiagnostics diagnostics = analysis::mixing_diagnostics(input.traces);
-  // Chains in superchains are judged by nested R̂ (docs/algorithms.md §6.5.1), as the calibration judges them.
+  // Chains in superchains are judged by nested R̂ (docs/algorithms/mixing-metrics.md §6.5.1), as the calibration judges
+  // them.
   if (arguments.superchains > 0)
     analysis::use_nested_potential_scale_reduction(diagnostics, nested_reduction, analysis::TrustRule{});
   // Only the lags plotted: every lag of a long chain would cost memory in proportion to its length.

@@ -1,7 +1,7 @@
 // rbmix sample: draws a sequence of samples from a trained model with one of 001's sampling processes (gibbs,
-// rates-fpcd, rates-herding, herding, sp; docs/algorithms.md §4). Writes to --out DIR: samples.npy (binary, uint8),
-// grey.npy (grey levels, float32), both in emission order (row t·C + c is chain c's t-th sample), for image data
-// samples.png (the first --picture-samples grey samples in a grid; its Description text chunk and run.json's
+// rates-fpcd, rates-herding, herding, sp; docs/algorithms/estimation.md §4). Writes to --out DIR: samples.npy (binary,
+// uint8), grey.npy (grey levels, float32), both in emission order (row t·C + c is chain c's t-th sample), for image
+// data samples.png (the first --picture-samples grey samples in a grid; its Description text chunk and run.json's
 // "samples_png" say what a tile shows), and run.json.
 // With --ptt TRAJECTORY (or --temperature-ladder) it samples by parallel tempering along the training trajectory
 // (docs/algorithms/tempering-along-trajectory.md): --chains ladders, the top rung's visible states after every ladder

@@ -1,5 +1,5 @@
-// rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms.md §3) and
-// writes, into --out: model.npz (the plain RBM), learning_curve.csv and its plot learning_curve.svg, filters.png
+// rbmix train: trains a binary RBM on a .npy data set with any algorithm and unit rule (docs/algorithms/training.md §3)
+// and writes, into --out: model.npz (the plain RBM), learning_curve.csv and its plot learning_curve.svg, filters.png
 // (each hidden unit's weights as a tile, when the rows are pictures: square, or --image-shape), run.json (full
 // configuration, seed, the summary and the list of files) and checkpoint.ckpt (resume with --resume and the same
 // options); with --keep best also best-model.npz, the model of the best evaluation. Every evaluation runs the monitor

@@ -1,7 +1,7 @@
 // rbmix transform: the hidden features of data rows under a trained RBM, p(h_i = 1 | v) = σ(c_i + W_i·v) per row
-// and hidden unit (docs/algorithms.md §1), written as a .npy array of float64 (rows × hidden units): the inputs of a
-// downstream classifier. --grey-levels reads grey-level rows (|u1 intensities / 255 or floats in [0, 1]) and uses
-// the grey levels themselves as v (the mean-field input, as a classification RBM does on grey levels).
+// and hidden unit (docs/algorithms/operators.md §1), written as a .npy array of float64 (rows × hidden units): the
+// inputs of a downstream classifier. --grey-levels reads grey-level rows (|u1 intensities / 255 or floats in [0, 1])
+// and uses the grey levels themselves as v (the mean-field input, as a classification RBM does on grey levels).
 #include <iostream>
 #include <memory>
 #include <string>

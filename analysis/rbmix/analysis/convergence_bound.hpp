@@ -1,8 +1,8 @@
 #pragma once
 // Upper bounds on the distance of a chain from its target after t sweeps, from L-lag couplings (Biswas, Jacob &
-// Vanetti 2019; docs/algorithms.md §6.8). R independent pairs: X₀ and Y₀ drawn independently from π₀; X advances
-// L sweeps alone; then (X_t, Y_{t−L}) advance together by the coupled sweep (rbmix/sampling/coupled_chains.hpp)
-// until they meet, τ = inf{t > L : X_t = Y_{t−L}}. Then
+// Vanetti 2019; docs/algorithms/convergence-bounds.md §6.8). R independent pairs: X₀ and Y₀ drawn independently from
+// π₀; X advances L sweeps alone; then (X_t, Y_{t−L}) advance together by the coupled sweep
+// (rbmix/sampling/coupled_chains.hpp) until they meet, τ = inf{t > L : X_t = Y_{t−L}}. Then
 //   d_TV(π₀Pᵗ, π) ≤ E[max(0, ⌈(τ − L − t)/L⌉)],
 //   d_W(π₀Pᵗ, π) ≤ E[Σ_{j ≥ 1, t + jL < τ} |X_{t+jL} − Y_{t+(j−1)L}|]   (Hamming distance of (v, h)),
 // each estimated by the mean over the pairs, with its Monte Carlo standard error (standard deviation / √R).
@@ -26,8 +26,9 @@
 namespace rbmix::analysis {
 
 // Pairs within this many differing units of (v, h) switch from shared uniforms to the maximal coupling of each
-// layer's conditional. Measured on 784 × 500 random RBMs (docs/algorithms.md §6.8): with weights U[−0.1, 0.1] pairs
-// settle at a distance near 70 under shared uniforms, and from within 60 units the maximal coupling meets.
+// layer's conditional. Measured on 784 × 500 random RBMs (docs/algorithms/convergence-bounds.md §6.8): with weights
+// U[−0.1, 0.1] pairs settle at a distance near 70 under shared uniforms, and from within 60 units the maximal coupling
+// meets.
 inline constexpr Eigen::Index default_maximal_coupling_distance = 60;
 
 // The whole-sweep modified matrix is coupled through its dense rows: 2^10 joint states, an 8 MiB matrix.

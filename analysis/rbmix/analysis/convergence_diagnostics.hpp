@@ -1,6 +1,7 @@
 #pragma once
 // Multi-chain convergence diagnostics as Stan and ArviZ compute them (Vehtari, Gelman, Simpson, Carpenter & Bürkner
-// 2021; docs/algorithms.md §6.5). Traces are steps × chains (autocorrelation.hpp), S = steps · chains draws.
+// 2021; docs/algorithms/mixing-metrics.md §6.5). Traces are steps × chains (autocorrelation.hpp), S = steps · chains
+// draws.
 //   split_chains            — each chain cut into its first and second half (an odd middle draw is dropped), so
 //                             that a drift inside a chain shows up as a difference between chains.
 //   rank_normalise          — z = Φ^{-1}((r − 3/8)/(S + 1/4)), r the rank over all draws with ties averaged

@@ -1,9 +1,9 @@
 #pragma once
-// Draws from rows of a dense transition matrix, alone and maximally coupled (docs/algorithms.md §6.8): what couples
-// two chains of an operator given only as a matrix, such as the whole-sweep modified matrix of 001 §3, whose step
-// is no product of unit rules. A maximal coupling of the rows p and q of two states agrees with probability
-// w = Σ_z min(p(z), q(z)) = 1 − d_TV(p, q), the most any coupling can: with probability w both chains move to one
-// draw of min(p, q)/w, otherwise each to a draw of its own residual, (p − q)⁺/(1 − w) and (q − p)⁺/(1 − w).
+// Draws from rows of a dense transition matrix, alone and maximally coupled (docs/algorithms/convergence-bounds.md
+// §6.8): what couples two chains of an operator given only as a matrix, such as the whole-sweep modified matrix of 001
+// §3, whose step is no product of unit rules. A maximal coupling of the rows p and q of two states agrees with
+// probability w = Σ_z min(p(z), q(z)) = 1 − d_TV(p, q), the most any coupling can: with probability w both chains move
+// to one draw of min(p, q)/w, otherwise each to a draw of its own residual, (p − q)⁺/(1 − w) and (q − p)⁺/(1 − w).
 #include <cstdint>
 #include <utility>
 

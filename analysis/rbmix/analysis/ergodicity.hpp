@@ -1,6 +1,6 @@
 #pragma once
-// Ergodicity of a finite chain from its structural nonzero pattern (docs/algorithms.md §2): irreducibility from the
-// strongly connected components (Tarjan 1972, iterative so 2^20 states cannot overflow the call stack) and the
+// Ergodicity of a finite chain from its structural nonzero pattern (docs/algorithms/operators.md §2): irreducibility
+// from the strongly connected components (Tarjan 1972, iterative so 2^20 states cannot overflow the call stack) and the
 // period from BFS levels (Jarvis & Shier 1999): period = gcd over edges u → w inside the class of
 // (level[u] − level[w] + 1). Zeros must be structural — the rule says 0 — never floating-point underflow.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The exact distance of a chain from its target after t steps (docs/algorithms.md §6.8):
+// The exact distance of a chain from its target after t steps (docs/algorithms/convergence-bounds.md §6.8):
 //   d_TV(π₀Kᵗ, π) = ½ Σ_x |(π₀Kᵗ)(x) − π(x)|,   t = 0 … sweeps,
 // by carrying the distribution forward with the adjoint of any transition operator (transition_operator.hpp):
 // dense for small spaces, the matrix-free sweep up to 2^max_joint_units states. The truth that every coupling bound

@@ -87,7 +87,7 @@ std::optional<double> FactorisedSweep::try_integrated_autocorrelation_time(const
   const Eigen::Map<const Eigen::MatrixXd> joint(stationary.data(), visible_states, hidden_states);
   const Eigen::Map<const Eigen::MatrixXd> centred(centred_vector.data(), visible_states, hidden_states);
   // g(v) = E_π[f̄ | v] and w(h) = Σ_v p(v | h) f̄(v, h) = (B f̄)(h): Σ_{t≥1} ⟨f̄, K^t f̄⟩_π is
-  // ⟨g, Z_V Q w⟩ under π_v, or ⟨R g, Z_H w⟩ under π_h (docs/algorithms.md §2.5).
+  // ⟨g, Z_V Q w⟩ under π_v, or ⟨R g, Z_H w⟩ under π_h (docs/algorithms/operators.md §2.5).
   const VectorD given_visible = (hidden_given_visible_.array() * centred.array()).rowwise().sum();
   const VectorD after_hidden_draw = (visible_given_hidden_.array() * centred.array()).colwise().sum().transpose();
   const MatrixD chain = reduced_chain();

@@ -1,6 +1,6 @@
 #pragma once
 // The sweep of a rule whose next state ignores the current one (Gibbs) reduced to a chain on one layer
-// (docs/algorithms.md §2.5). The sweep draws the hidden layer given v, then the visible layer given the new h
+// (docs/algorithms/operators.md §2.5). The sweep draws the hidden layer given v, then the visible layer given the new h
 // (sweep_operator.hpp), so with Q(v, h) = p(h | v) and R(h, v) = p(v | h)
 //   K((v, h), (v′, h′)) = Q(v, h′) R(h′, v′),
 // which does not depend on h. Hence K^t = S V^{t−1} T (t ≥ 1), where S lifts a function of v to the joint states,

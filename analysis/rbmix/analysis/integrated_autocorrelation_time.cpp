@@ -474,8 +474,8 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     signals.method_warning = estimate.warning;
     signals.potential_scale_reduction = out.potential_scale_reduction;
     signals.length_in_times = estimate.time > 0.0 ? static_cast<double>(out.steps) / estimate.time : not_a_number;
-    // The batch means' bias is −2 Σ_k k ρ(k)/b ≈ −τ_exp τ/b (docs/algorithms.md §6.2): a slow mode within batches
-    // of a few τ̂ pulls them low while their own interval stays honest about the noise only.
+    // The batch means' bias is −2 Σ_k k ρ(k)/b ≈ −τ_exp τ/b (docs/algorithms/mixing-metrics.md §6.2): a slow mode
+    // within batches of a few τ̂ pulls them low while their own interval stays honest about the noise only.
     signals.batch_in_times = is_batch_means(estimate.method) && estimate.time > 0.0
                                  ? static_cast<double>(estimate.cutoff) / estimate.time
                                  : not_a_number;
@@ -491,7 +491,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     }
     // The width check reads the estimator's own band, its noise: the long batches' interval is as wide as few
     // batches leave it whether or not a tail is there (one chain of 10^5 steps: ±40 %), and a tail that is there
-    // shows as a disagreement with the batch means (docs/algorithms.md §6.6).
+    // shows as a disagreement with the batch means (docs/algorithms/mixing-metrics.md §6.6).
     signals.relative_half_width =
         estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
     // The reported interval: the band joined with the long batches' interval (the header), where both are defined.

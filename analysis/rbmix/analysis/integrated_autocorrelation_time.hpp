@@ -2,7 +2,7 @@
 // Integrated autocorrelation time τ = Σ_{Δt=−∞}^{∞} R(Δt) = 1 + 2 Σ_{Δt≥1} R(Δt) (003 §4.3 eq. 17): the variance
 // of a mean over N consecutive states is τ Var(f)/N, so τ steps are worth one independent sample.
 // Seven estimators from the traces of autocorrelation.hpp (one row per step, one column per chain), each with a
-// 95 % interval [lower, upper] (docs/algorithms.md §6):
+// 95 % interval [lower, upper] (docs/algorithms/mixing-metrics.md §6):
 //   autoregressive             — AR(p) by Yule–Walker, p by AIC (at least 1), τ = (1 − φᵀρ)/(1 − Σφ)², where ρ is the
 //                                model's autocorrelation at lags 1..p (equal to the sample one for Yule–Walker).
 //                                As R's ar.yw + SamplerCompare's ar.act, which 003 used; max order min(N−1, 10 log10
@@ -23,10 +23,10 @@
 // Every estimate's reported interval [lower, upper] is its own band joined with the χ² interval of batch means over
 // long batches, b ≥ long_batch_in_cutoffs × the monotone sequence's last lag (long_batch_size): the band holds the
 // estimator's noise, the long batches what its assumptions miss — a tail cut off beyond its window, the negative
-// lags of a non-reversible (flip-the-state) chain that a positive sequence drops. docs/algorithms.md §6.2.1; the
-// calibration of §6.7 chose the construction and the factor. Every estimate
-// carries its own warning (a fit at its largest order, a window or sequence that reached the end of the chain, a
-// constant trace); the trust rule (trust_verdict) adds the checks that see slow tails.
+// lags of a non-reversible (flip-the-state) chain that a positive sequence drops. docs/algorithms/mixing-metrics.md
+// §6.2.1; the calibration of §6.7 chose the construction and the factor. Every estimate carries its own warning (a fit
+// at its largest order, a window or sequence that reached the end of the chain, a constant trace); the trust rule
+// (trust_verdict) adds the checks that see slow tails.
 #include <Eigen/Core>
 #include <limits>
 #include <string>
@@ -52,7 +52,7 @@ struct IntegratedTimeEstimate {
 };
 
 // The long batches are at least this many times the monotone sequence's last lag T (its reach into the
-// autocorrelation; docs/algorithms.md §6.2.1), chosen by the calibration (§6.7).
+// autocorrelation; docs/algorithms/mixing-metrics.md §6.2.1), chosen by the calibration (§6.7).
 inline constexpr double long_batch_in_cutoffs = 5.0;
 // The long batches' size for chains of `steps` steps and a sequence cut at lag `cutoff`: ⌈long_batch_in_cutoffs·T⌉,
 // at least the default batch ⌊N^{2/3}⌋, at most N/2 (two batches per chain).
@@ -73,7 +73,7 @@ IntegratedTimeEstimate rank_normalised_integrated_time(const MatrixD& traces);
 IntegratedTimeEstimate batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
 IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& traces, Eigen::Index batch_size = 0);
 
-// The trust rule (docs/algorithms.md §6.6). An estimate is trusted when its method raised no warning and
+// The trust rule (docs/algorithms/mixing-metrics.md §6.6). An estimate is trusted when its method raised no warning and
 //   R̂ ≤ max_potential_scale_reduction              (the chains agree: Vehtari et al.'s 1.01),
 //   N ≥ min_length_in_times τ̂ per chain            (emcee's 50),
 //   (upper − lower)/(2τ̂) ≤ max_relative_half_width (its own interval is narrow),
@@ -82,7 +82,8 @@ IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& tr
 //   b ≥ min_batch_in_times τ̂ for a batch-means estimate (its bias is of order τ̂/b).
 // With superchains (many short chains, several started from one state) the R̂ threshold applies to nested R̂
 // instead (use_nested_potential_scale_reduction).
-// The last three thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms.md §6.7).
+// The last three thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms/calibration.md
+// §6.7).
 struct TrustRule {
   double max_potential_scale_reduction = 1.01;
   double min_length_in_times = 50.0;
@@ -118,7 +119,7 @@ struct MixingDiagnostics {
   IntegratedTimeEstimate long_batch_means;
   std::vector<IntegratedTimeEstimate> estimates;  // in the order of the header's list
   std::vector<TrustSignals> signals;              // one per estimate
-  // The estimate docs/algorithms.md §6.7's calibration supports as the headline.
+  // The estimate docs/algorithms/calibration.md §6.7's calibration supports as the headline.
   const IntegratedTimeEstimate& recommended() const;
 };
 
@@ -126,8 +127,8 @@ struct MixingDiagnostics {
 inline constexpr const char* recommended_integrated_time_method = "initial_monotone_sequence";
 
 // The name a table shows for a method: the method, and for rank_normalised what it measures, "rank_normalised (tau
-// of the ranks)": τ of Φ^{-1}(F̂(x)), another function of the state than x (docs/algorithms.md §6.2), so that it is
-// not read beside the others as an estimate of τ of the trace.
+// of the ranks)": τ of Φ^{-1}(F̂(x)), another function of the state than x (docs/algorithms/mixing-metrics.md §6.2), so
+// that it is not read beside the others as an estimate of τ of the trace.
 std::string estimator_label(const std::string& method);
 
 // The indices of `estimates` with the recommended method's first, the others in their order: the order in which
@@ -146,7 +147,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
 void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule);
 // For chains run in superchains (several chains started from one shared state; convergence_diagnostics.hpp): the
 // rule's R̂ check reads the nested R̂ `nested_reduction` instead of R̂, which many short chains fail however well
-// they mix (docs/algorithms.md §6.5.1), and the rule is re-applied.
+// they mix (docs/algorithms/mixing-metrics.md §6.5.1), and the rule is re-applied.
 void use_nested_potential_scale_reduction(MixingDiagnostics& diagnostics, double nested_reduction,
                                           const TrustRule& rule);
 

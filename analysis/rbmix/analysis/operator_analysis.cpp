@@ -130,7 +130,7 @@ void analyse_matrix_free(const Rbm& rbm, const OperatorSpecification& specificat
       op.space(), unit_transition_table(rbm, specification.rule, Layer::hidden, beta, Evaluation::structural),
       unit_transition_table(rbm, specification.rule, Layer::visible, beta, Evaluation::structural));
   // A sweep that factorises through a layer (Gibbs) has the SLEM and τ of a chain on the smaller layer
-  // (docs/algorithms.md §2.5): dense on 2^min(m, n) states instead of Arnoldi and a lag series on 2^{m+n}.
+  // (docs/algorithms/operators.md §2.5): dense on 2^min(m, n) states instead of Arnoldi and a lag series on 2^{m+n}.
   if (std::min(op.space().n_visible(), op.space().n_hidden()) <= max_reduced_chain_units &&
       FactorisedSweep::factorises(op.table(Layer::hidden), op.table(Layer::visible))) {
     analyse_factorised(rbm, op, beta, stationary, out, progress);
@@ -176,7 +176,7 @@ OperatorAnalysis analyse_operator(const Rbm& rbm, const OperatorSpecification& s
     analyse_dense(rbm, specification, inverse_temperature, stationary, out, progress);
   else
     analyse_matrix_free(rbm, specification, inverse_temperature, stationary, out, progress);
-  // |μ| = 1 is not simple for a reducible or periodic chain (docs/algorithms.md §2).
+  // |μ| = 1 is not simple for a reducible or periodic chain (docs/algorithms/operators.md §2).
   if (!out.ergodicity.ergodic()) out.slem.slem = 1.0;
   return out;
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Everything rbmix can say exactly about one transition operator of one RBM (docs/algorithms.md §2): stationarity
-// residual, row-sum error, detailed balance of the layers, irreducibility and period, SLEM and the exact
+// Everything rbmix can say exactly about one transition operator of one RBM (docs/algorithms/operators.md §2):
+// stationarity residual, row-sum error, detailed balance of the layers, irreducibility and period, SLEM and the exact
 // autocorrelation time of the energy. Dense matrices for up to 2^max_dense_analysis_units joint states, the
 // matrix-free sweep and staged graph beyond (up to 2^max_joint_units); beyond the dense limit a sweep that
 // factorises through a layer (Gibbs) takes its SLEM and τ from the dense chain on the smaller layer

@@ -38,9 +38,9 @@ SlemResult dense_slem(const MatrixD& matrix);
 
 // The SLEM of any row-stochastic matrix (an empirical one, say, whose stationary vector is not at hand): Arnoldi on
 // K − 1wᵀ with w uniform. K1 = 1, so by Brauer's theorem the deflated matrix has the eigenvalues of K with the Perron
-// root sent to 0, whatever w with wᵀ1 = 1 (docs/algorithms.md §2.5): its largest modulus is the SLEM. Dense below
-// stochastic_arnoldi_min_states states and wherever Arnoldi does not converge, so the result is the dense one's to
-// the Arnoldi tolerance (1e-10).
+// root sent to 0, whatever w with wᵀ1 = 1 (docs/algorithms/operators.md §2.5): its largest modulus is the SLEM. Dense
+// below stochastic_arnoldi_min_states states and wherever Arnoldi does not converge, so the result is the dense one's
+// to the Arnoldi tolerance (1e-10).
 inline constexpr Eigen::Index stochastic_arnoldi_min_states = 128;
 SlemResult stochastic_matrix_slem(const MatrixD& matrix);
 

@@ -1,7 +1,7 @@
 #pragma once
 // Exact transition matrices of an RBM whose visible layer holds one softmax group (a classification RBM, 000 §4.2;
-// docs/algorithms.md §9.1), over all 2^{m+n} joint states in JointStateSpace order (the group's K units are K of
-// the m visible bits). A sweep is
+// docs/algorithms/pcd-study.md §9.1), over all 2^{m+n} joint states in JointStateSpace order (the group's K units are K
+// of the m visible bits). A sweep is
 //   K_h(x, y) = [v_y = v_x] Π_i P(h_i → h'_i | v_x)                        (the rule, as for any RBM)
 //   K_v(x, y) = [h_y = h_x] [group of v_y = e_k] p(k | h_x) Π_{j ∉ group} P(v_j → v'_j | h_x)
 // with p(k | h) ∝ e^{β(b_k + W_{·k}ᵀh)}, and K = K_h K_v, every entry one product as in transition_matrix.hpp.

@@ -1,6 +1,6 @@
 #pragma once
-// The start distribution π₀ of a convergence bound (docs/algorithms.md §6.8): every chain of a coupled pair starts
-// from an independent draw of π₀, and the bound is on d_TV(π₀Pᵗ, π) for this π₀ only.
+// The start distribution π₀ of a convergence bound (docs/algorithms/convergence-bounds.md §6.8): every chain of a
+// coupled pair starts from an independent draw of π₀, and the bound is on d_TV(π₀Pᵗ, π) for this π₀ only.
 //   zeros      every unit 0;
 //   ones       every unit 1;
 //   uniform    every unit of (v, h) a fair coin;

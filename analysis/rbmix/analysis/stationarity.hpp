@@ -1,5 +1,5 @@
 #pragma once
-// The invariants every transition operator must satisfy (docs/algorithms.md §2), measured exactly:
+// The invariants every transition operator must satisfy (docs/algorithms/operators.md §2), measured exactly:
 // rows sum to 1, π ∝ e^{−βE} is stationary, and (for layer operators) detailed balance holds.
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
-// Dense exact transition matrices over all 2^{m+n} joint states in JointStateSpace order (docs/algorithms.md §2).
-// Row-stochastic: K(x, y) = P(x → y).
+// Dense exact transition matrices over all 2^{m+n} joint states in JointStateSpace order (docs/algorithms/operators.md
+// §2). Row-stochastic: K(x, y) = P(x → y).
 //   K_h(x, y) = [v_y = v_x] Π_i P(h_i → h'_i | input of hidden unit i given v_x)
 //   K_v(x, y) = [h_y = h_x] Π_j P(v_j → v'_j | input of visible unit j given h_x)
 //   K = K_h K_v, and since the intermediate state of a sweep is z = (v_x, h_y), every entry is one product:

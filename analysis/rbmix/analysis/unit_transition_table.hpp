@@ -1,7 +1,7 @@
 #pragma once
 // The per-unit transition probabilities of one layer update, for every state of the other layer
-// (docs/algorithms.md §2): P(next = 1 | x, s) for s = 0 and s = 1, with x the unit's total input (times β when
-// tempered). Units of a layer are conditionally independent given the other layer, so these tables determine the
+// (docs/algorithms/operators.md §2): P(next = 1 | x, s) for s = 0 and s = 1, with x the unit's total input (times β
+// when tempered). Units of a layer are conditionally independent given the other layer, so these tables determine the
 // layer operators K_h, K_v and the sweep K = K_h K_v completely; the dense builder, the matrix-free operator and
 // the structural graph all read them.
 //

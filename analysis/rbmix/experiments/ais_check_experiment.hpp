@@ -1,13 +1,13 @@
 #pragma once
-// Experiment ais-check: validates AIS (docs/algorithms.md §5) against exact log Z on enumerable models: the error
-// log Ẑ − log Z and its band against the number K of intermediate distributions (linear schedule, and Salakhutdinov
-// & Murray's schedule at paper scale), in float and in double; and the cost per distribution of float and double
-// sampling on a 784×500 model, which is what decides the default precision. Reverse AIS (Burda et al. 2015) started
-// from data rows is listed beside forward AIS as the (approximate) upper side.
-// Models: Bars & Stripes 4×4 with 16 hidden units trained by CD-5, and 784×20 (trained by CD-1 on MNIST when the
-// MNIST directory is given, else W ~ N(0, 0.05²), b ~ N(−1, 1), c = 0, a stand-in of the same shape).
-// It runs as two phases of the job grid (job_runner.hpp): the models (training, exact log Z), then every AIS run
-// and the two timing runs, one job each; a job times itself on one core.
+// Experiment ais-check: validates AIS (docs/algorithms/estimation.md §5) against exact log Z on enumerable models: the
+// error log Ẑ − log Z and its band against the number K of intermediate distributions (linear schedule, and
+// Salakhutdinov & Murray's schedule at paper scale), in float and in double; and the cost per distribution of float and
+// double sampling on a 784×500 model, which is what decides the default precision. Reverse AIS (Burda et al. 2015)
+// started from data rows is listed beside forward AIS as the (approximate) upper side. Models: Bars & Stripes 4×4 with
+// 16 hidden units trained by CD-5, and 784×20 (trained by CD-1 on MNIST when the MNIST directory is given, else W ~
+// N(0, 0.05²), b ~ N(−1, 1), c = 0, a stand-in of the same shape). It runs as two phases of the job grid
+// (job_runner.hpp): the models (training, exact log Z), then every AIS run and the two timing runs, one job each; a job
+// times itself on one core.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -19,9 +19,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 
 namespace rbmix::experiments {
 

@@ -15,10 +15,10 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 #include "rbmix/training/trainer.hpp"
 
@@ -180,7 +180,8 @@ OrPartDone<AutocorrResult> run_autocorr(const AutocorrOptions& options, const Jo
 
 namespace {
 
-// The kinds of reason a trust verdict gives (trust_verdict, docs/algorithms.md §6.6), in the words of the table.
+// The kinds of reason a trust verdict gives (trust_verdict, docs/algorithms/mixing-metrics.md §6.6), in the words of
+// the table.
 std::vector<std::string> reason_kinds(const std::string& warning) {
   std::vector<std::string> kinds;
   std::size_t begin = 0;
@@ -219,7 +220,7 @@ Table autocorr_summary_table(const AutocorrOptions& options, const AutocorrResul
                  "excluded_because", "tau_G", "tau_T", "gain_percent", "wilcoxon_p"});
   if (result.trials.empty()) return summary;
   // Every trial has the same estimators in the same order (integrated_autocorrelation_times); the recommended one
-  // (docs/algorithms.md §6.7) comes first, the others beside it.
+  // (docs/algorithms/calibration.md §6.7) comes first, the others beside it.
   const auto& methods = result.trials.front().gibbs.estimates;
   const std::vector<std::size_t> order = analysis::recommended_first(methods);
   for (std::size_t s = 0; s < options.settings.size(); ++s) {

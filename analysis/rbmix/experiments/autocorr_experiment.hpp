@@ -1,10 +1,10 @@
 #pragma once
-// Experiment autocorr: 003 Table 2 and Fig. 4 (docs/algorithms.md §8, T2). RBMs trained with 20-PT10 (Gibbs
-// sampling in the training chains) are sampled by one chain with the Gibbs operator G and one with flip-the-state
-// T; the integrated autocorrelation time of the energy is estimated by the AR model (003's method) and by the two
-// other estimators of docs/algorithms.md §6; gain = 1 − mean τ_T / mean τ_G. Settings: Bars & Stripes 4×4 and
-// Artificial Modes (p_mut 0.01 and 0.1) with 16 hidden units; MNIST with 10 hidden units and with 500 hidden
-// units (2000 updates) when the MNIST directory is given. Every (setting, trial) is one job seeded with
+// Experiment autocorr: 003 Table 2 and Fig. 4 (docs/algorithms/data-and-figures.md §8, T2). RBMs trained with 20-PT10
+// (Gibbs sampling in the training chains) are sampled by one chain with the Gibbs operator G and one with
+// flip-the-state T; the integrated autocorrelation time of the energy is estimated by the AR model (003's method) and
+// by the two other estimators of docs/algorithms/mixing-metrics.md §6; gain = 1 − mean τ_T / mean τ_G. Settings: Bars &
+// Stripes 4×4 and Artificial Modes (p_mut 0.01 and 0.1) with 16 hidden units; MNIST with 10 hidden units and with 500
+// hidden units (2000 updates) when the MNIST directory is given. Every (setting, trial) is one job seeded with
 // trial_seed(seed, 1000·setting number + trial).
 #include <cstdint>
 #include <filesystem>
@@ -18,10 +18,10 @@
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/table2_rbms.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Experiment class-changes: 003 Tables 3 and 4 (docs/algorithms.md §8, T3/T4). RBMs with 16 hidden units are
-// trained with CD-5 (Gibbs) on Artificial Modes (p_mut 0.01 and 0.1); then, for the Gibbs operator G and
+// Experiment class-changes: 003 Tables 3 and 4 (docs/algorithms/data-and-figures.md §8, T3/T4). RBMs with 16 hidden
+// units are trained with CD-5 (Gibbs) on Artificial Modes (p_mut 0.01 and 0.1); then, for the Gibbs operator G and
 // flip-the-state T (rbmix/analysis/class_changes.hpp defines classes and changes):
 //   Table 3: one chain per RBM from the all-ones visible state, `sequence_steps` sweeps: the number of class
 //            changes in the sequence v_0 (the start), v_1, …;
@@ -16,9 +16,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"
 
 namespace rbmix::experiments {

@@ -10,7 +10,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 
 namespace rbmix::experiments {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
-// Experiment coupling (docs/algorithms.md §6.8): the L-lag coupling bounds of G and T put to work on the seeds'
-// models. (a) 003 Fig. 3's random RBMs (m = n ∈ sizes, W ~ U[−c, c], biases 0, fig3_random_rbm): the bound's
+// Experiment coupling (docs/algorithms/convergence-bounds.md §6.8): the L-lag coupling bounds of G and T put to work on
+// the seeds' models. (a) 003 Fig. 3's random RBMs (m = n ∈ sizes, W ~ U[−c, c], biases 0, fig3_random_rbm): the bound's
 // t_mix(1/4) of G and of T beside their exact SLEMs, and per (size, c) the share of RBMs where T's bound is below
 // G's against the share where SLEM(T) < SLEM(G). (b) 003 Table 2's trained RBMs (BAS 4×4 and Artificial Modes; with
 // --mnist also the MNIST ones, (c)), trained as autocorr trains them: G against T from data starts, the pairs met

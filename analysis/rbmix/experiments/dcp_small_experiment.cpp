@@ -6,7 +6,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/experiments/training_trials.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 
 namespace rbmix::experiments {
 

@@ -1,7 +1,7 @@
 #pragma once
-// Experiment dcp-small: 002 §4.2.1 (docs/algorithms.md §8, D1). RBMs with 4 hidden units are trained full batch on
-// Bars & Stripes 3×3 and Shifting Bar 9/1 with CD-12, PCD-12, CG (centered CD-12), S-DCP and CS-DCP (d = 3,
-// K' = 4: the same 12 sweeps per update), η ∈ {0.3, 0.5}, 25 trials, 50 000 epochs, no momentum or weight decay. The
+// Experiment dcp-small: 002 §4.2.1 (docs/algorithms/data-and-figures.md §8, D1). RBMs with 4 hidden units are trained
+// full batch on Bars & Stripes 3×3 and Shifting Bar 9/1 with CD-12, PCD-12, CG (centered CD-12), S-DCP and CS-DCP (d =
+// 3, K' = 4: the same 12 sweeps per update), η ∈ {0.3, 0.5}, 25 trials, 50 000 epochs, no momentum or weight decay. The
 // average log-likelihood of the data (002's "ATLL": the small data sets are their own test sets) is computed exactly;
 // per curve the mean over trials is reported against epochs (= updates, full batch) with the best possible value, and
 // the first epoch at which the mean curve has gone 90 % of the way from its start to its maximum.
@@ -13,9 +13,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/training_options.hpp"
 

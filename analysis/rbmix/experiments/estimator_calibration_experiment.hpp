@@ -1,5 +1,5 @@
 #pragma once
-// Experiment estimator-calibration (docs/algorithms.md §6.7): how far each estimator of the integrated
+// Experiment estimator-calibration (docs/algorithms/calibration.md §6.7): how far each estimator of the integrated
 // autocorrelation time (integrated_autocorrelation_time.hpp) lands from the exact τ of the energy
 // (exact_autocorrelation_time.hpp), how often its interval covers τ, and how well the trust rule separates the
 // estimates that are off from those that are right. The population: random tiny RBMs m = n ∈ sizes with
@@ -23,9 +23,9 @@
 
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/report/table.hpp"
 
 namespace rbmix::experiments {
@@ -34,7 +34,8 @@ struct ChainConfiguration {
   Eigen::Index chains = 4;
   Eigen::Index steps = 1000;
   // ≥ 2: the chains run in this many superchains, the chains of one started from one state, and the trust rule
-  // reads nested R̂ in place of R̂ (many short chains; docs/algorithms.md §6.5.1). 0: every chain its own start.
+  // reads nested R̂ in place of R̂ (many short chains; docs/algorithms/mixing-metrics.md §6.5.1). 0: every chain its own
+  // start.
   Eigen::Index superchains = 0;
   friend bool operator==(const ChainConfiguration&, const ChainConfiguration&) = default;
 };
@@ -58,7 +59,7 @@ struct EstimatorCalibrationOptions {
   analysis::TrustRule rule;
   // A run is within its horizon when its chains are at least this many exact slowest relaxation times
   // τ_exp = −1/ln SLEM long: a mode the chains cannot have visited is beyond any estimate from the trace
-  // (docs/algorithms.md §6.7).
+  // (docs/algorithms/calibration.md §6.7).
   double horizon_in_slowest_times = 10.0;
   // Throws InputError naming the option that is out of range.
   void validate() const;
@@ -136,17 +137,17 @@ struct RunSelection {
 std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& result, const analysis::TrustRule& rule,
                                              const RunSelection& selection = {});
 // Per run shape (chains × steps) and estimator: the coverage of the 95 % intervals, over every estimate and over the
-// trusted ones (docs/algorithms.md §6.7), as estimator_calibration_coverage.csv holds it.
+// trusted ones (docs/algorithms/calibration.md §6.7), as estimator_calibration_coverage.csv holds it.
 Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options,
                                       const EstimatorCalibrationResult& result);
-// The runs a researcher who follows docs/algorithms.md §6.7 makes: many chains from dispersed starts, so that R̂
-// can see a mode that one chain never left. The scores are also reported over these runs alone, and over those of
-// them within their horizon.
+// The runs a researcher who follows docs/algorithms/calibration.md §6.7 makes: many chains from dispersed starts, so
+// that R̂ can see a mode that one chain never left. The scores are also reported over these runs alone, and over those
+// of them within their horizon.
 inline constexpr Eigen::Index multi_chain_runs = 16;
 
-// The interval constructions compared (docs/algorithms.md §6.7): each estimator's own band alone, and the band joined
-// with the long batches' interval at each candidate factor; per construction and estimator the coverage and the
-// median relative half width over the runs of at least multi_chain_runs chains within their horizon.
+// The interval constructions compared (docs/algorithms/calibration.md §6.7): each estimator's own band alone, and the
+// band joined with the long batches' interval at each candidate factor; per construction and estimator the coverage and
+// the median relative half width over the runs of at least multi_chain_runs chains within their horizon.
 struct IntervalCandidateScore {
   std::string construction;  // "band" or "band + long batches x F"
   std::string method;
@@ -162,7 +163,7 @@ std::vector<IntervalCandidateScore> interval_candidate_scores(const EstimatorCal
 inline constexpr double goal_coverage = 0.90;
 std::optional<std::size_t> chosen_interval(const std::vector<IntervalCandidateScore>& scores);
 
-// The calibration's goals for a trust rule (docs/algorithms.md §6.7).
+// The calibration's goals for a trust rule (docs/algorithms/calibration.md §6.7).
 inline constexpr double goal_flagged_far_share = 0.95;
 inline constexpr double goal_flagged_close_share = 0.10;
 
@@ -173,7 +174,8 @@ struct RuleCandidate {
   analysis::TrustRule rule;
   EstimatorScore pooled;
 };
-// Scored over `selection`: the goals are the multi-chain runs' within their horizon (docs/algorithms.md §6.7).
+// Scored over `selection`: the goals are the multi-chain runs' within their horizon (docs/algorithms/calibration.md
+// §6.7).
 std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& result, const analysis::TrustRule& base,
                                            const RunSelection& selection);
 // The runs the goals are for: at least multi_chain_runs chains, within the options' horizon.

@@ -17,7 +17,8 @@
 //                                 returns the summary tables and any figures run.json should carry.
 // The shared options, every experiment's: --scale smoke|paper, --seed, --out, --threads, --shard, --resume and, when
 // mnist_help is not empty, --mnist. A result that a grid journals or sends between ranks must be GridSerializable
-// (job_runner.hpp): run_jobs checks that when the experiment is compiled.
+// (rbmix/jobs/job_runner.hpp): run_jobs checks that when the experiment is compiled. What the job engine gives an
+// experiment is rbmix/jobs/job_engine.hpp.
 //
 // Adding an experiment: one header/source pair declaring such a type, and one line in experiment_list.cpp
 // (docs/extending.md).
@@ -34,10 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/part_done.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/job_engine.hpp"
 #include "rbmix/report/table.hpp"
 
 namespace rbmix::experiments {

@@ -9,7 +9,7 @@
 #include "rbmix/data/datasets.hpp"
 #include "rbmix/data/mnist.hpp"
 #include "rbmix/experiments/training_trials.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/random/random_stream.hpp"
 
 namespace rbmix::experiments {

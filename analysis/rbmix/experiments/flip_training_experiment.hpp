@@ -1,7 +1,7 @@
 #pragma once
-// Experiment flip-training: 003 Table 1 (docs/algorithms.md §8, T1). RBMs are trained with CD_k, PCD_k and t-PT_k whose
-// sampling uses the Gibbs operator G or the flip-the-state operator T, for several learning rates; the exact
-// average log-likelihood of the training data is computed every evaluation_interval updates; per setting the
+// Experiment flip-training: 003 Table 1 (docs/algorithms/data-and-figures.md §8, T1). RBMs are trained with CD_k, PCD_k
+// and t-PT_k whose sampling uses the Gibbs operator G or the flip-the-state operator T, for several learning rates; the
+// exact average log-likelihood of the training data is computed every evaluation_interval updates; per setting the
 // median over trials of each run's maximum log-likelihood is reported for G and for T, with a two-sided Wilcoxon
 // signed-rank test pairing G and T by trial (same initial weights). 003 §4.2: full batch on Bars & Stripes 4×4,
 // 16 hidden units, no momentum or weight decay, 20 000 updates, 25 trials, η ∈ {0.01, 0.05, 0.1}.
@@ -18,9 +18,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/training/training_options.hpp"
 
 namespace rbmix::experiments {
@@ -64,10 +64,10 @@ inline constexpr Eigen::Index mnist_smoke_rows = 500;
 inline constexpr std::int64_t mnist_smoke_updates = 100;
 
 // 003's MNIST setting (§4.2): the training images of the MNIST files in `directory` (rbmix/data/mnist.hpp),
-// binarised by threshold, v = [x/255 > 1/2] (docs/algorithms.md §7; 003 does not say how it binarised), 10 hidden
-// units, mini-batches of 100, and the settings, trials and updates of `scale` (smoke: mnist_smoke_rows and
-// mnist_smoke_updates). The exact LL is evaluated on
-// min(mnist_evaluation_rows, rows) training rows drawn without replacement with `seed`.
+// binarised by threshold, v = [x/255 > 1/2] (docs/algorithms/data-and-figures.md §7; 003 does not say how it
+// binarised), 10 hidden units, mini-batches of 100, and the settings, trials and updates of `scale` (smoke:
+// mnist_smoke_rows and mnist_smoke_updates). The exact LL is evaluated on min(mnist_evaluation_rows, rows) training
+// rows drawn without replacement with `seed`.
 FlipTrainingOptions flip_training_mnist_options(Scale scale, std::uint64_t seed,
                                                 const std::filesystem::path& directory);
 

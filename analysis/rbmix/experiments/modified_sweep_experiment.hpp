@@ -1,14 +1,15 @@
 #pragma once
-// Experiment modified-sweep (docs/algorithms.md §8): the per-unit modified rule `unit-modified:γ` (the modified
-// matrix of 001 §3 applied to each unit's Gibbs kernel, λ = γ·min(p, 1 − p); docs/algorithms.md §2.4) as a family
-// between Gibbs sampling G (γ = 0) and flip-the-state T (γ = 1 off ties), beside T and the mixture T^α.
+// Experiment modified-sweep (docs/algorithms/data-and-figures.md §8): the per-unit modified rule `unit-modified:γ` (the
+// modified matrix of 001 §3 applied to each unit's Gibbs kernel, λ = γ·min(p, 1 − p); docs/algorithms/operators.md
+// §2.4) as a family between Gibbs sampling G (γ = 0) and flip-the-state T (γ = 1 off ties), beside T and the mixture
+// T^α.
 //   - Random RBMs of 003 Fig. 3 (the slem-sweep RBMs: m = n = size, W ~ U[−c, c], biases 0): exact SLEM and exact
 //     integrated autocorrelation time of the energy of every operator (dense up to 2^10 joint states, matrix-free
 //     beyond), and per (size, c) the best γ and how often some γ beats both G and T. One job per RBM.
 //   - Trained RBMs (BAS 4×4 with 16 hidden units; MNIST with 10 hidden units when the MNIST directory is given),
 //     trained as in the autocorr experiment (20-PT10 with Gibbs sweeps; same trial seeds, so the same models):
 //     the energy's integrated autocorrelation time under G, T, T^α and unit-modified:γ by the estimators of
-//     docs/algorithms.md §6. One job per (setting, trial).
+//     docs/algorithms/mixing-metrics.md §6. One job per (setting, trial).
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -20,11 +21,11 @@
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
-#include "rbmix/experiments/result_directory.hpp"
 #include "rbmix/experiments/table2_rbms.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 

@@ -14,11 +14,11 @@
 #include "rbmix/data/split.hpp"
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/pcd_study_data.hpp"
 #include "rbmix/experiments/sample_statistics.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/model/boltzmann_machine_enumeration.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/model/exact.hpp"
@@ -192,7 +192,7 @@ std::optional<PartDone> run_rbm_parts(const PcdStudyOptions& options, const JobR
   for (PcdStudyPart part : options.parts)
     if (part != PcdStudyPart::mrf) parts.push_back(part);
   if (parts.empty()) return std::nullopt;
-  const RbmData data = load_rbm_data(options);
+  const RbmData data = load_rbm_data(options.seed, options.mnist, options.training_rows, options.evaluation_rows);
   const MatrixD labelled_train = append_one_hot_labels(data.train, data.train_labels, data.classes, "training labels");
   std::vector<RbmRun> runs;
   for (PcdStudyPart part : parts)
@@ -227,7 +227,7 @@ std::optional<PartDone> run_mrf_part(const PcdStudyOptions& options, const JobRu
                                      PcdStudyResult& result) {
   if (std::find(options.parts.begin(), options.parts.end(), PcdStudyPart::mrf) == options.parts.end())
     return std::nullopt;
-  const MrfData data = load_mrf_data(options);
+  const MrfData data = load_mrf_data(options.seed, options.mnist, options.patches, options.patch_side);
   result.mrf_training_entropy = -best_average_log_likelihood(data.train);
   struct Setting {
     std::string label;

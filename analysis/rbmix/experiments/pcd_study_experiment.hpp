@@ -1,6 +1,6 @@
 #pragma once
-// Experiment pcd-study: Tieleman's comparison of training algorithms (000 §5; docs/algorithms.md §9.3). Three RBM
-// parts, each trained with CD-1, CD-10, MF-CD and PCD (as many persistent chains as the batch), every sampling
+// Experiment pcd-study: Tieleman's comparison of training algorithms (000 §5; docs/algorithms/pcd-study.md §9.3). Three
+// RBM parts, each trained with CD-1, CD-10, MF-CD and PCD (as many persistent chains as the batch), every sampling
 // algorithm with Gibbs and with flip-the-state chains (003's operator in 000's setting), and one MRF part:
 //   exact           a small RBM (000: 25 hidden), exact test log-likelihood (000 Fig. 1);
 //   ais             a large RBM (000: 500 hidden), AIS test log-likelihood (000 Fig. 2);
@@ -25,9 +25,9 @@
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/training_options.hpp"
 

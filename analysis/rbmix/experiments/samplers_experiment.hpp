@@ -1,12 +1,12 @@
 #pragma once
-// Experiment samplers: 001 §5 (docs/algorithms.md §4 and §8, R1). On each data set one RBM is trained by FPCD and
-// chosen on validation ISL among a small grid of hidden sizes and learning rates (001 §5 picks "the best (according
-// to ISL) among all training methods and hyperparameters"; here the ISL of N Gibbs samples, k = 1, from the model
-// itself, so that the choice does not favour any of the samplers compared). Then every sampler — Gibbs, flip-the-state,
-// rates-FPCD, rates-herding, herding, sample penalization, and rates-FPCD with flip-the-state sweeps (a combination
-// no paper has run) — draws N samples from one chain for every setting of its grid of ε_F, α and k; each sampler's
-// setting with the highest validation ISL at N is kept (001 §5 tunes "to compare each sampling method in its best
-// light"), and its test ISL is reported against log-spaced N, with the training set's own ISL as the reference.
+// Experiment samplers: 001 §5 (docs/algorithms/estimation.md §4 and §8, R1). On each data set one RBM is trained by
+// FPCD and chosen on validation ISL among a small grid of hidden sizes and learning rates (001 §5 picks "the best
+// (according to ISL) among all training methods and hyperparameters"; here the ISL of N Gibbs samples, k = 1, from the
+// model itself, so that the choice does not favour any of the samplers compared). Then every sampler — Gibbs,
+// flip-the-state, rates-FPCD, rates-herding, herding, sample penalization, and rates-FPCD with flip-the-state sweeps (a
+// combination no paper has run) — draws N samples from one chain for every setting of its grid of ε_F, α and k; each
+// sampler's setting with the highest validation ISL at N is kept (001 §5 tunes "to compare each sampling method in its
+// best light"), and its test ISL is reported against log-spaced N, with the training set's own ISL as the reference.
 //
 // Two phases of jobs (job_grid.hpp): phase 0 trains the candidate models (one job per data set × hidden size ×
 // learning rate), phase 1 runs every sampler setting and the reference curves (one job per data set × sampler ×
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -24,9 +25,9 @@
 #include "rbmix/core/types.hpp"
 #include "rbmix/estimation/isl.hpp"
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/sampling_process.hpp"
 
@@ -88,11 +89,16 @@ SamplersDataSet synthetic_samplers_data(Eigen::Index train, Eigen::Index validat
                                         std::uint64_t seed);
 // An MNIST-style directory of IDX files (MNIST, Fashion-MNIST) as 001 §5 splits MNIST: the first 50 000 training
 // images for training, the last 10 000 for validation (the first `validation_rows` of them are used), and the first
-// `test_rows` test images (001 draws its curves on 2000). Threshold binarisation (pixel > ½; 001 does not say how it
-// binarised). Errors name the directory and what is missing.
-SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory,
-                                    Eigen::Index validation_rows, Eigen::Index test_rows);
+// `test_rows` test images (001 draws its curves on 2000); smoke scale takes at most 500 of each, and rows not given
+// take the scale's. Threshold binarisation (pixel > ½; 001 does not say how it binarised). Errors name the directory
+// and what is missing.
+SamplersDataSet image_samplers_data(const std::string& name, const std::filesystem::path& directory, Scale scale,
+                                    std::optional<Eigen::Index> validation_rows,
+                                    std::optional<Eigen::Index> test_rows);
 nlohmann::json to_json(const SamplersOptions& options);
+// The settings a sampler of the grid runs with at `point` (SamplersOptions::validate checks every one).
+SamplerSettings settings_of(const SamplersOptions& options, const SamplerCandidates& sampler,
+                            const SamplerGridPoint& point);
 
 struct SamplersModel {
   std::size_t data_set = 0;

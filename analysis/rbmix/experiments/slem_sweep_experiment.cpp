@@ -4,7 +4,7 @@
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/jobs/job_runner.hpp"
 #include "rbmix/random/random_stream.hpp"
 
 namespace rbmix::experiments {

@@ -1,5 +1,5 @@
 #pragma once
-// Experiment slem-sweep: 003 Fig. 3 (docs/algorithms.md §8, F3). For RBMs with m = n ∈ sizes, weights
+// Experiment slem-sweep: 003 Fig. 3 (docs/algorithms/data-and-figures.md §8, F3). For RBMs with m = n ∈ sizes, weights
 // W ~ U[−c, c] and zero biases, how often the flip-the-state sweep T has a smaller SLEM than the Gibbs sweep G,
 // against the bound c. Each RBM (size, c, index) is one job and draws its weights from its own RandomStream, keyed
 // by (size, c, index), so results do not depend on the thread count.
@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "rbmix/experiments/experiment.hpp"
-#include "rbmix/experiments/experiment_scale.hpp"
-#include "rbmix/experiments/job_runner.hpp"
 #include "rbmix/experiments/random_rbm_family.hpp"
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
+#include "rbmix/jobs/job_runner.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/report/table.hpp"
 

@@ -1,6 +1,6 @@
 #include "rbmix/experiments/table2_rbms.hpp"
 
-#include "rbmix/experiments/job_progress.hpp"
+#include "rbmix/jobs/job_progress.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_options.hpp"
 

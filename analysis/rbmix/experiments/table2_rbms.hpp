@@ -9,7 +9,7 @@
 #include <string>
 
 #include "rbmix/core/types.hpp"
-#include "rbmix/experiments/job_progress.hpp"
+#include "rbmix/jobs/job_progress.hpp"
 #include "rbmix/model/rbm.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/parameter_initialisation.hpp"

@@ -7,7 +7,7 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_progress.hpp"
+#include "rbmix/jobs/job_progress.hpp"
 #include "rbmix/model/exact.hpp"
 
 namespace rbmix {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/jobs/job_runner.hpp"
 #include "rbmix/training/trainer.hpp"
 
 namespace rbmix {

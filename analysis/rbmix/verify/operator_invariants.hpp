@@ -1,6 +1,6 @@
 #pragma once
-// What every transition operator promises (docs/algorithms.md §2), checked on the exact operator of a tiny RBM:
-// entries are probabilities, rows sum to 1, π ∝ e^{−βE} is stationary, each layer operator satisfies detailed
+// What every transition operator promises (docs/algorithms/operators.md §2), checked on the exact operator of a tiny
+// RBM: entries are probabilities, rows sum to 1, π ∝ e^{−βE} is stationary, each layer operator satisfies detailed
 // balance where claimed, the rule's structural zeros are exact zeros (and structurally possible moves have positive
 // probability), and the chain is ergodic where claimed. The project runs it for G, T, T^α, the naive flip, tempered
 // variants and modified matrices; a user runs it for their own rule (any ConcreteUnitRule) over random and tied tiny

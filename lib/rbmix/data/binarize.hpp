@@ -1,5 +1,6 @@
 #pragma once
-// Binary data from grey-level images (docs/algorithms.md §7), each intensity x ∈ [0, 255] read as p = x / 255:
+// Binary data from grey-level images (docs/algorithms/data-and-figures.md §7), each intensity x ∈ [0, 255] read as p =
+// x / 255:
 //  - threshold_binarize: v = [p > 1/2], deterministic (000 §4.1, the MNIST patches);
 //  - stochastic_binarize: v ~ Bernoulli(p) independently (Salakhutdinov & Murray 2008 binarise MNIST once with a
 //    seed; 000 §4.1 draws afresh whenever a data point is needed, i.e. a new draw every epoch).

@@ -1,6 +1,6 @@
 #pragma once
-// The synthetic data sets of docs/algorithms.md §7, as binary matrices with one sample per row (pixel (r, c) of a
-// D×D image is column r·D + c). Each generator is deterministic given its arguments.
+// The synthetic data sets of docs/algorithms/data-and-figures.md §7, as binary matrices with one sample per row (pixel
+// (r, c) of a D×D image is column r·D + c). Each generator is deterministic given its arguments.
 #include <cstdint>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Annealed importance sampling of log Z (Salakhutdinov & Murray 2008; docs/algorithms.md §5).
+// Annealed importance sampling of log Z (Salakhutdinov & Murray 2008; docs/algorithms/estimation.md §5).
 //
 // Base model A: W = 0, c = 0, visible bias b_A (the base rate logit of the clipped data mean, or 0), so
 //   log Z_A = Σ_j softplus(b_Aj) + n log 2.

@@ -1,6 +1,6 @@
 #pragma once
-// The indirect sampling likelihood of 001 §5 (docs/algorithms.md §4): a Parzen estimator on N generated binary
-// samples s_1 … s_N,
+// The indirect sampling likelihood of 001 §5 (docs/algorithms/estimation.md §4): a Parzen estimator on N generated
+// binary samples s_1 … s_N,
 //   p̂(x) = (1/N) Σ_i Π_j β^{[x_j = s_ij]} (1 − β)^{[x_j ≠ s_ij]} = (1/N) Σ_i β^{m − d_i} (1 − β)^{d_i},
 // with d_i the Hamming distance from x to s_i, so log p̂(x) = m log β + log Σ_d c_d e^{d·log((1−β)/β)} − log N
 // over the histogram c_d of distances, summed by log-sum-exp from the nearest distance. ISL is the mean of log p̂

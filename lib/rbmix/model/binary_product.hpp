@@ -2,8 +2,8 @@
 // Matrix products whose one operand is a matrix of 0/1 states (chain states, binarised data). Row r of B M is the
 // sum of the rows of M that the ones of B's row r select, so the product costs (number of ones) × (row length)
 // additions instead of the dense product's (size of B) × (row length) multiply-adds: at MNIST's 13 % ones about a
-// seventh. Every layer update forms c + W v or b + Wᵀ h from states (docs/algorithms.md §2) and every statistic
-// ⟨h vᵀ⟩ multiplies by visible states (§1), so this is the hot path of training, sampling and AIS.
+// seventh. Every layer update forms c + W v or b + Wᵀ h from states (docs/algorithms/operators.md §2) and every
+// statistic ⟨h vᵀ⟩ multiplies by visible states (§1), so this is the hot path of training, sampling and AIS.
 //
 // Each output entry is the sum of its selected terms in one fixed order (the ones in increasing position, in four
 // interleaved partial sums added as (s₀ + s₁) + (s₂ + s₃)), whatever the number of threads: the work is split over

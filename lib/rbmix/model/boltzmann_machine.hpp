@@ -4,7 +4,7 @@
 //   p(x) = exp(−E(x)) / Z,   −E(x) = ½ xᵀ J x + bᵀ x,   x ∈ {0, 1}ⁿ,
 // with J symmetric and zero on the diagonal, so each unordered pair {i, j} has one coupling J_ij = J_ji and
 // −E(x) = Σ_{i<j} J_ij x_i x_j + Σ_i b_i x_i. Unit i's total input is h_i = b_i + Σ_j J_ij x_j, and
-// p(x_i = 1 | x_−i) = σ(h_i), which is what the unit rules act on (docs/algorithms.md §2).
+// p(x_i = 1 | x_−i) = σ(h_i), which is what the unit rules act on (docs/algorithms/operators.md §2).
 //
 // Gradients are taken with respect to the free parameters: one coupling per pair and one bias per unit. They are
 // returned as a symmetric, zero-diagonal matrix (entry ij = entry ji = ∂/∂J_ij) and a vector, so that

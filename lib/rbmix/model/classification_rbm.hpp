@@ -1,6 +1,6 @@
 #pragma once
-// Classification RBM (000 §4.2; docs/algorithms.md §9.1): an RBM whose visible layer is D binary inputs x followed
-// by one K-way softmax group, the label y as a one-hot block e_y, so that
+// Classification RBM (000 §4.2; docs/algorithms/pcd-study.md §9.1): an RBM whose visible layer is D binary inputs x
+// followed by one K-way softmax group, the label y as a one-hot block e_y, so that
 //   E(x, y, h) = −hᵀW[x; e_y] − bᵀ[x; e_y] − cᵀh,
 //   F(x, y)    = −b_xᵀx − b_y − Σ_i softplus(c_i + W_{i,x}·x + W_{i,D+y}),
 //   p(y | x)   = e^{−F(x,y)} / Σ_k e^{−F(x,k)}   (exact: K free energies per input).

@@ -1,5 +1,6 @@
 #pragma once
-// Exact quantities of an RBM by enumerating one layer (docs/algorithms.md §1, §5):
+// Exact quantities of an RBM by enumerating one layer (docs/algorithms/operators.md §1, docs/algorithms/estimation.md
+// §5):
 //   log Z = log Σ_h exp(cᵀh + Σ_j softplus(b_j + W_{·j}ᵀh))   (or the same with the roles of the layers swapped).
 // Enumeration walks the 2^k states of the enumerated layer in Gray-code order, so each step adds or subtracts one
 // row of weights, and sums in log space (log-sum-exp) so that large weights neither overflow nor underflow.

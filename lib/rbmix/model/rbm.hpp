@@ -1,5 +1,5 @@
 #pragma once
-// Binary RBM (docs/algorithms.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
+// Binary RBM (docs/algorithms/operators.md §1): m visible units v ∈ {0,1}^m, n hidden units h ∈ {0,1}^n,
 //   E(v,h) = −hᵀWv − bᵀv − cᵀh,   W is n×m (row i = hidden unit i), b visible bias (m), c hidden bias (n).
 // Batched functions take one sample per row and return one value (or row) per sample.
 #include <Eigen/Core>
@@ -87,7 +87,7 @@ struct BasicRbm {
 
   // The total inputs of `layer` given the other layer's states (one sample per row), times β, written into the
   // kept workspace `inputs`: β(c + W v) for the hidden layer, β(b + Wᵀ h) for the visible one. This is the one
-  // place a layer's input is formed and tempered (docs/algorithms.md §2): the sampler, the exact tables, the
+  // place a layer's input is formed and tempered (docs/algorithms/operators.md §2): the sampler, the exact tables, the
   // trainer, the negative phases and AIS all call it, so they agree to the last bit. β = 1 skips the product.
   template <typename Derived>
   void layer_inputs(Layer layer, const Eigen::MatrixBase<Derived>& other_layer, Matrix<Scalar>& inputs,

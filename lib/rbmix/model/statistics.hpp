@@ -1,6 +1,6 @@
 #pragma once
 // Sufficient statistics of an RBM, ⟨h vᵀ⟩, ⟨v⟩, ⟨h⟩, and the log-likelihood gradient built from them
-// (docs/algorithms.md §1): ∇W = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model, ∇b = ⟨v⟩_d − ⟨v⟩_m, ∇c = ⟨h⟩_d − ⟨h⟩_m.
+// (docs/algorithms/operators.md §1): ∇W = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model, ∇b = ⟨v⟩_d − ⟨v⟩_m, ∇c = ⟨h⟩_d − ⟨h⟩_m.
 // The hidden side always uses E[h|v] where the estimator allows it.
 #include "rbmix/model/rbm.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Tempering (docs/algorithms.md §2): the distribution π_β(v, h) ∝ e^{−βE(v, h)} at inverse temperature β ≥ 0.
+// Tempering (docs/algorithms/operators.md §2): the distribution π_β(v, h) ∝ e^{−βE(v, h)} at inverse temperature β ≥ 0.
 // Samplers temper through the layer inputs, β(c + W v) and β(b + Wᵀ h), formed in one place
 // (BasicRbm::layer_inputs); `tempered` gives the RBM whose energy is βE, for code that needs the tempered
 // distribution itself (its energies, its stationary distribution). The two agree up to rounding: β(c + W v) is

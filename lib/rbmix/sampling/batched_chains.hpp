@@ -4,11 +4,11 @@
 // unit rule element-wise with the unit's current state (the kernel of unit_rule_kernel.hpp, on blocks of whole chain
 // rows), and draws u < P(next = 1) with u ∈ [0, 1) from the chain's own stream (eight chains' streams stepped side by
 // side, stream_lanes.hpp), so outcomes the rule makes certain (P = 0 or 1) never depend on the draw. A sweep updates
-// all hidden units given v, then all visible units given the new h: K = K_h K_v (docs/algorithms.md §2). Chain b always
-// draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever the thread count.
-// Inputs, decays and uniforms live in workspaces the chains keep (one per thread for the draws), so once the first
-// sweep has sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers from the
-// heap for large layers, and the binary product takes its index of the ones and its packed blocks per product,
+// all hidden units given v, then all visible units given the new h: K = K_h K_v (docs/algorithms/operators.md §2).
+// Chain b always draws from RandomStream(seed, first_stream + b): the same seed gives the same chains whatever the
+// thread count. Inputs, decays and uniforms live in workspaces the chains keep (one per thread for the draws), so once
+// the first sweep has sized them a sweep allocates nothing of its own (Eigen's product may still take packing buffers
+// from the heap for large layers, and the binary product takes its index of the ones and its packed blocks per product,
 // binary_product.hpp). Every entry point takes either UnitRule (the built-in rules, as named on the
 // command line) or any concrete rule (unit_rule.hpp's ConcreteUnitRule, a user's own included): UnitRule is dispatched
 // once per layer into the concrete template, so both run the same code.

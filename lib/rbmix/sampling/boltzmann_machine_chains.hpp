@@ -1,7 +1,7 @@
 #pragma once
 // Persistent chains on a Boltzmann machine (000 §5.5's PCD on fully visible MRFs). A sweep visits the units in
 // order 0, 1, …, n−1 and sets each from its total input h_i = b_i + Σ_j J_ij x_j with a unit rule
-// (docs/algorithms.md §2): P(x_i ← 1) = probability_of_one(rule, h_i, x_i). Every rule leaves p(x_i | x_−i)
+// (docs/algorithms/operators.md §2): P(x_i ← 1) = probability_of_one(rule, h_i, x_i). Every rule leaves p(x_i | x_−i)
 // invariant, so each unit update, and hence the sweep, keeps p(x) ∝ exp(½xᵀJx + bᵀx) stationary.
 //
 // Chain c draws from RandomStream(seed, c): one uniform per unit update, so the states do not depend on the thread

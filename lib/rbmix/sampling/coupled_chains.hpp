@@ -1,8 +1,8 @@
 #pragma once
 // CoupledChains: R pairs of chains (X, Y) of one operator, coupled so that a pair meets and then moves as one
-// (docs/algorithms.md §6.8, the couplings of Biswas, Jacob & Vanetti 2019). Pair b is row b of the first and the
-// second chains' state matrices and draws every number from one stream, RandomStream(seed, first_stream + b), so
-// its path depends on the seed and its index only: not on the thread count, the number of pairs or their order.
+// (docs/algorithms/convergence-bounds.md §6.8, the couplings of Biswas, Jacob & Vanetti 2019). Pair b is row b of the
+// first and the second chains' state matrices and draws every number from one stream, RandomStream(seed, first_stream +
+// b), so its path depends on the seed and its index only: not on the thread count, the number of pairs or their order.
 //
 // A coupled layer update computes each chain's P(next = 1) for every unit of the layer with the unit rule (the
 // kernel of unit_rule_kernel.hpp, the code every operator of rbmix runs), so each chain on its own steps exactly as
@@ -47,9 +47,9 @@ double log_bernoulli(Scalar probability, Scalar state) {
 // first chain's x ~ P for the second chain with probability min(1, Q(x)/P(x)); otherwise draw y* ~ Q and a uniform
 // u* until u*·Q(y*) > P(y*), and take y*. The second chain's units on D are then distributed as Q_D (the rejection
 // step draws from the residual (Q − P)⁺), they are independent of the shared units, and the pair agrees with
-// probability Σ min(P, Q) = 1 − d_TV(P, Q) (Jacob, O'Leary & Atchadé 2020, docs/algorithms.md §6.8). Uniforms for
-// the acceptance tests are taken in (0, 1], so a probability of 0 is never accepted by a draw of exactly 0.
-// `differing` is a workspace.
+// probability Σ min(P, Q) = 1 − d_TV(P, Q) (Jacob, O'Leary & Atchadé 2020, docs/algorithms/convergence-bounds.md §6.8).
+// Uniforms for the acceptance tests are taken in (0, 1], so a probability of 0 is never accepted by a draw of exactly
+// 0. `differing` is a workspace.
 template <typename Scalar>
 void draw_coupled_layer(const Scalar* first_probability, const Scalar* second_probability, Scalar* first,
                         Scalar* second, Eigen::Index units, bool maximal, RandomStream& stream,

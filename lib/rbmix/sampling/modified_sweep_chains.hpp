@@ -1,7 +1,7 @@
 #pragma once
 // ModifiedSweepChains: B chains on a tiny RBM that step by the modified sweep matrix of 001 §3,
-// A′ = (A − λI)/(1 − λ) with A = K_h K_v the sweep of a unit rule and λ = min_x A(x, x) (docs/algorithms.md §2.4;
-// `analyze --operators modified:RULE`), so that this operator too can be sampled and checked against its exact
+// A′ = (A − λI)/(1 − λ) with A = K_h K_v the sweep of a unit rule and λ = min_x A(x, x) (docs/algorithms/operators.md
+// §2.4; `analyze --operators modified:RULE`), so that this operator too can be sampled and checked against its exact
 // rows. It needs the exact diagonal A(x, x) of the sweep for every joint state x = v + 2^m·h, which the exact
 // builder gives for tiny models (analysis::SweepOperator::diagonal, or the diagonal of
 // analysis::sweep_transition_matrix).

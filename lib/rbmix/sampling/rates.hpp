@@ -1,7 +1,7 @@
 #pragma once
 // The sufficient statistics of an RBM in 001's notation, s(x, h) = (h xᵀ, x, h), and the rates R of 001 §4:
-// the mean over a training set of s(x, E[h | x; θ]) under a trained θ. The rates samplers (docs/algorithms.md §4)
-// use R as their constant positive phase; sample penalization uses R = 0.
+// the mean over a training set of s(x, E[h | x; θ]) under a trained θ. The rates samplers
+// (docs/algorithms/estimation.md §4) use R as their constant positive phase; sample penalization uses R = 0.
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/rbm.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The sampling processes of 001 (docs/algorithms.md §4) over a trained RBM θ, all run by one loop:
+// The sampling processes of 001 (docs/algorithms/estimation.md §4) over a trained RBM θ, all run by one loop:
 //   repeat: θ⁻ = θ + θ_F; advance the chain under θ⁻; h⁻ = the hidden statistic of x⁻;
 //           θ_F ← α θ_F + ε_F (R − s(x⁻, h⁻)); emit x⁻ (binary) and a grey-level version of it.
 // The samplers differ only in how the chain advances, in R, and in whether θ_F exists at all:

@@ -1,6 +1,6 @@
 #pragma once
-// A softmax group of visible units (000 §4.2; docs/algorithms.md §9.1): K visible units first … first + K − 1 of
-// which exactly one is on, the label of a classification RBM. Given h the group is one K-way unit with
+// A softmax group of visible units (000 §4.2; docs/algorithms/pcd-study.md §9.1): K visible units first … first + K − 1
+// of which exactly one is on, the label of a classification RBM. Given h the group is one K-way unit with
 //   p(y = k | h) ∝ e^{β(b_k + W_{·k}ᵀh)},
 // drawn exactly (one uniform per chain, inverse CDF over the K classes from chain b's own stream), so whatever
 // unit rule drives the binary units, the group's update is a Gibbs update of the whole group, which keeps π.

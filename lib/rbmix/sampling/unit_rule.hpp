@@ -1,7 +1,7 @@
 #pragma once
-// Unit rules (docs/algorithms.md §2). A unit rule gives P(next = 1 | x, s) for one binary unit with total input x
-// (bias + weighted input, already multiplied by β when tempered) and current state s ∈ {0, 1}. Every operator of
-// rbmix is one rule: the exact builder, the structural pattern, the proofs and the batched sampler all evaluate it
+// Unit rules (docs/algorithms/operators.md §2). A unit rule gives P(next = 1 | x, s) for one binary unit with total
+// input x (bias + weighted input, already multiplied by β when tempered) and current state s ∈ {0, 1}. Every operator
+// of rbmix is one rule: the exact builder, the structural pattern, the proofs and the batched sampler all evaluate it
 // through one kernel (unit_rule_kernel.hpp).
 //
 // The contract (ConcreteUnitRule below; rbmix/verify/rule_contract.hpp checks it for any rule):
@@ -113,10 +113,10 @@ struct MixtureRule {
   std::string parameter_text() const;
 };
 
-// The modified matrix of 001 §3 applied to one unit (docs/algorithms.md §2.4): the unit's Gibbs kernel A has rows
-// (1 − p, p) with p = σ(x) and diagonal (1 − p, p); with λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1, the unit steps by
-// A′ = (A − λI)/(1 − λ), which keeps p(unit | rest) with detailed balance (proofs/unit-modified-rule).
-// Through d = e^{−|x|} and g = 1 − γ (min(p, 1 − p) = d/(1 + d), so 1 − λ = (1 + g·d)/(1 + d)):
+// The modified matrix of 001 §3 applied to one unit (docs/algorithms/operators.md §2.4): the unit's Gibbs kernel A has
+// rows (1 − p, p) with p = σ(x) and diagonal (1 − p, p); with λ = γ·min(p, 1 − p), 0 ≤ γ ≤ 1, the unit steps by A′ = (A
+// − λI)/(1 − λ), which keeps p(unit | rest) with detailed balance (proofs/unit-modified-rule). Through d = e^{−|x|} and
+// g = 1 − γ (min(p, 1 − p) = d/(1 + d), so 1 − λ = (1 + g·d)/(1 + d)):
 //   x ≥ 0:  P(0 → 1) = 1/(1 + g·d),  P(1 → 1) = (1 − γ·d)/(1 + g·d);
 //   x < 0:  P(0 → 1) = d/(1 + g·d),  P(1 → 1) = g·d/(1 + g·d).
 // γ = 0 is Gibbs, bit for bit. γ = 1 gives 1, 1 − e^{−|x|}, e^{−|x|}, 0: flip-the-state for x ≠ 0 bit for bit, and

@@ -1,7 +1,7 @@
 #pragma once
-// The one element-wise kernel that applies a unit rule to a block of units (docs/algorithms.md §2). The batched
-// sampler (one block per chain row), the exact transition tables and the structural tables (one block per table)
-// all call it, so each operator is evaluated by the same code wherever it is used.
+// The one element-wise kernel that applies a unit rule to a block of units (docs/algorithms/operators.md §2). The
+// batched sampler (one block per chain row), the exact transition tables and the structural tables (one block per
+// table) all call it, so each operator is evaluated by the same code wherever it is used.
 //
 // For a block of `count` contiguous inputs x_k and states s_k the kernel computes the decays d_k for the whole
 // block with one vectorised pass into a kept workspace, then p_k = rule.probability_of_one(x_k, s_k, d_k) with

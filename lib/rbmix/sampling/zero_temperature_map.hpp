@@ -1,6 +1,6 @@
 #pragma once
-// The zero-temperature map of herding (Welling 2009; 001 §2, docs/algorithms.md §4): the deterministic limit of a
-// Gibbs sweep, h ← 1[c + W x > 0] then x ← 1[b + Wᵀ h > 0], iterated until an iteration changes neither layer.
+// The zero-temperature map of herding (Welling 2009; 001 §2, docs/algorithms/estimation.md §4): the deterministic limit
+// of a Gibbs sweep, h ← 1[c + W x > 0] then x ← 1[b + Wᵀ h > 0], iterated until an iteration changes neither layer.
 //
 // Ties: a unit whose total input is exactly 0 is set to 0 (the strict indicator 1[· > 0] as 001 writes it). Any
 // fixed choice keeps the map deterministic; this one also makes the termination argument below work.

@@ -1,6 +1,6 @@
 #pragma once
-// The training checkpoint file: everything that determines the rest of a run (docs/algorithms.md §3), so that a
-// run resumed from it ends bit-identical to one that was never interrupted. Little-endian records (binary_archive):
+// The training checkpoint file: everything that determines the rest of a run (docs/algorithms/training.md §3), so that
+// a run resumed from it ends bit-identical to one that was never interrupted. Little-endian records (binary_archive):
 //
 //   "RBMIXCKP" · version 3 · trajectory fingerprint of the options · rows, visible, hidden units ·
 //   updates done · batch position in the epoch · data order · data stream · parameters W, b, c · offsets μ, λ ·

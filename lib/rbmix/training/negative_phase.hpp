@@ -1,6 +1,6 @@
 #pragma once
-// NegativePhase: the model side of the log-likelihood gradient (docs/algorithms.md §3). Training algorithms differ only
-// here; the positive phase, the parameter step and the optimizer are shared by all of them (trainer.hpp).
+// NegativePhase: the model side of the log-likelihood gradient (docs/algorithms/training.md §3). Training algorithms
+// differ only here; the positive phase, the parameter step and the optimizer are shared by all of them (trainer.hpp).
 //
 // The concept: per mini-batch the trainer calls start_batch once, then statistics() once per inner step (d times
 // for S-DCP, once otherwise) with the model to sample, then after_step with the gradient it applied.

@@ -1,6 +1,6 @@
 #pragma once
-// Optimizer: the parameter step shared by every training algorithm (docs/algorithms.md §3), gradient ASCENT on the
-// average log-likelihood with momentum and L2 weight decay on W:
+// Optimizer: the parameter step shared by every training algorithm (docs/algorithms/training.md §3), gradient ASCENT on
+// the average log-likelihood with momentum and L2 weight decay on W:
 //   velocity ← momentum · velocity + η (g − decay · W_weights-only),   θ ← θ + velocity.
 // With momentum 0 this is θ ← θ + η (g − decay · W) exactly. The learning rate at update t of U is η (constant) or
 // η (1 − t/U) (linear decay to 0, 000 §4.5).

@@ -1,7 +1,7 @@
 #pragma once
-// ParameterInitialisation: how a training run's parameters start (docs/algorithms.md §3.1), as one named choice for
-// the command line (`--init`) and the experiments. The weights always come first from the run's initialisation
-// stream, so every choice starts from the same W for the same seed and scale.
+// ParameterInitialisation: how a training run's parameters start (docs/algorithms/training.md §3.1), as one named
+// choice for the command line (`--init`) and the experiments. The weights always come first from the run's
+// initialisation stream, so every choice starts from the same W for the same seed and scale.
 //   base-rate  W ~ N(0, 0.01²), b = logit of the clipped data mean, c = 0 (rbmix's default)
 //   zero       W ~ N(0, 0.01²), b = 0, c = 0
 //   normal:S   W, b and c ~ N(0, S²) (003 §4.2 with S = 0.01: "weights and biases drawn from … standard deviation

@@ -1,5 +1,6 @@
 #pragma once
-// Trainer: mini-batch (or full-batch) training of a binary RBM with any negative phase (docs/algorithms.md §3).
+// Trainer: mini-batch (or full-batch) training of a binary RBM with any negative phase (docs/algorithms/training.md
+// §3).
 //
 // One update = one mini-batch:
 //   positive statistics at θ^(t) from the batch, with E[h|v];

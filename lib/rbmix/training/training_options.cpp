@@ -12,7 +12,7 @@ namespace {
 
 constexpr AlgorithmDefinition algorithm_definitions[] = {
     {Algorithm::cd, "cd", NegativePhaseKind::contrastive_divergence, false, false,
-     "contrastive divergence CD-k: chains start at the batch (docs/algorithms.md §3.2)"},
+     "contrastive divergence CD-k: chains start at the batch (docs/algorithms/training.md §3.2)"},
     {Algorithm::pcd, "pcd", NegativePhaseKind::persistent, false, false,
      "persistent CD / SML: persistent chains, k sweeps per update (000 §2)"},
     {Algorithm::mfcd, "mfcd", NegativePhaseKind::mean_field, false, false,

@@ -1,6 +1,6 @@
 #pragma once
-// TrainingOptions: everything that defines one training run (docs/algorithms.md §3). The algorithms of the papers are
-// combinations of three orthogonal choices, so that no algorithm is written twice:
+// TrainingOptions: everything that defines one training run (docs/algorithms/training.md §3). The algorithms of the
+// papers are combinations of three orthogonal choices, so that no algorithm is written twice:
 //   negative phase  how the model side of the gradient is estimated (exact, CD-k, PCD-k, MF-CD, FPCD, t-PT k);
 //   inner steps d   S-DCP and CS-DCP only (difference_of_convex): d parameter steps share the positive phase of
 //                   one batch (002 Alg. 3); with d = 1 their own loop gives the numbers of CD-K' (and CG);
@@ -9,8 +9,8 @@
 // csdcp = centered S-DCP.
 // Options validate themselves (is_valid, Ceres style) before a trainer touches them, and refuse a setting the
 // chosen algorithm would ignore where they can tell it was set (an operator other than Gibbs for exact or MF-CD,
-// d ≠ 1 outside S-DCP/CS-DCP). Defaults are written once, here; the front-ends' table of settings (training_settings.hpp) repeats them as
-// text, and its test keeps the two equal.
+// d ≠ 1 outside S-DCP/CS-DCP). Defaults are written once, here; the front-ends' table of settings
+// (training_settings.hpp) repeats them as text, and its test keeps the two equal.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -121,7 +121,7 @@ std::vector<std::pair<std::string, Rbm>> tiny_models() {
 constexpr double kStandardErrors = 3.0;
 // Where no pair contributes (t past the last meeting) the standard error is 0 and says nothing: a term that is
 // positive with probability p is 0 in all R pairs with probability (1 − p)^R, below 1e-3 once p > ln(1000)/R. The
-// truth may exceed the estimate by that much there (docs/algorithms.md §6.8).
+// truth may exceed the estimate by that much there (docs/algorithms/convergence-bounds.md §6.8).
 constexpr double kUnseenTail = 6.91;  // ln(1000)
 
 // bound + kStandardErrors standard errors + the unseen tail's allowance ≥ the exact distance at every t.
@@ -198,7 +198,8 @@ TEST(ConvergenceBound, ModifiedSweepBoundLiesAboveTheExactDistance) {
 }
 
 // Where exact mixing is fast the bound is not vacuous: for Gibbs with L = 20 on the random models, t_mix(1/4) read
-// from the bound is within a few sweeps of the exact t_mix(1/4) (docs/algorithms.md §6.8 gives the ratios).
+// from the bound is within a few sweeps of the exact t_mix(1/4) (docs/algorithms/convergence-bounds.md §6.8 gives the
+// ratios).
 TEST(ConvergenceBound, BoundIsTightWhereMixingIsFast) {
   const std::vector<std::pair<std::string, Rbm>> models = tiny_models();
   for (std::size_t k = 0; k < 10; ++k) {

@@ -39,8 +39,8 @@ TEST(Ergodicity, CountsClassesOfAReducibleChain) {
   EXPECT_EQ(report.period, 2U);
 }
 
-// docs/algorithms.md §2: W = 0, b = c = 0 under the naive flip flips every unit every sweep: x ↦ complement of x,
-// pairs of states with period 2. Flip-the-state resamples at x = 0 and is ergodic.
+// docs/algorithms/operators.md §2: W = 0, b = c = 0 under the naive flip flips every unit every sweep: x ↦ complement
+// of x, pairs of states with period 2. Flip-the-state resamples at x = 0 and is ergodic.
 TEST(Ergodicity, NaiveFlipIsPeriodicWhereFlipTheStateIsErgodic) {
   const Rbm rbm(2, 3);
   const ErgodicityReport naive = analyse_ergodicity(StagedSweepGraph(rbm, NaiveFlipRule{}));

@@ -15,7 +15,7 @@ namespace {
 constexpr double kSolveTolerance = 1e-9;
 
 // Two-state chain with P(0→1) = a, P(1→0) = b: ρ(t) = (1 − a − b)^t for f = the state, so
-// τ = (1 + μ)/(1 − μ) with μ = 1 − a − b — the AR(1) form of docs/algorithms.md §6.
+// τ = (1 + μ)/(1 − μ) with μ = 1 − a − b — the AR(1) form of docs/algorithms/mixing-metrics.md §6.
 TEST(ExactAutocorrelationTime, TwoStateChainMatchesTheClosedForm) {
   for (const auto& [a, b] : {std::pair{0.3, 0.1}, std::pair{0.9, 0.8}, std::pair{0.05, 0.02}}) {
     MatrixD transition(2, 2);

@@ -109,8 +109,8 @@ TEST(FactorisedSweep, ReducedChainIsStochasticWithTheMarginalStationary) {
   }
 }
 
-// W = 0: one Gibbs sweep draws an independent state, so every eigenvalue but 1 is 0 (docs/algorithms.md §2.6), and
-// the energy's τ is 1.
+// W = 0: one Gibbs sweep draws an independent state, so every eigenvalue but 1 is 0 (docs/algorithms/operators.md
+// §2.6), and the energy's τ is 1.
 TEST(FactorisedSweep, WithoutWeightsTheSweepForgetsEverything) {
   Rbm rbm(4, 2);
   rbm.visible_bias << 0.5, -1.0, 0.0, 2.0;

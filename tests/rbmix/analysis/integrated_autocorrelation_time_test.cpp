@@ -372,7 +372,8 @@ FastPlusSlow fast_plus_slow(Eigen::Index steps, Eigen::Index chains, std::uint64
 
 // Every reported interval holds the estimator's own band and the long batch means' χ² interval, whose batches
 // reach long_batch_in_cutoffs times the monotone sequence's last lag; on a slow tail the lag windows cut off, the
-// joined interval holds the exact τ where the adaptive window's band does not (docs/algorithms.md §6.2.1).
+// joined interval holds the exact τ where the adaptive window's band does not (docs/algorithms/mixing-metrics.md
+// §6.2.1).
 TEST(MixingDiagnostics, EveryIntervalHoldsItsBandAndTheLongBatchesInterval) {
   const FastPlusSlow series = fast_plus_slow(20000, 16, 41);
   const MixingDiagnostics diagnostics = mixing_diagnostics(series.traces);

@@ -81,8 +81,8 @@ TEST(OperatorAnalysis, ReportsItsStagesAndTheMatrixFreePasses) {
   }
 }
 
-// Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms.md §2.5); its SLEM and
-// energy τ are those of the matrix-free route on all joint states (Arnoldi to 1e-12, the lag series to 1e-13).
+// Beyond the dense limit Gibbs goes through the chain on its smaller layer (docs/algorithms/operators.md §2.5); its
+// SLEM and energy τ are those of the matrix-free route on all joint states (Arnoldi to 1e-12, the lag series to 1e-13).
 TEST(OperatorAnalysis, GibbsBeyondTheDenseLimitGoesThroughTheSmallerLayer) {
   constexpr double kMatrixFreeAgreement = 1e-9;
   for (const auto& [m, n] : {std::pair{6, 5}, std::pair{4, 7}}) {

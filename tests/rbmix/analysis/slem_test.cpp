@@ -22,7 +22,7 @@ namespace {
 // perturbed by ε^{1/k}), so closed-form zeros get the looser bound.
 constexpr double kEigenvalueTolerance = 1e-10;
 constexpr double kZeroEigenvalueTolerance = 1e-6;
-// docs/algorithms.md §2: dense and matrix-free SLEM must agree to 1e-8.
+// docs/algorithms/operators.md §2: dense and matrix-free SLEM must agree to 1e-8.
 constexpr double kCrossCheckTolerance = 1e-8;
 
 // With W = 0 every unit is an independent two-state chain with fixed input x = β·bias, and K is the Kronecker

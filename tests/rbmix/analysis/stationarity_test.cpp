@@ -22,7 +22,7 @@ MatrixD two_state_chain(double a, double b) {
 VectorD two_state_stationary(double a, double b) { return Eigen::Vector2d(b, a) / (a + b); }
 
 // A Metropolis chain for π = (1/2, 1/3, 1/6): propose one of the other two states with probability 1/2 each and
-// accept with min(1, π(y)/π(x)). Reversible by construction (docs/algorithms.md §2).
+// accept with min(1, π(y)/π(x)). Reversible by construction (docs/algorithms/operators.md §2).
 MatrixD metropolis_three_state_chain() {
   MatrixD chain(3, 3);
   chain << 1 - 1.0 / 3 - 1.0 / 6, 1.0 / 3, 1.0 / 6,  // from x₀: accept π₁/π₀ = 2/3 and π₂/π₀ = 1/3, each halved

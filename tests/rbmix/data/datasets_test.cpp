@@ -22,7 +22,8 @@ TEST(BarsAndStripes, HasAllPatternsWithTheTwoDuplicates) {
   EXPECT_EQ(data.rows(), 16);
   EXPECT_EQ(data.cols(), 9);
   EXPECT_EQ(distinct_rows(data).size(), 14U);
-  // Published best average log-likelihoods (docs/algorithms.md §7): −2.599 with duplicates, −ln 14 unique.
+  // Published best average log-likelihoods (docs/algorithms/data-and-figures.md §7): −2.599 with duplicates, −ln 14
+  // unique.
   EXPECT_NEAR(best_average_log_likelihood(data), -2.599, 5e-4);
   const BinaryMatrix unique = bars_and_stripes(3, true);
   EXPECT_EQ(unique.rows(), 14);

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 #include "rbmix/report/png_image.hpp"
 #include "rbmix/sampling/rates.hpp"
 #include "support/temporary_directory.hpp"

@@ -111,7 +111,8 @@ TEST(ClassificationRbm, ErrorRefusesALabelOutsideTheClasses) {
 }
 
 // Free energies near ±1000: e^{∓F} over- or underflows double, so the softmax must subtract each row's largest −F
-// (docs/algorithms.md §9.1). With −F = (1000, 1001, 999) or (−1000, −999, −1001) alike, p = softmax(0, 1, −1).
+// (docs/algorithms/pcd-study.md §9.1). With −F = (1000, 1001, 999) or (−1000, −999, −1001) alike, p = softmax(0, 1,
+// −1).
 TEST(ClassificationRbm, ClassProbabilitiesStayFiniteForFreeEnergiesNearAThousand) {
   const double e = std::exp(1.0), total = 1.0 + e + 1.0 / e;
   const Eigen::RowVector3d expected(1.0 / total, e / total, 1.0 / e / total);

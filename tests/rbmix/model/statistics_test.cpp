@@ -101,9 +101,9 @@ double average_log_likelihood(const Rbm& rbm, const std::vector<std::uint64_t>& 
   return total / static_cast<double>(data.size());
 }
 
-// ∇ (1/B) Σ log p(v_b) = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model with E[h|v] on the data side (docs/algorithms.md §1): positive
-// statistics from batch_statistics, negative ones from enumeration, their difference against finite differences of
-// the brute-force log-likelihood.
+// ∇ (1/B) Σ log p(v_b) = ⟨h vᵀ⟩_data − ⟨h vᵀ⟩_model with E[h|v] on the data side (docs/algorithms/operators.md §1):
+// positive statistics from batch_statistics, negative ones from enumeration, their difference against finite
+// differences of the brute-force log-likelihood.
 RC_GTEST_PROP(StatisticsDifference, OfDataAndModelStatisticsIsTheLogLikelihoodGradient, ()) {
   const Rbm rbm = *verify::arbitrary_tiny_rbm(4, 1.5);
   const auto data = *rc::gen::container<std::vector<std::uint64_t>>(

@@ -111,9 +111,9 @@ TEST(SamplingProcess, FastVisibleBiasFollowsTheEmittedSamples) {
   }
 }
 
-// χ² against the exact rows (the loop of docs/algorithms.md §2): with θ_F frozen at 0 (ε_F = 0) the first sample
-// of a chain started at (x₀, h = 0) is the visible part of a draw from row (x₀, 0) of K^k. One test per
-// (rule, start), Bonferroni-corrected: a correct sampler fails with probability ≤ kFalseFailureRate.
+// χ² against the exact rows (the loop of docs/algorithms/operators.md §2): with θ_F frozen at 0 (ε_F = 0) the first
+// sample of a chain started at (x₀, h = 0) is the visible part of a draw from row (x₀, 0) of K^k. One test per (rule,
+// start), Bonferroni-corrected: a correct sampler fails with probability ≤ kFalseFailureRate.
 constexpr double kFalseFailureRate = 1e-6;
 constexpr Eigen::Index kChainsPerStart = 5000;
 

@@ -104,7 +104,7 @@ TEST(Trainer, SdcpWithSeveralInnerStepsDiffersFromCd) {
 }
 
 // Exact-gradient full-batch training of 16 hidden units on BAS 3×3 gets within 0.1 nats of the best possible
-// average log-likelihood, −(entropy of the data) = −2.599 (docs/algorithms.md §7).
+// average log-likelihood, −(entropy of the data) = −2.599 (docs/algorithms/data-and-figures.md §7).
 TEST(Trainer, ExactGradientReachesTheBestLikelihoodOnBarsAndStripes) {
   const BinaryMatrix data = bars_and_stripes(3);
   EXPECT_NEAR(best_average_log_likelihood(data), -2.599, 5e-4);

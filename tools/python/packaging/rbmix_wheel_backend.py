@@ -7,7 +7,7 @@ CMake, the same build as tools/scripts/build.sh but of one target, the module rb
 runs pip:
 
     cmake -S <source> -B <build-dir> -DPython3_EXECUTABLE=<that interpreter> -DRBMIX_PYTHON=ON (tests, benchmarks
-          and the CLI off)
+          and the CLI off; the unity build, CMakeLists.txt's default, as the demo builds the libraries and the module)
     cmake --build <build-dir> --target rbmix_python
 
 then the package the build assembles in <build-dir>/python/rbmix is written into a wheel with its dist-info

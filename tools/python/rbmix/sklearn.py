@@ -10,7 +10,7 @@ components_ (W, n_components × n_features), intercept_hidden_ (c), intercept_vi
 Inputs are probabilities of a one, [0, 1] as BernoulliRBM takes them (grey levels): training reads the rows as the
 grey levels of 000 §4.1 (rbmix.train's resample_binarisation), drawing a fresh binary version of a row at every use
 (a value above 1 draws a one, below 0 a zero: the inputs are clipped to [0, 1]); 0/1 rows are their own draws.
-transform is BernoulliRBM's p(h = 1 | v) = σ(c + W v) on the inputs as given (docs/algorithms.md §1.1).
+transform is BernoulliRBM's p(h = 1 | v) = σ(c + W v) on the inputs as given (docs/algorithms/operators.md §1.1).
 """
 
 import numpy as np
@@ -49,7 +49,7 @@ class RBM(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Seeds the training (rbmix.train's seed, its binarisations included) and the draws of gibbs and
         score_samples.
     algorithm : str, default="pcd"
-        rbmix.train's algorithm (cd, pcd, mfcd, fpcd, pt, cg, sdcp, csdcp; docs/algorithms.md §3).
+        rbmix.train's algorithm (cd, pcd, mfcd, fpcd, pt, cg, sdcp, csdcp; docs/algorithms/training.md §3).
     operator : str, default="gibbs"
         The transition operator of the negative phase (gibbs, flip, mix:A, ...).
     k : int, default=1

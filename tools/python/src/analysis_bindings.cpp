@@ -80,15 +80,15 @@ void bind_operator_analysis(py::module_& module) {
       "comma-separated string. One OperatorAnalysis per operator.");
 }
 
-// rbmix.autocorrelation_time: every estimator of docs/algorithms.md §6.5 on any trace.
+// rbmix.autocorrelation_time: every estimator of docs/algorithms/mixing-metrics.md §6.5 on any trace.
 void bind_autocorrelation_time(py::module_& module) {
   py::class_<analysis::IntegratedTimeEstimate>(module, "AutocorrelationTime",
-                                                "An estimate of the integrated autocorrelation time τ.")
+                                               "An estimate of the integrated autocorrelation time τ.")
       .def_readonly("method", &analysis::IntegratedTimeEstimate::method)
       .def_readonly("time", &analysis::IntegratedTimeEstimate::time, "τ̂")
       .def_readonly("lower", &analysis::IntegratedTimeEstimate::lower,
                     "95 % interval: the method's own band joined with the long batch means' interval "
-                    "(docs/algorithms.md §6.2.1); NaN where there is none")
+                    "(docs/algorithms/mixing-metrics.md §6.2.1); NaN where there is none")
       .def_readonly("upper", &analysis::IntegratedTimeEstimate::upper)
       .def_readonly("band_lower", &analysis::IntegratedTimeEstimate::band_lower,
                     "the method's own 95 % band, before the join")
@@ -136,7 +136,7 @@ void bind_autocorrelation_time(py::module_& module) {
       "series"_a, "method"_a = analysis::recommended_integrated_time_method,
       "The integrated autocorrelation time of a trace (steps,) or of several chains (chains, steps), float64 or "
       "float32, with its 95 % interval (lower, upper): initial_monotone_sequence (Geyer over split chains, as Stan; "
-      "the estimate the calibration recommends, docs/algorithms.md §6.7), autoregressive (AR(p), as 003), "
+      "the estimate the calibration recommends, docs/algorithms/calibration.md §6.7), autoregressive (AR(p), as 003), "
       "adaptive_window (Sokal's window, emcee's integrated_time), initial_positive_sequence, rank_normalised, "
       "batch_means or overlapping_batch_means. `trusted` applies the trust rule (the method's own checks, R̂, at "
       "least 50 τ̂ per chain, a narrow interval, agreement with the batch-means cross-check) and `reason` says why "

@@ -1,5 +1,5 @@
-// The model: rbmix.Rbm (W is hidden × visible, algorithms.md §1.1), model files (io/model_file.hpp), random models
-// (model/random_rbm.hpp), exact log Z (model/exact.hpp) and AIS (estimation/ais.hpp).
+// The model: rbmix.Rbm (W is hidden × visible, algorithms/operators.md §1.1), model files (io/model_file.hpp), random
+// models (model/random_rbm.hpp), exact log Z (model/exact.hpp) and AIS (estimation/ais.hpp).
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 

@@ -15,10 +15,10 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/experiment_list.hpp"
-#include "rbmix/experiments/job_grid.hpp"
-#include "rbmix/experiments/job_shard.hpp"
-#include "rbmix/experiments/mpi_job_backend.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/jobs/job_grid.hpp"
+#include "rbmix/jobs/job_shard.hpp"
+#include "rbmix/jobs/mpi_job_backend.hpp"
 #include "rbmix/printable.hpp"
 #include "rbmix/report/run_record.hpp"
 

@@ -15,9 +15,9 @@
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/job_journal.hpp"
-#include "rbmix/experiments/job_shard.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/jobs/job_journal.hpp"
+#include "rbmix/jobs/job_shard.hpp"
 
 namespace rbmix::cli {
 namespace {

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/job_grid.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/part_done.hpp"
+#include "rbmix/jobs/job_grid.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/part_done.hpp"
 
 namespace rbmix::experiments {
 

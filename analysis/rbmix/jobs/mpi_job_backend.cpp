@@ -1,4 +1,4 @@
-#include "rbmix/experiments/mpi_job_backend.hpp"
+#include "rbmix/jobs/mpi_job_backend.hpp"
 
 #ifdef RBMIX_HAVE_MPI
 

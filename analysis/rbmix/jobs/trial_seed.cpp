@@ -1,4 +1,4 @@
-#include "rbmix/experiments/trial_seed.hpp"
+#include "rbmix/jobs/trial_seed.hpp"
 
 #include "rbmix/random/random_stream.hpp"
 

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/jobs/job_journal.hpp"
 
 #include <gtest/gtest.h>
 

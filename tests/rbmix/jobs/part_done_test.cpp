@@ -1,4 +1,4 @@
-#include "rbmix/experiments/part_done.hpp"
+#include "rbmix/jobs/part_done.hpp"
 
 #include <gtest/gtest.h>
 

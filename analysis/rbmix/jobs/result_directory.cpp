@@ -1,6 +1,6 @@
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 
-#include "rbmix/experiments/mpi_job_backend.hpp"
+#include "rbmix/jobs/mpi_job_backend.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::experiments {

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/jobs/job_journal.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,9 +8,9 @@
 #include <system_error>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/job_shard.hpp"
 #include "rbmix/io/crc32.hpp"
 #include "rbmix/io/output_file.hpp"
+#include "rbmix/jobs/job_shard.hpp"
 #include "rbmix/report/run_record.hpp"
 
 namespace rbmix::experiments {

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/result_directory.hpp"
+#include "rbmix/jobs/result_directory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_progress.hpp"
+#include "rbmix/jobs/job_progress.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rbmix/experiments/job_journal.hpp"
+#include "rbmix/jobs/job_journal.hpp"
 
 namespace rbmix::experiments {
 

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/experiment_scale.hpp"
+#include "rbmix/jobs/experiment_scale.hpp"
 
 #include <gtest/gtest.h>
 

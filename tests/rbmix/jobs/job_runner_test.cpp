@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/jobs/job_runner.hpp"
 
 #include <gtest/gtest.h>
 

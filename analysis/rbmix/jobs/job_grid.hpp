@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "rbmix/experiments/job_journal.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/job_shard.hpp"
-#include "rbmix/experiments/part_done.hpp"
+#include "rbmix/jobs/job_journal.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/job_shard.hpp"
+#include "rbmix/jobs/part_done.hpp"
 #include "rbmix/report/progress.hpp"
 
 namespace rbmix::experiments {

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_grid.hpp"
+#include "rbmix/jobs/job_grid.hpp"
 
 #include <omp.h>
 
@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "rbmix/core/error.hpp"
-#include "rbmix/experiments/mpi_job_backend.hpp"
+#include "rbmix/jobs/mpi_job_backend.hpp"
 
 namespace rbmix::experiments {
 namespace {

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_shard.hpp"
+#include "rbmix/jobs/job_shard.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "rbmix/experiments/job_grid.hpp"
+#include "rbmix/jobs/job_grid.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/exact_number.hpp"
-#include "rbmix/experiments/job_progress.hpp"
-#include "rbmix/experiments/job_runner.hpp"
+#include "rbmix/jobs/job_progress.hpp"
+#include "rbmix/jobs/job_runner.hpp"
 #include "support/temporary_directory.hpp"
 
 namespace rbmix::experiments {
