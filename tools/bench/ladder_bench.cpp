@@ -1,4 +1,4 @@
-// The cost of tempering's exchanges (docs/algorithms/tempering-along-trajectory.md §3): one ladder step of R ladders
+// The cost of tempering's exchanges (docs/algorithms/tempering-along-trajectory.md §10.3): one ladder step of R ladders
 // on K rungs of the MNIST shape (784 × 500) against the same rungs swept as independent batched chains on the same
 // kernels (2·s sweeps, no exchange), one of each in turn on one seed, and the median of the ratios of their process
 // CPU seconds. The rungs are a temperature-like path of one random model (weights N(0, 0.05²), the size of a model a

@@ -5,7 +5,7 @@
 // is claimed. Any unit rule at any size; modified:RULE (the whole-sweep modified matrix) on models of at most 10
 // units. With --out DIR: run.json, bound.csv and bound.svg.
 // With --ptt TRAJECTORY (or --temperature-ladder) it couples pairs of tempering ladders instead
-// (docs/algorithms/tempering-along-trajectory.md §4): the chain is the whole ladder, t counts ladder steps, and the
+// (docs/algorithms/tempering-along-trajectory.md §10.4): the chain is the whole ladder, t counts ladder steps, and the
 // bound on the ladder bounds the top rung's distance from the last model's distribution; it reports how many pairs of
 // ladders met, on how many rungs the others still differ, the acceptance per link and the round trips, and claims no
 // bound when a pair did not meet or a link never exchanged.
@@ -276,7 +276,7 @@ void print_ladder_bound(const ConvergenceArguments& arguments, const analysis::L
     std::cout << "no bound: " << unmet.size() << " pair(s) of ladders did not meet; they still differ on "
               << unmet.front() << " to " << unmet.back() << " of " << ladder.rungs.size()
               << " rungs. Run more steps (--max-sweeps), exchange less often (--swap-interval) or see "
-                 "docs/algorithms/tempering-along-trajectory.md §5 for when ladders meet\n";
+                 "docs/algorithms/tempering-along-trajectory.md §10.5 for when ladders meet\n";
     return;
   }
   if (!result.closed_links.empty()) {

@@ -91,8 +91,8 @@ ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& star
 // against hand-computed cases.
 void fill_bound_curves(ConvergenceBound& bound, const std::vector<std::vector<std::uint32_t>>& distances);
 
-// The bound for coupled tempering ladders (rbmix/sampling/coupled_ladders.hpp; docs/algorithms/
-// tempering-along-trajectory.md §4): the chain is the whole ladder, one step = 2·swap_interval sweeps of every rung
+// The bound for coupled tempering ladders (rbmix/sampling/coupled_ladders.hpp; 
+// docs/algorithms/tempering-along-trajectory.md §10.4): the chain is the whole ladder, one step = 2·swap_interval sweeps of every rung
 // and two exchange phases; lag, max_sweeps and the bound's t count ladder steps. π₀ starts every rung of both ladders
 // independently (rung 0 is drawn exactly at the first sweep). The bound on the whole ladder bounds the distance of
 // the top rung's law from its model's distribution. A link whose exchanges were all refused splits the ladder: no

@@ -10,7 +10,7 @@
 // every hidden update, and the sampler's (v, h) is at least as far from Π π_k as this chain's, so a bound on the
 // sampler's ladder that lies above it lies above this chain's distance too. Matrix-free: the sweep applies each rung's matrix along its axis, so ladders of up to max_joint_units units
 // in all fit (2^20 states: three rungs of 6 + 1 units, say). The product of the rungs' distributions is stationary
-// (docs/algorithms/tempering-along-trajectory.md §3); the tests check that it is, and the coupled ladders' bound
+// (docs/algorithms/tempering-along-trajectory.md §10.3); the tests check that it is, and the coupled ladders' bound
 // against total_variation.
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // CoupledLadders: R pairs of tempering ladders (tempering_ladder.hpp) X, Y on the same rungs, coupled so that a pair
-// of ladders can meet, every rung equal, and then moves as one (Jacob, O'Leary & Atchadé 2020, §4; docs/algorithms/
-// tempering-along-trajectory.md §4). Rung k of both ladders is one CoupledChains (coupled_chains.hpp): every sweep is
+// of ladders can meet, every rung equal, and then moves as one (Jacob, O'Leary & Atchadé 2020, §4; 
+// docs/algorithms/tempering-along-trajectory.md §10.4). Rung k of both ladders is one CoupledChains (coupled_chains.hpp): every sweep is
 // the hybrid coupling of the rule, and rung 0, which has no couplings, is drawn by shared uniforms, so the two
 // ladders' rung 0 agree after one sweep. Each exchange is decided for both ladders by one uniform u: X exchanges if
 // u < a_X, Y if u < a_Y, so ladders that agree on both rungs of a link decide alike. A state the two ladders share

@@ -1,6 +1,6 @@
 #pragma once
 // ModelPath: a path of RBMs through knots θ₀, θ₁, …, θ_K, linear between consecutive knots
-// (docs/algorithms/tempering-along-trajectory.md §1). A position s ∈ [0, K] names the model
+// (docs/algorithms/tempering-along-trajectory.md §10.1). A position s ∈ [0, K] names the model
 //   θ(s) = (1 − f) θ_i + f θ_{i+1},   i = ⌊s⌋, f = s − i   (θ(K) = θ_K),
 // so a ladder's rungs are positions on the path, and the rungs of tempering along the training trajectory and of a
 // temperature ladder come from the same code:

@@ -4,7 +4,7 @@
 // drawn exactly by one Gibbs sweep; every other rung moves by the chosen unit rule (G, T, T^α, …). The visible states
 // of neighbouring rungs k, k + 1 are exchanged with probability
 //   min(1, exp(F_k(x) + F_{k+1}(y) − F_k(y) − F_{k+1}(x))),   x at rung k, y at rung k + 1,
-// F the free energy (Béreux et al. 2025, §3; docs/algorithms/tempering-along-trajectory.md §2), the Metropolis ratio
+// F the free energy (Béreux et al. 2025, §3; docs/algorithms/tempering-along-trajectory.md §10.2), the Metropolis ratio
 // of the exchange for the visible marginals p_k(v) ∝ e^{−F_k(v)}. For Gibbs the hidden layer is redrawn from
 // p_k(h | v) by the next sweep, so the visible states are the whole state; for a rule whose hidden update depends on
 // the current hidden state (T, T^α, …) an exchanged replica's hidden layer is redrawn exactly from p_k(h | v) at
