@@ -213,10 +213,11 @@ void Trainer::step() {
     } else {
       update(*negative_phase_in_double_, double_workspace_);
     }
+    // The trajectory monitor's particles follow the update on the same team (training_monitor.hpp); a diverged
+    // step is left to run().
+    if (monitor_.follows_updates() && !divergence()) monitor_.follow_update(model_to_sample());
   });
   ++updates_done_;
-  // The trajectory monitor's particles follow the update (training_monitor.hpp); a diverged step is left to run().
-  if (monitor_.follows_updates() && !divergence()) monitor_.follow_update(model_to_sample());
 }
 
 template <typename Scalar>
