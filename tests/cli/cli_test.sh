@@ -1788,3 +1788,61 @@ case_experiment_coupling() {
 
 run_case
 
+
+# trajectory_records FILE: "OFFSET SIZE" of every record of a trajectory file (the header first); each record is
+# framed as byte count (8 bytes) · payload · CRC-32 (8 bytes).
+trajectory_records() {
+  python - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+position = 0
+while position < len(data):
+    size = struct.unpack("<Q", data[position:position + 8])[0]
+    print(position, 16 + size)
+    position += 16 + size
+PY
+}
+
+case_trajectory_and_ladders() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --algo cd --k 5 --lr 0.1 --updates 200 --eval-every 0 --seed 1 \
+    --trajectory 11 --trajectory-spacing linear --out run
+  succeeds trajectory list run/trajectory.rbtraj --json
+  expect_equal "first update" "$(json_value models.0.update)" 0
+  expect_equal "sixth update" "$(json_value models.5.update)" 100
+  expect_equal "last update" "$(json_value models.10.update)" 200
+  # The last model kept is the run's final model, bit for bit.
+  succeeds trajectory extract run/trajectory.rbtraj --update 200 --out last.npz
+  same_parameters last.npz run/model.npz || fail "the trajectory's last model differs from model.npz"
+  rejects "kept no model at that update" trajectory extract run/trajectory.rbtraj --update 7 --out x.npz
+  succeeds sample --ptt run/trajectory.rbtraj --chains 3 --samples 40 --seed 1 --out ptt
+  for file in run.json samples.npy ladder.csv samples.png; do [[ -s ptt/$file ]] || fail "sample --ptt did not write $file"; done
+  expect_output_contains "round trips"
+  succeeds convergence --ptt run/trajectory.rbtraj --pairs 10 --max-sweeps 1000 --seed 1 --json
+  expect_equal "ladder pairs met" "$(json_value pairs_met)" 10
+  expect_equal "ladder bound" "$(json_value bound_available)" true
+  succeeds convergence --temperature-ladder --model last.npz --pairs 10 --max-sweeps 1000 --seed 1
+  expect_output_contains "10 of 10 pairs of ladders met"
+
+  # Damaged, cut, out of order, of another shape, or a single model: refused by name, exit 2.
+  read -r -a records < <(trajectory_records run/trajectory.rbtraj | awk '{ printf "%s ", $1 }')
+  cp run/trajectory.rbtraj damaged.rbtraj
+  printf '\x7f' | dd of=damaged.rbtraj bs=1 seek=$((records[3] + 60)) conv=notrunc status=none
+  rejects "record 3 is damaged" trajectory list damaged.rbtraj
+  ((STATUS == 2)) || fail "a damaged trajectory exited $STATUS, not 2"
+  head -c -30 run/trajectory.rbtraj >cut.rbtraj
+  rejects "is cut short" sample --ptt cut.rbtraj --out x
+  head -c "${records[2]}" run/trajectory.rbtraj >one.rbtraj
+  rejects "a ladder along a trajectory needs at least 2" convergence --ptt one.rbtraj --pairs 4
+  ((STATUS == 2)) || fail "a one-model trajectory exited $STATUS, not 2"
+  { head -c "${records[2]}" run/trajectory.rbtraj; tail -c +$((records[3] + 1)) run/trajectory.rbtraj | head -c $((records[4] - records[3]));
+    tail -c +$((records[2] + 1)) run/trajectory.rbtraj | head -c $((records[3] - records[2])); } >swapped.rbtraj
+  rejects "update numbers must increase" trajectory list swapped.rbtraj
+  succeeds train --data bas.npy --hidden 5 --updates 10 --eval-every 0 --trajectory 2 --out wide
+  read -r -a wide < <(trajectory_records wide/trajectory.rbtraj | awk '{ printf "%s ", $1 }')
+  { cat run/trajectory.rbtraj; tail -c +$((wide[1] + 1)) wide/trajectory.rbtraj | head -c $((wide[2] - wide[1])); } >shapes.rbtraj
+  rejects "record 12 (update 0) W" trajectory list shapes.rbtraj
+  rejects "--model and --ptt" convergence --ptt run/trajectory.rbtraj --model last.npz
+  rejects "--temperature-ladder needs --model" sample --temperature-ladder --out x
+  rejects "at least 2 models" train --data bas.npy --hidden 4 --updates 10 --trajectory 1 --out bad
+}

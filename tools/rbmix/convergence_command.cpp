@@ -4,6 +4,11 @@
 // envelope λᵗ are set beside the bound. Pairs that do not meet within --max-sweeps are reported, and then no bound
 // is claimed. Any unit rule at any size; modified:RULE (the whole-sweep modified matrix) on models of at most 10
 // units. With --out DIR: run.json, bound.csv and bound.svg.
+// With --ptt TRAJECTORY (or --temperature-ladder) it couples pairs of tempering ladders instead
+// (docs/algorithms/tempering-along-trajectory.md §4): the chain is the whole ladder, t counts ladder steps, and the
+// bound on the ladder bounds the top rung's distance from the last model's distribution; it reports how many pairs of
+// ladders met, on how many rungs the others still differ, the acceptance per link and the round trips, and claims no
+// bound when a pair did not meet or a link never exchanged.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -19,6 +24,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/ladder_option.hpp"
 #include "rbmix/model/tempering.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/progress_option.hpp"
@@ -109,7 +115,8 @@ Table thinned(const Table& table) {
 }
 
 void write_bound_plot(const std::filesystem::path& file, const analysis::ConvergenceBound& bound,
-                      const std::optional<ExactReference>& exact, const std::string& operator_name) {
+                      const std::optional<ExactReference>& exact, const std::string& operator_name,
+                      const std::string& time_label = "sweeps t") {
   PlotSeries estimate{
       "bound (" + operator_name + ", L = " + std::to_string(bound.lag) + ") ± 2 s.e.", {}, {}, {}, {}, false};
   PlotSeries truth{"exact d_TV", {}, {}, {}, {}, true};
@@ -133,8 +140,8 @@ void write_bound_plot(const std::filesystem::path& file, const analysis::Converg
   std::vector<PlotSeries> series{estimate};
   if (exact) series.push_back(truth);
   if (exact && exact->slem) series.push_back(envelope);
-  PlotOptions options{"Distance from the RBM's distribution after t sweeps",
-                      "sweeps t",
+  PlotOptions options{"Distance from the RBM's distribution after t " + time_label.substr(0, time_label.size() - 2),
+                      time_label,
                       "total variation",
                       false,
                       0.0,
@@ -254,13 +261,101 @@ void run_convergence(const ConvergenceArguments& arguments) {
               << '\n';
 }
 
+void print_ladder_bound(const ConvergenceArguments& arguments, const analysis::LadderConvergenceBound& result,
+                        const BuiltLadder& ladder) {
+  const analysis::ConvergenceBound& bound = result.bound;
+  print_ladder_summary(std::cout, ladder, result.statistics);
+  std::cout << "coupled ladders: lag L = " << bound.lag << " ladder steps (" << result.sweeps_per_step
+            << " sweeps each), start " << arguments.start << ", " << bound.met << " of " << bound.meeting_times.size()
+            << " pairs of ladders met within " << bound.max_sweeps << " steps\n";
+  if (!bound.all_met()) {
+    std::vector<Eigen::Index> unmet;
+    for (std::size_t pair = 0; pair < result.unmet_rungs.size(); ++pair)
+      if (!bound.meeting_times[pair]) unmet.push_back(result.unmet_rungs[pair]);
+    std::sort(unmet.begin(), unmet.end());
+    std::cout << "no bound: " << unmet.size() << " pair(s) of ladders did not meet; they still differ on "
+              << unmet.front() << " to " << unmet.back() << " of " << ladder.rungs.size()
+              << " rungs. Run more steps (--max-sweeps), exchange less often (--swap-interval) or see "
+                 "docs/algorithms/tempering-along-trajectory.md §5 for when ladders meet\n";
+    return;
+  }
+  if (!result.closed_links.empty()) {
+    std::cout << "no bound: a link never exchanged, so the ladder is split and its top never sees rung 0\n";
+    return;
+  }
+  if (!bound.bound_available()) {
+    std::cout << "no bound: the rungs' sweeps are not ergodic\n";
+    return;
+  }
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  const Eigen::Index mixing = *bound.mixing_time(mixing_epsilon);
+  std::cout << "latest meeting " << latest << " ladder steps; t_mix(" << mixing_epsilon << ") <= " << mixing
+            << " ladder steps = " << mixing * result.sweeps_per_step << " sweeps of every rung (from the bound)\n";
+  thinned(bound_table(bound, std::nullopt)).print(std::cout);
+}
+
+void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderArguments& ladder_arguments) {
+  const std::filesystem::path out =
+      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+  require(!specification.modified, "--operator modified:RULE is a whole-sweep matrix of tiny models; a ladder "
+                                   "moves its rungs by a unit rule");
+  require(arguments.beta == 1.0, "--beta does not apply to a ladder: its rungs are its temperatures");
+  const analysis::StartDistribution start = analysis::parse_start_distribution(arguments.start);
+  analysis::LadderBoundOptions options;
+  options.coupling.rule = specification.rule;
+  options.coupling.lag = arguments.lag;
+  options.coupling.pairs = arguments.pairs;
+  options.coupling.max_sweeps = arguments.max_sweeps;
+  options.coupling.seed = arguments.seed;
+  options.coupling.maximal_coupling_distance = arguments.maximal_within;
+  options.coupling.single_precision = arguments.single_precision;
+  options.swap_interval = ladder_arguments.swap_interval;
+  options.coupling.validate();
+  const BuiltLadder ladder =
+      build_ladder(ladder_arguments, arguments.model, specification.rule, arguments.seed, arguments.single_precision);
+  ProgressReporter progress("convergence", "ladder step", arguments.max_sweeps, arguments.progress.mode());
+  options.coupling.progress = [&](Eigen::Index steps, Eigen::Index met) {
+    progress.update(steps, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " ladder pairs met");
+  };
+  const analysis::LadderConvergenceBound result = analysis::ladder_convergence_bound(ladder.rungs, start, options);
+  progress.finish();
+
+  const std::string operator_name = analysis::to_string(specification);
+  nlohmann::json record = convergence_record(arguments, operator_name, result.bound, std::nullopt);
+  record["bound_available"] = result.bound_available();
+  record["time_unit"] = "ladder step of " + std::to_string(result.sweeps_per_step) + " sweeps of every rung";
+  record["ladder"] = ladder_record(ladder_arguments, ladder, result.statistics);
+  record["unmet_rungs"] = result.unmet_rungs;
+  if (!arguments.out.empty()) {
+    std::vector<std::string> files{"ladder.csv"};
+    write_ladder_csv(out / "ladder.csv", ladder, result.statistics);
+    if (result.bound_available()) {
+      bound_table(result.bound, std::nullopt).write_csv(out / "bound.csv");
+      write_bound_plot(out / "bound.svg", result.bound, std::nullopt, operator_name + " ladder", "ladder steps t");
+      files.insert(files.end(), {"bound.csv", "bound.svg"});
+    }
+    write_run_record(out, record, files);
+  }
+  if (arguments.json) {
+    std::cout << record.dump(2) << '\n';
+    return;
+  }
+  print_ladder_bound(arguments, result, ladder);
+  if (!arguments.out.empty())
+    std::cout << "wrote " << arguments.out << "/run.json, ladder.csv"
+              << (result.bound_available() ? ", bound.csv, bound.svg" : "") << '\n';
+}
+
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<ConvergenceArguments>();
+  auto ladder = std::make_shared<LadderArguments>();
   CLI::App* command = parent.add_subcommand(
       "convergence",
       "Upper bound on the total-variation distance to the RBM's distribution after t sweeps, from L-lag couplings "
       "(beside the exact distance on tiny models)");
-  command->add_option("--model", arguments->model, "model file (.npz)")->required();
+  command->add_option("--model", arguments->model, "model file (.npz)");
   command
       ->add_option("--operator", arguments->rule,
                    operator_help() +
@@ -274,7 +369,8 @@ void attach(CLI::App& parent) {
                    "start distribution: zeros, ones, uniform (every unit a fair coin) or data:FILE (visible rows "
                    "of FILE, hidden drawn from p(h | v))")
       ->capture_default_str();
-  command->add_option("--max-sweeps", arguments->max_sweeps, "sweeps before unmet pairs are given up")
+  command->add_option("--max-sweeps", arguments->max_sweeps,
+                      "sweeps (ladder steps with a ladder) before unmet pairs are given up")
       ->capture_default_str();
   command
       ->add_option("--maximal-within", arguments->maximal_within,
@@ -287,7 +383,12 @@ void attach(CLI::App& parent) {
   command->add_flag("--json", arguments->json, "print the results as JSON");
   command->add_flag("--float", arguments->single_precision, "run the chains in float");
   add_progress_options(*command, arguments->progress);
-  command->callback([arguments] { run_convergence(*arguments); });
+  add_ladder_options(*command, *ladder);
+  command->callback([arguments, ladder] {
+    if (ladder->given()) return run_ladder_convergence(*arguments, *ladder);
+    require(!arguments->model.empty(), "--model is required (or --ptt TRAJECTORY)");
+    run_convergence(*arguments);
+  });
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 // grey.npy (grey levels, float32), both in emission order (row t·C + c is chain c's t-th sample), for image data
 // samples.png (the first --picture-samples grey samples in a grid; its Description text chunk and run.json's
 // "samples_png" say what a tile shows), and run.json.
+// With --ptt TRAJECTORY (or --temperature-ladder) it samples by parallel tempering along the training trajectory
+// (docs/algorithms/tempering-along-trajectory.md): --chains ladders, the top rung's visible states after every ladder
+// step are the samples, and ladder.csv and run.json report the rungs, the acceptance per link and the round trips.
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -18,6 +21,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/ladder_option.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/option_checks.hpp"
 #include "rbmix/picture_output.hpp"
@@ -184,12 +188,68 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
             << ", run.json\n";
 }
 
+// Parallel tempering along a path of models: --chains ladders, one sample per ladder and ladder step from the top rung.
+void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& ladder_arguments,
+                       const GivenOptions& given) {
+  refuse_unused(given.rates_data || given.fast_learning_rate || given.fast_decay || given.fixed_point_cap,
+                "--rates-data, --fast-lr, --fast-decay and --fixed-point-cap", "a ladder",
+                "tempering moves every rung by --operator");
+  refuse_unused(given.sweeps, "--k", "a ladder", "a sample is one ladder step; --swap-interval sets its sweeps");
+  const UnitRule rule = parse_unit_rule(arguments.rule);
+  const BuiltLadder ladder = build_ladder(ladder_arguments, arguments.model, rule, arguments.seed, false);
+  const auto shape = image_shape(arguments.image_shape, ladder.n_visible);
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
+
+  LadderChains<double> chains(ladder.rungs, arguments.chains, {rule, ladder_arguments.swap_interval}, arguments.seed);
+  const auto start = std::chrono::steady_clock::now();
+  BinaryMatrix samples(arguments.samples * arguments.chains, ladder.n_visible);
+  ProgressReporter progress("sample", "ladder step", arguments.samples, arguments.progress.mode());
+  for (Eigen::Index sample = 0; sample < arguments.samples; ++sample) {
+    chains.step();
+    samples.middleRows(sample * arguments.chains, arguments.chains) = chains.top_visible().cast<std::uint8_t>();
+    progress.update(sample + 1);
+  }
+  progress.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  save_binary_matrix(out / "samples.npy", samples);
+  write_ladder_csv(out / "ladder.csv", ladder, chains.statistics());
+  std::vector<std::string> files{"samples.npy", "ladder.csv"};
+  const Eigen::Index pictured = std::min(arguments.picture_samples, samples.rows());
+  const std::string picture_caption = "the first " + std::to_string(pictured) +
+                                      " samples of the top rung in emission order, one per tile (binary states)";
+  if (shape && pictured > 0) {
+    write_png(out / "samples.png",
+              tile_images(samples.topRows(pictured).cast<float>(), shape->first, shape->second,
+                          {arguments.picture_columns}),
+              {{"Description", picture_caption}, {"Source", ladder.source}});
+    files.emplace_back("samples.png");
+  }
+  nlohmann::json configuration = {{"sampler", "tempering ladder"},
+                                  {"operator", to_string(rule)},
+                                  {"samples_per_chain", arguments.samples},
+                                  {"chains", arguments.chains},
+                                  {"start", "every rung's states zero; rung 0 drawn exactly at the first sweep"},
+                                  {"order", "row t*chains + c is ladder c's top rung after its (t+1)-th step"}};
+  nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
+  record["ladder"] = ladder_record(ladder_arguments, ladder, chains.statistics());
+  record["seconds"] = seconds;
+  if (shape && pictured > 0) record["samples_png"] = picture_caption;
+  write_run_record(out, record, files);
+  print_ladder_summary(std::cout, ladder, chains.statistics());
+  std::cout << "tempering ladder: " << samples.rows() << " samples (" << arguments.chains << " ladder(s) × "
+            << arguments.samples << " steps) in " << seconds << " s\nwrote " << arguments.out
+            << "/samples.npy, ladder.csv" << (shape && pictured > 0 ? ", samples.png" : "") << ", run.json\n";
+}
+
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<SampleArguments>();
+  auto ladder = std::make_shared<LadderArguments>();
   auto given = std::make_shared<GivenOptions>();
   CLI::App* command = parent.add_subcommand("sample", "Draw samples from a model with 001's samplers");
-  command->add_option("--model", arguments->model, "model file (.npz)")->required();
-  command->add_option("--sampler", arguments->sampler, "gibbs|rates-fpcd|rates-herding|herding|sp")->required();
+  command->add_option("--model", arguments->model, "model file (.npz)");
+  auto* sampler = command->add_option("--sampler", arguments->sampler, "gibbs|rates-fpcd|rates-herding|herding|sp");
   auto* rule = command->add_option("--operator", arguments->rule, operator_help("unit rule of the stochastic samplers"))
                    ->capture_default_str();
   auto* rates =
@@ -220,9 +280,14 @@ void attach(CLI::App& parent) {
       ->capture_default_str()
       ->check(positive_count);
   add_progress_options(*command, arguments->progress);
+  add_ladder_options(*command, *ladder);
+  sampler->excludes(ladder->ptt_option)->excludes(ladder->temperature_option);
   command->callback([=] {
     *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,
               fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0};
+    if (ladder->given()) return run_ladder_sample(*arguments, *ladder, *given);
+    require(!arguments->model.empty(), "--model is required (or --ptt TRAJECTORY)");
+    require(!arguments->sampler.empty(), "--sampler is required (or --ptt / --temperature-ladder)");
     run_sample(*arguments, *given);
   });
 }

@@ -268,6 +268,7 @@ std::vector<std::string> write_training_outputs(const std::filesystem::path& out
     files.emplace_back("filters.png");
   }
   if (std::filesystem::exists(trainer.options().checkpoint_path)) files.emplace_back("checkpoint.ckpt");
+  if (!trainer.options().trajectory_path.empty()) files.emplace_back("trajectory.rbtraj");
   write_run_record(out, record, files);
   return files;
 }
@@ -305,7 +306,8 @@ void print_training_summary(const TrainingSummary& summary, const Trainer& train
 void run_train(const CLI::App& command, const TrainArguments& arguments) {
   TrainingRequest request =
       assemble_training_request(given_settings(command, arguments), SettingSpelling::command_line,
-                                (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string());
+                                (std::filesystem::path(arguments.out) / "checkpoint.ckpt").string(),
+                                (std::filesystem::path(arguments.out) / "trajectory.rbtraj").string());
   warn_identical_algorithm(request.algorithm, request.options);
   TrainingRows rows = load_training_rows(arguments, request);
   const TrainingOptions& options = request.options;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rbmix/analysis/start_distribution.hpp"
+#include "rbmix/sampling/tempering_ladder.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
 namespace rbmix::analysis {
@@ -88,5 +89,28 @@ ConvergenceBound convergence_bound(const Rbm& rbm, const StartDistribution& star
 // s = L … τ_b − 1): what convergence_bound computes once the pairs have met, on its own so that it can be checked
 // against hand-computed cases.
 void fill_bound_curves(ConvergenceBound& bound, const std::vector<std::vector<std::uint32_t>>& distances);
+
+// The bound for coupled tempering ladders (rbmix/sampling/coupled_ladders.hpp; docs/algorithms/
+// tempering-along-trajectory.md §4): the chain is the whole ladder, one step = 2·swap_interval sweeps of every rung
+// and two exchange phases; lag, max_sweeps and the bound's t count ladder steps. π₀ starts every rung of both ladders
+// independently (rung 0 is drawn exactly at the first sweep). The bound on the whole ladder bounds the distance of
+// the top rung's law from its model's distribution. A link whose exchanges were all refused splits the ladder: no
+// bound then, whatever met.
+struct LadderBoundOptions {
+  ConvergenceBoundOptions coupling;  // the rule inside the rungs, lag, pairs, max_sweeps (ladder steps), seed, ...
+  Eigen::Index swap_interval = 1;
+};
+
+struct LadderConvergenceBound {
+  ConvergenceBound bound;
+  LadderStatistics statistics;  // of the first ladders, lag and coupled steps
+  std::vector<Eigen::Index> closed_links;
+  std::vector<Eigen::Index> unmet_rungs;  // per pair at the end: rungs on which its two ladders differ
+  Eigen::Index sweeps_per_step = 2;
+  bool bound_available() const { return bound.bound_available() && closed_links.empty(); }
+};
+
+LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, const StartDistribution& start,
+                                                const LadderBoundOptions& options);
 
 }  // namespace rbmix::analysis

@@ -43,7 +43,7 @@ void BinaryWriter::write_vector(const Vector<Scalar>& vector) {
 }
 
 void BinaryReader::fail(const std::string& message) const {
-  throw InputError("checkpoint " + source_ + ": " + message);
+  throw InputError(kind_ + " " + source_ + ": " + message);
 }
 
 void BinaryReader::take(void* data, std::size_t size) {

@@ -38,8 +38,9 @@ class BinaryWriter {
 
 class BinaryReader {
  public:
-  // `source` names the file in error messages.
-  BinaryReader(std::string bytes, std::string source) : bytes_(std::move(bytes)), source_(std::move(source)) {}
+  // `source` names the file in error messages, after `kind` ("checkpoint FILE: why", "trajectory FILE: why").
+  BinaryReader(std::string bytes, std::string source, std::string kind = "checkpoint")
+      : bytes_(std::move(bytes)), source_(std::move(source)), kind_(std::move(kind)) {}
 
   std::uint64_t read_u64();
   std::int64_t read_i64() { return static_cast<std::int64_t>(read_u64()); }
@@ -66,6 +67,7 @@ class BinaryReader {
   void take(void* data, std::size_t size);
   std::string bytes_;
   std::string source_;
+  std::string kind_;
   std::size_t position_ = 0;
 };
 

@@ -310,6 +310,8 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
     if (hooks.on_evaluation) hooks.on_evaluation(learning_curve_.back());
   };
   const bool evaluating = options_.evaluation_interval > 0;
+  if (!options_.trajectory_path.empty() && !trajectory_.is_open()) open_trajectory();
+  keep_trajectory_model();
   if (evaluating && learning_curve_.empty()) record_evaluation();
 
   while (updates_done_ < options_.updates) {
@@ -325,6 +327,7 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
       sampling_copy_current_ = false;
       break;
     }
+    keep_trajectory_model();
     if (evaluating && updates_done_ % options_.evaluation_interval == 0) record_evaluation();
     if (checkpoints && options_.checkpoint_interval > 0 && updates_done_ % options_.checkpoint_interval == 0) {
       save_checkpoint(options_.checkpoint_path);
@@ -355,6 +358,26 @@ TrainingSummary Trainer::run(const TrainingHooks& hooks) {
   if (!learning_curve_.empty()) summary.final = learning_curve_.back();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
+}
+
+void Trainer::open_trajectory() {
+  trajectory_updates_ =
+      trajectory_schedule(options_.updates, options_.trajectory_models, options_.trajectory_spacing);
+  // What makes two runs' trajectories the same: the parameter sequence and the schedule.
+  const nlohmann::json configuration = {
+      {"trajectory_fingerprint", nlohmann::json::parse(trajectory_fingerprint(options_))},
+      {"planned_updates", options_.updates},
+      {"models", options_.trajectory_models},
+      {"spacing", to_string(options_.trajectory_spacing)}};
+  const VectorD visible_means = train_.colwise().mean().transpose();
+  trajectory_ = TrajectoryWriter::open(options_.trajectory_path, train_.cols(), parameters_.parameters.n_hidden(),
+                                       configuration.dump(), visible_means, checkpoint_update_);
+}
+
+void Trainer::keep_trajectory_model() {
+  if (!trajectory_.is_open() || updates_done_ <= trajectory_.last_update()) return;
+  if (std::binary_search(trajectory_updates_.begin(), trajectory_updates_.end(), updates_done_))
+    trajectory_.append(updates_done_, model());
 }
 
 CheckpointRun Trainer::checkpoint_run() const {

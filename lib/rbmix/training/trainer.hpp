@@ -44,6 +44,7 @@
 #include "rbmix/training/negative_phase.hpp"
 #include "rbmix/training/optimizer.hpp"
 #include "rbmix/training/training_options.hpp"
+#include "rbmix/training/trajectory_file.hpp"
 #include "rbmix/training/update_paths.hpp"
 
 namespace rbmix {
@@ -130,6 +131,10 @@ class Trainer {
   EvaluationPoint evaluate(const TrainingHooks& hooks) const;
   std::optional<std::string> divergence() const;
   CheckpointRun checkpoint_run() const;
+  // The trajectory file (options.trajectory_path): opened by run(), anew or, after load_checkpoint, truncated to the
+  // checkpoint's models; a model is appended at every scheduled update.
+  void open_trajectory();
+  void keep_trajectory_model();
 
   TrainingOptions options_;
   UpdatePaths paths_;
@@ -154,6 +159,8 @@ class Trainer {
   std::optional<std::int64_t> checkpoint_update_;  // of the last checkpoint this trainer wrote or loaded
   double largest_parameter_ = 0.0;                 // max |θ| after the last step, from the optimizer's pass
   ThreadCountTuner thread_tuner_;                  // the team of each update; not part of the state
+  TrajectoryWriter trajectory_;
+  std::vector<std::int64_t> trajectory_updates_;  // the updates whose models the trajectory keeps
   bool sampling_copy_current_ = false;             // float_workspace_.model is θ in float, written by the optimizer
 
   // Workspaces.

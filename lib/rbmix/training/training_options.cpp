@@ -108,6 +108,11 @@ bool TrainingOptions::is_valid(std::string* why) const {
     return fail(why, "the checkpoint interval must be non-negative, got " + std::to_string(checkpoint_interval));
   if (checkpoint_interval > 0 && checkpoint_path.empty())
     return fail(why, "a checkpoint interval was given without a checkpoint path");
+  if (!trajectory_path.empty() && trajectory_models < 2)
+    return fail(why, "a trajectory keeps at least 2 models (the first and the last), got " +
+                         std::to_string(trajectory_models));
+  if (trajectory_path.empty() && trajectory_models != 0)
+    return fail(why, "a number of trajectory models was given without a trajectory file");
   return true;
 }
 
@@ -230,6 +235,8 @@ nlohmann::json to_json(const TrainingOptions& options) {
   // Written only when set, so the records and checkpoint fingerprints of plain RBM runs stay as they were.
   if (options.label_classes > 0) out["label_classes"] = options.label_classes;
   if (options.resample_binarisation) out["resample_binarisation"] = true;
+  if (!options.trajectory_path.empty())
+    out["trajectory"] = {{"models", options.trajectory_models}, {"spacing", to_string(options.trajectory_spacing)}};
   return out;
 }
 
@@ -241,6 +248,7 @@ std::string trajectory_fingerprint(const TrainingOptions& options) {
   fields.erase("max_enumerated_units");
   fields.erase("monitor");
   fields.erase("checkpoint_interval");
+  fields.erase("trajectory");
   return fields.dump();
 }
 

@@ -21,6 +21,7 @@
 
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/training_monitor.hpp"
+#include "rbmix/training/trajectory_file.hpp"
 
 namespace rbmix {
 
@@ -109,6 +110,12 @@ struct TrainingOptions {
 
   std::int64_t checkpoint_interval = 0;  // write a checkpoint every this many updates; 0: only when stopping
   std::string checkpoint_path;           // empty: no checkpoints
+  // Models kept along the run in a trajectory file (trajectory_file.hpp): at the updates of
+  // trajectory_schedule(updates, trajectory_models, trajectory_spacing), at least 2 of them; an empty path: none.
+  // They do not change the parameters, so they are not part of the trajectory fingerprint.
+  std::string trajectory_path;
+  std::int64_t trajectory_models = 0;
+  TrajectorySpacing trajectory_spacing = TrajectorySpacing::geometric;
 
   // True when the options describe a runnable training; otherwise *why (if given) says what is wrong.
   bool is_valid(std::string* why) const;

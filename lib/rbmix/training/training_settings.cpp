@@ -66,6 +66,12 @@ constexpr TrainingSetting setting_table[] = {
      "(000 §4.1)"},
     {"checkpoint_every", "--checkpoint-every", SettingType::integer, "", false,
      "checkpoint every C updates (default: every evaluation)"},
+    {"trajectory", "--trajectory", SettingType::integer, "", false,
+     "keep K ≥ 2 models along training, with their update numbers, in one trajectory file (the CLI writes "
+     "trajectory.rbtraj in --out; Python needs trajectory_file=PATH): the rungs of tempering along the trajectory"},
+    {"trajectory_spacing", "--trajectory-spacing", SettingType::text, "geometric", false,
+     "where the trajectory's models lie: geometric (evenly in log(1 + update): dense early, where the model changes "
+     "fastest) or linear; the first and the last update always"},
     {"seed", "--seed", SettingType::integer, "1", false, "random seed"},
     {"float32", "--float", SettingType::flag, "false", false, "run the update in float (the parameters stay double)"},
     {"init", "--init", SettingType::text, "base-rate", false,
@@ -172,7 +178,7 @@ std::string spelled(const TrainingSetting& setting, SettingSpelling spelling) {
 }
 
 TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpelling spelling,
-                                          const std::string& checkpoint_path) {
+                                          const std::string& checkpoint_path, const std::string& trajectory_path) {
   for (const auto& [name, value] : given) training_setting(name);
   const SettingReader reader(given, spelling);
   TrainingRequest request;
@@ -245,6 +251,19 @@ TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpe
   });
   if (!checkpoint_path.empty() && options.checkpoint_interval <= 0)
     options.checkpoint_interval = options.evaluation_interval;
+  options.trajectory_spacing = parse_trajectory_spacing(reader.text("trajectory_spacing"));
+  if (reader.given("trajectory")) {
+    require(!trajectory_path.empty(), [&] {
+      return reader.name_of("trajectory") + " was given, but the run has no trajectory file" +
+             (spelling == SettingSpelling::python ? " (give trajectory_file=PATH)" : "");
+    });
+    options.trajectory_path = trajectory_path;
+    options.trajectory_models = reader.integer("trajectory");
+    require(options.trajectory_models >= 2, [&] {
+      return reader.name_of("trajectory") + ": a trajectory keeps at least 2 models (the first and the last), got " +
+             reader.text("trajectory");
+    });
+  }
   options.validate();
   return request;
 }

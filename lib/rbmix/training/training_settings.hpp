@@ -62,9 +62,11 @@ struct TrainingRequest {
 // The one routine from given settings to options: refuses unknown names, values of the wrong type, settings the
 // algorithm would ignore (and FPCD without its fast rate), then applies the algorithm's preset, the operator, K', the
 // schedule, the monitor and the initialisation in that order, and validates. checkpoint_path (empty: none) is where
-// the run writes checkpoints; a checkpoint interval without it is refused.
+// the run writes checkpoints; a checkpoint interval without it is refused. trajectory_path (empty: none) is where the
+// run keeps its trajectory when the trajectory setting asks for one; that setting without it is refused.
 TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpelling spelling,
-                                          const std::string& checkpoint_path = {});
+                                          const std::string& checkpoint_path = {},
+                                          const std::string& trajectory_path = {});
 
 // The rows [first, last) that the rows setting selects from `available` rows: "N" (the first N) or "A:B".
 struct RowRange {

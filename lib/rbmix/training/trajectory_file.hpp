@@ -19,11 +19,13 @@
 // refused then.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/model_path.hpp"
 
 namespace rbmix {
 
@@ -54,6 +56,10 @@ std::string to_string(TrajectorySpacing spacing);
 TrajectorySpacing parse_trajectory_spacing(const std::string& text);  // "linear" | "geometric"; InputError otherwise
 std::vector<std::int64_t> trajectory_schedule(std::int64_t planned_updates, std::int64_t models,
                                               TrajectorySpacing spacing);
+
+// The path along a training trajectory (model_path.hpp): the independent model, then every saved model. Throws
+// InputError naming `source` when the trajectory holds fewer than 2 models (a ladder needs a trajectory, not a model).
+ModelPath trajectory_path(const Trajectory& trajectory, const std::string& source);
 
 // Reads and checks the whole file.
 Trajectory read_trajectory(const std::filesystem::path& file);

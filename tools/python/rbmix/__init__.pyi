@@ -133,6 +133,80 @@ def exact_total_variation(
     model: Rbm, operator: str = "gibbs", start: Union[str, _Array] = "uniform", sweeps: int = 100, beta: float = 1.0
 ) -> npt.NDArray[np.float64]: ...
 
+class Trajectory:
+    n_visible: int
+    n_hidden: int
+    configuration: str
+    @property
+    def updates(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def models(self) -> list[Rbm]: ...
+    @property
+    def data_visible_means(self) -> npt.NDArray[np.float64]: ...
+    def independent_model(self) -> Rbm: ...
+    def __len__(self) -> int: ...
+
+def read_trajectory(path: _Path) -> Trajectory: ...
+
+class TemperingLadder:
+    rungs: list[Rbm]
+    positions: list[float]
+    descriptions: list[str]
+    @property
+    def estimated_acceptance(self) -> npt.NDArray[np.float64]: ...
+    def __len__(self) -> int: ...
+
+def place_ladder(
+    trajectory: Union[None, Trajectory, _Path] = None,
+    temperature_model: Optional[Rbm] = None,
+    operator: str = "gibbs",
+    target_acceptance: float = 0.3,
+    candidates: int = 400,
+    placement_chains: int = 64,
+    placement_sweeps: int = 10,
+    seed: int = 1,
+) -> TemperingLadder: ...
+def sample_ptt(
+    trajectory: Union[None, Trajectory, _Path] = None,
+    temperature_model: Optional[Rbm] = None,
+    operator: str = "gibbs",
+    chains: int = 16,
+    steps: int = 1000,
+    swap_interval: int = 1,
+    target_acceptance: float = 0.3,
+    candidates: int = 400,
+    placement_chains: int = 64,
+    placement_sweeps: int = 10,
+    seed: int = 1,
+) -> dict[str, Any]: ...
+
+class LadderConvergenceBound:
+    bound: ConvergenceBound
+    @property
+    def statistics(self) -> dict[str, Any]: ...
+    closed_links: list[int]
+    unmet_rungs: list[int]
+    sweeps_per_step: int
+    bound_available: bool
+
+def ladder_convergence_bound(
+    trajectory: Union[None, Trajectory, _Path] = None,
+    temperature_model: Optional[Rbm] = None,
+    operator: str = "gibbs",
+    lag: int = 1,
+    pairs: int = 20,
+    start: str = "uniform",
+    max_steps: int = 2000,
+    seed: int = 1,
+    swap_interval: int = 1,
+    maximal_within: int = 60,
+    target_acceptance: float = 0.3,
+    candidates: int = 400,
+    placement_chains: int = 64,
+    placement_sweeps: int = 10,
+    float32: bool = False,
+) -> LadderConvergenceBound: ...
+
 class TrainingResult:
     model: Rbm
     best_model: Optional[Rbm]
@@ -145,6 +219,9 @@ class TrainingResult:
     updates_done: int
     seconds: float
     checkpoint: Optional[_Path]
+    trajectory_file: Optional[_Path]
+    @property
+    def trajectory(self) -> Optional[Trajectory]: ...
     def __iter__(self) -> Iterator[Any]: ...
 
 class TrainingInterrupted(KeyboardInterrupt):
@@ -185,6 +262,8 @@ def train(
     classes: Optional[int] = None,
     resample_binarisation: bool = False,
     checkpoint_every: Optional[int] = None,
+    trajectory: Optional[int] = None,
+    trajectory_spacing: str = "geometric",
     seed: int = 1,
     float32: bool = False,
     init: str = "base-rate",
@@ -195,6 +274,7 @@ def train(
     resume: bool = False,
     callback: Optional[Callable[[dict[str, Any]], Any]] = None,
     initial_model: Optional[Rbm] = None,
+    trajectory_file: Optional[_Path] = None,
 ) -> TrainingResult: ...
 def classify(model: Rbm, data: _Array, classes: int) -> npt.NDArray[np.int32]: ...
 def class_probabilities(model: Rbm, data: _Array, classes: int) -> npt.NDArray[np.float64]: ...

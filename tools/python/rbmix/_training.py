@@ -13,7 +13,8 @@ from ._rbmix import TrainingResult
 
 _SETTINGS = _rbmix._training_settings()
 _BY_NAME = {setting["name"]: setting for setting in _SETTINGS}
-_FRONT_END_ARGUMENTS = ("test", "labels", "test_labels", "checkpoint", "resume", "callback", "initial_model")
+_FRONT_END_ARGUMENTS = ("test", "labels", "test_labels", "checkpoint", "resume", "callback", "initial_model",
+                        "trajectory_file")
 _PYTHON_TYPES = {"flag": bool, "integer": int, "real": float, "text": str}
 
 
@@ -87,6 +88,8 @@ def _docstring() -> str:
         "    train_reconstruction_error, free_energy_gap, train_error, ... as floats; absent when not measured).",
         "initial_model: an Rbm of the run's shape to start from instead of the initialisation (a warm start; the",
         "    initialisation's random draws are made all the same).",
+        "trajectory_file: with trajectory=K, the file that keeps K models along training (rbmix.read_trajectory reads",
+        "    it; result.trajectory too); resume=True truncates it to the checkpoint's models and continues it.",
         "Ctrl-C stops after the current update and raises TrainingInterrupted (a KeyboardInterrupt) whose .result is",
         "the model of the last completed update; with a checkpoint, resume=True continues the run.",
         "Returns a TrainingResult (unpacks as model, learning_curve).",
@@ -118,7 +121,7 @@ def train(*args: Any, **kwargs: Any) -> TrainingResult:
                 if name in _BY_NAME and value is not None}
     result = _rbmix._train(given["data"], settings, given.get("test"), given.get("labels"), given.get("test_labels"),
                            given.get("checkpoint"), given.get("resume", False), given.get("callback"),
-                           given.get("initial_model"))
+                           given.get("initial_model"), given.get("trajectory_file"))
     if result.interrupted:
         if result.checkpoint is not None:
             how = (f"resume with train(..., checkpoint={str(result.checkpoint)!r}, resume=True) and the same "

@@ -13,6 +13,7 @@ void bind_analysis(py::module_& module);   // analyze, autocorrelation_time
 void bind_convergence(py::module_& module);  // convergence_bound, exact_total_variation
 void bind_training(py::module_& module);   // train
 void bind_sampling(py::module_& module);   // sample
+void bind_ladder(py::module_& module);     // place_ladder, sample_ptt, ladder_convergence_bound
 void bind_verify(py::module_& verify);     // audit_sampler, check_rule
 void bind_experiments(py::module_& module);  // experiments, run_experiment
 

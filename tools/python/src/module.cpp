@@ -17,6 +17,7 @@ PYBIND11_MODULE(_rbmix, module) {
   rbmix::python::bind_training(module);
   rbmix::python::bind_experiments(module);
   rbmix::python::bind_sampling(module);
+  rbmix::python::bind_ladder(module);
   py::module_ verify = module.def_submodule("verify", "black-box checks of samplers and unit rules (rbmix::verify)");
   rbmix::python::bind_verify(verify);
 }

@@ -16,6 +16,7 @@
 #include "rbmix/training/best_evaluation.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_settings.hpp"
+#include "rbmix/training/trajectory_file.hpp"
 
 namespace rbmix::python {
 namespace {
@@ -31,6 +32,7 @@ struct TrainingResult {
   int label_classes = 0;
   TrainingSummary summary;
   std::optional<std::filesystem::path> checkpoint;
+  std::optional<std::filesystem::path> trajectory_file;
 };
 
 // The learning curve as a dict of arrays: update, epoch and every field some point measured (the columns of the
@@ -87,10 +89,14 @@ std::optional<std::vector<int>> labels_of(const py::object& labels, const std::s
 TrainingResult train(const py::handle& data, const std::map<std::string, std::string>& settings, const py::object& test,
                      const py::object& labels, const py::object& test_labels,
                      const std::optional<std::filesystem::path>& checkpoint, bool resume, const py::object& callback,
-                     const std::optional<Rbm>& initial_model) {
+                     const std::optional<Rbm>& initial_model,
+                     const std::optional<std::filesystem::path>& trajectory_file) {
   const GivenSettings given(settings.begin(), settings.end());
   TrainingRequest request =
-      assemble_training_request(given, SettingSpelling::python, checkpoint ? checkpoint->string() : std::string());
+      assemble_training_request(given, SettingSpelling::python, checkpoint ? checkpoint->string() : std::string(),
+                                trajectory_file ? trajectory_file->string() : std::string());
+  require(!trajectory_file || !request.options.trajectory_path.empty(),
+          "trajectory_file: give trajectory=K too, the number of models the file keeps");
   TrainingData rows;
   rows.train = request.options.resample_binarisation ? real_matrix(data, "data") : binary_matrix(data, "data");
   if (request.options.resample_binarisation)
@@ -152,6 +158,7 @@ TrainingResult train(const py::handle& data, const std::map<std::string, std::st
   if (result.summary.termination == Termination::diverged) throw std::runtime_error(result.summary.message);
   result.label_classes = request.options.label_classes;
   result.checkpoint = checkpoint;
+  result.trajectory_file = trajectory_file;
   return result;
 }
 
@@ -184,6 +191,46 @@ py::list settings_table() {
 }  // namespace
 
 void bind_training(py::module_& module) {
+  py::class_<Trajectory>(module, "Trajectory",
+                         "Models kept along one training run (rbmix train --trajectory K; docs/python.md): updates, "
+                         "models, the training rows' visible means and the run's configuration (JSON text).")
+      .def_readonly("n_visible", &Trajectory::n_visible)
+      .def_readonly("n_hidden", &Trajectory::n_hidden)
+      .def_readonly("configuration", &Trajectory::configuration,
+                    "JSON text: the schedule and the training options that determine the parameters")
+      .def_property_readonly(
+          "updates",
+          [](const Trajectory& t) {
+            py::array_t<std::int64_t> updates(static_cast<py::ssize_t>(t.models.size()));
+            auto view = updates.mutable_unchecked<1>();
+            for (std::size_t index = 0; index < t.models.size(); ++index)
+              view(static_cast<py::ssize_t>(index)) = t.models[index].update;
+            return updates;
+          },
+          "(K,) int64: the update number of each model, increasing")
+      .def_property_readonly(
+          "models",
+          [](const Trajectory& t) {
+            std::vector<Rbm> models;
+            models.reserve(t.models.size());
+            for (const auto& model : t.models) models.push_back(model.parameters);
+            return models;
+          },
+          "list of K rbmix.Rbm, in the order of updates")
+      .def_property_readonly(
+          "data_visible_means", [](const Trajectory& t) { return read_only(to_numpy(t.data_visible_means)); },
+          "(n_visible,) float64: the training rows' visible means")
+      .def("independent_model", &Trajectory::independent_model,
+           "the model without couplings a ladder starts from: W = 0, b = logit(visible means), c of the first model")
+      .def("__len__", [](const Trajectory& t) { return t.models.size(); })
+      .def("__repr__", [](const Trajectory& t) {
+        return "rbmix.Trajectory(" + std::to_string(t.models.size()) + " models of " + std::to_string(t.n_visible) +
+               " × " + std::to_string(t.n_hidden) + ")";
+      });
+  module.def(
+      "read_trajectory", [](const std::filesystem::path& path) { return read_trajectory(path); }, "path"_a,
+      "Reads and checks a trajectory file (damaged records, shapes, increasing updates); InputError names what is "
+      "wrong.");
   py::class_<TrainingResult>(module, "TrainingResult",
                              "A trained model, its learning curve and why training stopped (termination: "
                              "'completed', 'interrupted' by Ctrl-C, ...).")
@@ -203,13 +250,22 @@ void bind_training(py::module_& module) {
       .def_property_readonly("updates_done", [](const TrainingResult& r) { return r.summary.updates_done; })
       .def_property_readonly("seconds", [](const TrainingResult& r) { return r.summary.seconds; })
       .def_readonly("checkpoint", &TrainingResult::checkpoint, "the checkpoint path the run wrote to, or None")
+      .def_readonly("trajectory_file", &TrainingResult::trajectory_file,
+                    "the trajectory file the run kept its models in (trajectory=K), or None")
+      .def_property_readonly(
+          "trajectory",
+          [](const TrainingResult& r) -> std::optional<Trajectory> {
+            if (!r.trajectory_file) return std::nullopt;
+            return read_trajectory(*r.trajectory_file);
+          },
+          "the models kept along training (a Trajectory read from trajectory_file), or None")
       .def("__iter__",
            [](const TrainingResult& r) {
              return py::iter(py::make_tuple(py::cast(r.model), curve_dict(r.summary.learning_curve)));
            })
       .def("__repr__", [](const TrainingResult& r) { return "rbmix.TrainingResult(" + r.summary.message + ")"; });
   module.def("_train", &train, "data"_a, "settings"_a, "test"_a, "labels"_a, "test_labels"_a, "checkpoint"_a,
-             "resume"_a, "callback"_a, "initial_model"_a,
+             "resume"_a, "callback"_a, "initial_model"_a, "trajectory_file"_a,
              "rbmix.train's engine: settings by name as text (see rbmix.train).");
   module.def(
       "classify",

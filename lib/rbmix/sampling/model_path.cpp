@@ -1,0 +1,57 @@
+#include "rbmix/sampling/model_path.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "rbmix/core/error.hpp"
+
+namespace rbmix {
+
+ModelPath::ModelPath(std::vector<Rbm> knots, std::vector<std::string> labels)
+    : knots_(std::move(knots)), labels_(std::move(labels)) {
+  require(knots_.size() >= 2, "model path: a path needs at least 2 models, got " + std::to_string(knots_.size()));
+  require(labels_.size() == knots_.size(), "model path: one label per model");
+  for (std::size_t index = 0; index < knots_.size(); ++index) {
+    knots_[index].validate("model path: " + labels_[index]);
+    require(knots_[index].n_visible() == n_visible() && knots_[index].n_hidden() == n_hidden(),
+            "model path: " + labels_[index] + " has " + std::to_string(knots_[index].n_visible()) + " × " +
+                std::to_string(knots_[index].n_hidden()) + " units, the first model " +
+                std::to_string(n_visible()) + " × " + std::to_string(n_hidden()));
+  }
+  require(knots_.front().weights.isZero(),
+          "model path: the first model must have no couplings (W = 0), so that it is sampled exactly");
+}
+
+Rbm ModelPath::at(double position) const {
+  require(std::isfinite(position) && position >= 0.0 && position <= static_cast<double>(segments()),
+          "model path: position " + std::to_string(position) + " lies outside [0, " + std::to_string(segments()) +
+              "]");
+  const auto segment = std::min<Eigen::Index>(static_cast<Eigen::Index>(std::floor(position)), segments() - 1);
+  const double fraction = position - static_cast<double>(segment);
+  if (fraction == 0.0) return knots_[static_cast<std::size_t>(segment)];
+  if (fraction == 1.0) return knots_[static_cast<std::size_t>(segment + 1)];
+  const Rbm& from = knots_[static_cast<std::size_t>(segment)];
+  const Rbm& to = knots_[static_cast<std::size_t>(segment + 1)];
+  Rbm model;
+  model.weights = (1.0 - fraction) * from.weights + fraction * to.weights;
+  model.visible_bias = (1.0 - fraction) * from.visible_bias + fraction * to.visible_bias;
+  model.hidden_bias = (1.0 - fraction) * from.hidden_bias + fraction * to.hidden_bias;
+  return model;
+}
+
+std::string ModelPath::describe(double position) const {
+  const auto segment = std::min<Eigen::Index>(static_cast<Eigen::Index>(std::floor(position)), segments() - 1);
+  const double fraction = position - static_cast<double>(segment);
+  if (fraction == 0.0) return labels_[static_cast<std::size_t>(segment)];
+  if (fraction == 1.0) return labels_[static_cast<std::size_t>(segment + 1)];
+  std::ostringstream text;
+  text << labels_[static_cast<std::size_t>(segment)] << " + " << fraction << " of the way to "
+       << labels_[static_cast<std::size_t>(segment + 1)];
+  return text.str();
+}
+
+ModelPath temperature_path(const Rbm& model) {
+  return {{Rbm(model.n_visible(), model.n_hidden()), model}, {"beta 0", "beta 1"}};
+}
+
+}  // namespace rbmix

@@ -1,0 +1,75 @@
+"""The trajectory file and tempering along it from Python: rbmix.train(trajectory=K, trajectory_file=PATH) keeps the
+models as `rbmix train --trajectory K` does, rbmix.read_trajectory reads them, and rbmix.sample_ptt and
+rbmix.ladder_convergence_bound run the ladder of `rbmix sample --ptt` and `rbmix convergence --ptt`."""
+
+import numpy as np
+import pytest
+
+import rbmix
+
+
+def bars_and_stripes():
+    rows = []
+    for bits in range(8):
+        row = np.array([(bits >> k) & 1 for k in range(3)], dtype=np.uint8)
+        rows.append(np.repeat(row, 3))  # stripes: each row of the 3 × 3 picture constant
+        rows.append(np.tile(row, 3))  # bars
+    return np.array(rows, dtype=np.uint8)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    path = tmp_path_factory.mktemp("trajectory") / "run.rbtraj"
+    result = rbmix.train(bars_and_stripes(), hidden=4, algorithm="cd", k=5, learning_rate=0.1, updates=200,
+                         evaluate_every=0, seed=1, trajectory=11, trajectory_spacing="linear", trajectory_file=path)
+    return result, path
+
+
+def test_the_trajectory_keeps_the_scheduled_models_and_ends_with_the_result(trained):
+    result, path = trained
+    trajectory = result.trajectory
+    assert len(trajectory) == 11
+    np.testing.assert_array_equal(trajectory.updates, np.arange(0, 201, 20))
+    np.testing.assert_array_equal(trajectory.models[-1].weights, result.model.weights)
+    np.testing.assert_array_equal(rbmix.read_trajectory(path).updates, trajectory.updates)
+    independent = trajectory.independent_model()
+    assert not independent.weights.any()
+
+
+def test_a_trajectory_without_a_file_and_a_damaged_file_are_refused(trained, tmp_path):
+    with pytest.raises(rbmix.InputError, match="trajectory_file=PATH"):
+        rbmix.train(bars_and_stripes(), hidden=4, updates=10, trajectory=3)
+    _, path = trained
+    damaged = tmp_path / "damaged.rbtraj"
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 0x20
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(rbmix.InputError, match="record 11 is damaged"):
+        rbmix.read_trajectory(damaged)
+
+
+def test_sample_ptt_returns_the_top_rung_and_the_ladder_figures(trained):
+    _, path = trained
+    out = rbmix.sample_ptt(path, chains=3, steps=50, seed=2)
+    assert out["samples"].shape == (50, 3, 9)
+    assert out["samples"].dtype == np.uint8
+    assert len(out["acceptance"]) == len(out["positions"]) - 1
+    assert out["positions"][0] == 0.0 and out["positions"][-1] == 11.0
+    assert out["closed_links"] == []
+    # The same seed gives the same samples.
+    again = rbmix.sample_ptt(path, chains=3, steps=50, seed=2)
+    np.testing.assert_array_equal(out["samples"], again["samples"])
+
+
+def test_coupled_ladders_meet_and_bound_the_distance(trained):
+    result, path = trained
+    bound = rbmix.ladder_convergence_bound(rbmix.read_trajectory(path), pairs=10, max_steps=1000, seed=1)
+    assert bound.bound_available
+    assert bound.bound.met == 10
+    assert all(rungs == 0 for rungs in bound.unmet_rungs)
+    curve = bound.bound.total_variation
+    assert curve[-1] == 0.0
+    temperature = rbmix.ladder_convergence_bound(temperature_model=result.model, pairs=10, max_steps=1000)
+    assert temperature.bound.met == 10
+    with pytest.raises(rbmix.InputError, match="not both"):
+        rbmix.place_ladder(path, temperature_model=result.model)

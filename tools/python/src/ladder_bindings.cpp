@@ -1,0 +1,160 @@
+// rbmix.place_ladder, rbmix.sample_ptt and rbmix.ladder_convergence_bound: parallel tempering along a training
+// trajectory (or a temperature ladder) and the bound of coupled ladders, as `rbmix sample --ptt` and `rbmix
+// convergence --ptt` (docs/algorithms/tempering-along-trajectory.md).
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "rbmix/analysis/convergence_bound.hpp"
+#include "rbmix/sampling/tempering_ladder.hpp"
+#include "rbmix/training/trajectory_file.hpp"
+
+namespace rbmix::python {
+namespace {
+
+using namespace pybind11::literals;
+
+struct PlacedPythonLadder {
+  std::vector<Rbm> rungs;
+  PlacedLadder placed;
+  std::vector<std::string> descriptions;
+};
+
+// The path of a trajectory (a Trajectory, or the path of its file) or, given `temperature_model`, of βθ.
+ModelPath path_of(const py::object& trajectory, const std::optional<Rbm>& temperature_model) {
+  require(trajectory.is_none() != !temperature_model.has_value(),
+          "give trajectory (a Trajectory or its file) or temperature_model (an Rbm), not both");
+  if (temperature_model) return temperature_path(*temperature_model);
+  if (py::isinstance<Trajectory>(trajectory)) return trajectory_path(trajectory.cast<const Trajectory&>(), "trajectory");
+  const auto file = trajectory.cast<std::filesystem::path>();
+  return trajectory_path(read_trajectory(file), file.string());
+}
+
+PlacedPythonLadder place(const py::object& trajectory, const std::optional<Rbm>& temperature_model,
+                         const std::string& operator_name, double target_acceptance, Eigen::Index candidates,
+                         Eigen::Index placement_chains, Eigen::Index placement_sweeps, std::uint64_t seed) {
+  const ModelPath path = path_of(trajectory, temperature_model);
+  LadderPlacementOptions options;
+  options.target_acceptance = target_acceptance;
+  options.candidates = candidates;
+  options.chains = placement_chains;
+  options.sweeps_per_candidate = placement_sweeps;
+  options.rule = parse_unit_rule(operator_name);
+  options.seed = seed;
+  PlacedPythonLadder ladder;
+  {
+    py::gil_scoped_release release;
+    ladder.placed = place_rungs(path, options);
+  }
+  ladder.rungs = ladder_rungs(path, ladder.placed.positions);
+  for (const double position : ladder.placed.positions) ladder.descriptions.push_back(path.describe(position));
+  return ladder;
+}
+
+py::dict statistics_dict(const LadderStatistics& statistics) {
+  return py::dict("acceptance"_a = to_numpy(statistics.acceptance()), "attempted"_a = statistics.attempted,
+                  "accepted"_a = statistics.accepted, "round_trips"_a = statistics.round_trips,
+                  "steps"_a = statistics.steps, "closed_links"_a = statistics.closed_links());
+}
+
+}  // namespace
+
+void bind_ladder(py::module_& module) {
+  py::class_<PlacedPythonLadder>(module, "TemperingLadder",
+                                 "Rungs placed along a path of models for a target exchange acceptance.")
+      .def_readonly("rungs", &PlacedPythonLadder::rungs, "list of rbmix.Rbm, rung 0 (no couplings) first")
+      .def_property_readonly("positions", [](const PlacedPythonLadder& l) { return l.placed.positions; },
+                             "each rung's position on the path (0 = the independent model, K = the last)")
+      .def_readonly("descriptions", &PlacedPythonLadder::descriptions, "each rung's model in words")
+      .def_property_readonly(
+          "estimated_acceptance", [](const PlacedPythonLadder& l) { return to_numpy(l.placed.estimated_acceptance); },
+          "per link, the placement's estimate of the exchange acceptance")
+      .def("__len__", [](const PlacedPythonLadder& l) { return l.rungs.size(); });
+
+  module.def("place_ladder", &place, "trajectory"_a = py::none(), "temperature_model"_a = py::none(),
+             "operator"_a = "gibbs", "target_acceptance"_a = 0.3, "candidates"_a = 400, "placement_chains"_a = 64,
+             "placement_sweeps"_a = 10, "seed"_a = 1,
+             "Places the rungs of a ladder along a trajectory (a Trajectory or its file) or, with temperature_model, "
+             "along βθ, so that each link exchanges at about target_acceptance (as rbmix sample --ptt).");
+
+  module.def(
+      "sample_ptt",
+      [](const py::object& trajectory, const std::optional<Rbm>& temperature_model, const std::string& operator_name,
+         Eigen::Index chains, Eigen::Index steps, Eigen::Index swap_interval, double target_acceptance,
+         Eigen::Index candidates, Eigen::Index placement_chains, Eigen::Index placement_sweeps, std::uint64_t seed) {
+        require(chains >= 1 && steps >= 1, "sample_ptt: chains and steps must be at least 1");
+        const PlacedPythonLadder ladder = place(trajectory, temperature_model, operator_name, target_acceptance,
+                                                candidates, placement_chains, placement_sweeps, seed);
+        const UnitRule rule = parse_unit_rule(operator_name);
+        LadderChains<double> ladders(ladder.rungs, chains, {rule, swap_interval}, seed);
+        const Eigen::Index n_visible = ladder.rungs.front().n_visible();
+        py::array_t<std::uint8_t> samples({steps, chains, n_visible});
+        auto view = samples.mutable_unchecked<3>();
+        {
+          py::gil_scoped_release release;
+          for (Eigen::Index step = 0; step < steps; ++step) {
+            ladders.step();
+            const MatrixD& top = ladders.top_visible();
+            for (Eigen::Index chain = 0; chain < chains; ++chain)
+              for (Eigen::Index unit = 0; unit < n_visible; ++unit)
+                view(step, chain, unit) = static_cast<std::uint8_t>(top(chain, unit));
+          }
+        }
+        py::dict out = statistics_dict(ladders.statistics());
+        out["samples"] = samples;
+        out["positions"] = ladder.placed.positions;
+        out["descriptions"] = ladder.descriptions;
+        out["estimated_acceptance"] = to_numpy(ladder.placed.estimated_acceptance);
+        return out;
+      },
+      "trajectory"_a = py::none(), "temperature_model"_a = py::none(), "operator"_a = "gibbs", "chains"_a = 16,
+      "steps"_a = 1000, "swap_interval"_a = 1, "target_acceptance"_a = 0.3, "candidates"_a = 400,
+      "placement_chains"_a = 64, "placement_sweeps"_a = 10, "seed"_a = 1,
+      "Parallel tempering along a training trajectory (as rbmix sample --ptt): returns a dict with samples "
+      "(steps, chains, n_visible) uint8, the top rung after each ladder step, and acceptance (per link), attempted, "
+      "accepted, round_trips, closed_links, positions, descriptions, estimated_acceptance.");
+
+  py::class_<analysis::LadderConvergenceBound>(
+      module, "LadderConvergenceBound",
+      "The L-lag bound of coupled tempering ladders (as rbmix convergence --ptt); t counts ladder steps.")
+      .def_readonly("bound", &analysis::LadderConvergenceBound::bound, "a ConvergenceBound over ladder steps")
+      .def_property_readonly("statistics",
+                             [](const analysis::LadderConvergenceBound& b) { return statistics_dict(b.statistics); })
+      .def_readonly("closed_links", &analysis::LadderConvergenceBound::closed_links)
+      .def_readonly("unmet_rungs", &analysis::LadderConvergenceBound::unmet_rungs,
+                    "per pair: the rungs on which its two ladders still differ (0 once met)")
+      .def_readonly("sweeps_per_step", &analysis::LadderConvergenceBound::sweeps_per_step)
+      .def_property_readonly("bound_available", &analysis::LadderConvergenceBound::bound_available);
+
+  module.def(
+      "ladder_convergence_bound",
+      [](const py::object& trajectory, const std::optional<Rbm>& temperature_model, const std::string& operator_name,
+         Eigen::Index lag, Eigen::Index pairs, const std::string& start, Eigen::Index max_steps, std::uint64_t seed,
+         Eigen::Index swap_interval, Eigen::Index maximal_within, double target_acceptance, Eigen::Index candidates,
+         Eigen::Index placement_chains, Eigen::Index placement_sweeps, bool float32) {
+        analysis::LadderBoundOptions options;
+        options.coupling.rule = parse_unit_rule(operator_name);
+        options.coupling.lag = lag;
+        options.coupling.pairs = pairs;
+        options.coupling.max_sweeps = max_steps;
+        options.coupling.seed = seed;
+        options.coupling.maximal_coupling_distance = maximal_within;
+        options.coupling.single_precision = float32;
+        options.swap_interval = swap_interval;
+        options.coupling.validate();
+        const analysis::StartDistribution start_distribution = analysis::parse_start_distribution(start);
+        const PlacedPythonLadder ladder = place(trajectory, temperature_model, operator_name, target_acceptance,
+                                                candidates, placement_chains, placement_sweeps, seed);
+        py::gil_scoped_release release;
+        return analysis::ladder_convergence_bound(ladder.rungs, start_distribution, options);
+      },
+      "trajectory"_a = py::none(), "temperature_model"_a = py::none(), "operator"_a = "gibbs", "lag"_a = 1,
+      "pairs"_a = 20, "start"_a = "uniform", "max_steps"_a = 2000, "seed"_a = 1, "swap_interval"_a = 1,
+      "maximal_within"_a = analysis::default_maximal_coupling_distance, "target_acceptance"_a = 0.3,
+      "candidates"_a = 400, "placement_chains"_a = 64, "placement_sweeps"_a = 10, "float32"_a = false,
+      "Couples pairs of tempering ladders (as rbmix convergence --ptt) and bounds the whole ladder's distance from "
+      "its distribution after t ladder steps; no bound unless every pair met and every link exchanged.");
+}
+
+}  // namespace rbmix::python

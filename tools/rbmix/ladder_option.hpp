@@ -1,0 +1,54 @@
+#pragma once
+// The tempering ladder of `rbmix sample` and `rbmix convergence` (docs/algorithms/tempering-along-trajectory.md):
+// --ptt TRAJECTORY (rungs along the models a training run kept) or --temperature-ladder (rungs βθ of --model, β from
+// 0 to 1), with the rungs placed at a target exchange acceptance. The same options, checks and report in both.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rbmix/sampling/tempering_ladder.hpp"
+
+namespace rbmix::cli {
+
+struct LadderArguments {
+  std::string trajectory;  // --ptt
+  bool temperature = false;
+  double target_acceptance = 0.3;
+  Eigen::Index candidates = 400;
+  Eigen::Index placement_chains = 64;
+  Eigen::Index placement_sweeps = 10;
+  Eigen::Index swap_interval = 1;
+  CLI::Option* ptt_option = nullptr;
+  CLI::Option* temperature_option = nullptr;
+
+  bool given() const { return !trajectory.empty() || temperature; }
+};
+
+// Declares --ptt, --temperature-ladder, --target-acceptance, --ladder-candidates, --placement-chains,
+// --placement-sweeps and --swap-interval.
+void add_ladder_options(CLI::App& command, LadderArguments& arguments);
+
+struct BuiltLadder {
+  std::vector<Rbm> rungs;
+  PlacedLadder placed;
+  std::vector<std::string> descriptions;  // of each rung, on the path
+  std::string source;                     // the trajectory file, or the model file
+  Eigen::Index n_visible = 0;
+};
+
+// Reads the trajectory (or takes `model` for a temperature ladder), places the rungs and prints a line about them on
+// stderr. `model_file` is the --model of the command (required for --temperature-ladder, refused with --ptt).
+BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
+                         std::uint64_t seed, bool single_precision);
+
+// The ladder's configuration and the statistics of a run, for run.json.
+nlohmann::json ladder_record(const LadderArguments& arguments, const BuiltLadder& ladder,
+                             const LadderStatistics& statistics);
+// The table of rungs: position, model, estimated and measured acceptance of the link above it.
+void write_ladder_csv(const std::filesystem::path& file, const BuiltLadder& ladder, const LadderStatistics& statistics);
+// Lines for the terminal: the rungs, the acceptance per link (range and median), round trips, and closed links.
+void print_ladder_summary(std::ostream& out, const BuiltLadder& ladder, const LadderStatistics& statistics);
+
+}  // namespace rbmix::cli
