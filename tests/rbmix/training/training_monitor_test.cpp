@@ -197,6 +197,18 @@ TEST(TrainingMonitor, TrajectoryPointsHoldTheEstimateItsBandAndTheExactValueBesi
                    exact_average_log_likelihood(model, train, exact_log_partition(model)));
 }
 
+// A warm start restarts the particles at the given model through the bridge from W = 0: on a model with couplings
+// of order 1 the estimate at update 0 agrees with the exact value as at every other evaluation.
+TEST(TrainingMonitor, TrajectoryRestartsAtAWarmStartsModel) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  Trainer trainer(trajectory_options(400, 40), train, {}, 6);
+  trainer.start_from(testing::random_rbm(12, 6, 1.0, 4));
+  const TrainingSummary summary = trainer.run();
+  ASSERT_FALSE(summary.learning_curve.empty());
+  for (const EvaluationPoint& point : summary.learning_curve)
+    EXPECT_LT(std::abs(tracked_standard_errors(point)), kTrackedStandardErrors) << "update " << point.update;
+}
+
 // Beyond the enumeration limit the estimate stands alone.
 TEST(TrainingMonitor, TrajectoryShowsNoExactValueBeyondTheEnumerationLimit) {
   const MatrixD train = testing::random_binary_rows(60, 12, 1);
