@@ -19,9 +19,9 @@
 // evenly spaced, so their cost is bounded whatever the data size.
 // automatic picks classification for a classification RBM, exact where it is cheap, AIS otherwise; an explicit kind
 // that cannot run is refused with the reason (resolve_monitor), so a learning curve never holds a column of NaN.
-// The monitor draws only from RandomStream(seed, update) in its own domain: it leaves the training's own streams
-// untouched, so a run's parameters are the same whichever monitor watches it, and the same seed gives the same
-// curve.
+// The monitor draws only from RandomStream(seed, update) in its own domain (the trajectory monitor from the seed
+// RandomStream(seed, 0) of that domain gives its particles): it leaves the training's own streams untouched, so a
+// run's parameters are the same whichever monitor watches it, and the same seed gives the same curve.
 #include <cstdint>
 #include <optional>
 #include <string>
