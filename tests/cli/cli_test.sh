@@ -1533,6 +1533,29 @@ case_train_monitor_ais() {
   same_parameters run/model.npz proxies/model.npz || fail "the monitor changed the trained parameters"
 }
 
+# log Z tracked along training (docs/algorithms/log-partition-along-training.md): every evaluation holds the estimate,
+# its band and, on this enumerable model, the exact value beside it; the curve resumes from the checkpoint to the
+# same bytes; the parameters are those of any other monitor; bad trajectory options are refused naming them.
+case_train_monitor_trajectory() {
+  write_random_rows train.npy 200 12 1
+  local options=(--data train.npy --hidden 6 --algo pcd --lr 0.05 --batch 20 --eval-every 10
+    --monitor trajectory --trajectory-particles 40 --trajectory-groups 4 --resampling-threshold 0.9 --seed 3)
+  succeeds train "${options[@]}" --updates 40 --out run
+  expect_output_contains "monitor: trajectory: log-likelihood from log Z tracked along training (40 particles in 4"
+  expect_output_contains "exact beside it: train"
+  expect_equal "learning-curve columns" "$(head -1 run/learning_curve.csv)" \
+    "update,epoch,train_log_likelihood,train_log_likelihood_lower,train_log_likelihood_upper,train_log_likelihood_exact,train_pseudo_log_likelihood,train_reconstruction_error"
+  expect_equal "evaluations" "$(wc -l <run/learning_curve.csv)" 6
+  succeeds train "${options[@]}" --updates 20 --out resumed
+  succeeds train "${options[@]}" --updates 40 --out resumed --resume
+  cmp -s run/learning_curve.csv resumed/learning_curve.csv || fail "the resumed run tracked another log Z"
+  succeeds train "${options[@]}" --updates 40 --monitor proxies --out proxies
+  same_parameters run/model.npz proxies/model.npz || fail "the trajectory monitor changed the trained parameters"
+  rejects "multiple of the 3 groups" train "${options[@]}" --updates 40 --trajectory-groups 3 --out bad
+  rejects "resampling threshold" train "${options[@]}" --updates 40 --resampling-threshold 2 --out bad
+  rejects "holds no state of the trajectory monitor" train "${options[@]}" --updates 40 --out proxies --resume
+}
+
 # The progress line: quiet where stderr is not a terminal, whole lines there with --progress (the last one at 100 %
 # with the latest monitored score), and --quiet and --progress together are refused.
 case_train_progress() {

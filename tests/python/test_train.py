@@ -183,6 +183,24 @@ def test_the_learning_curve_has_the_columns_of_the_cli_csv(cli, tmp_path):
     assert "train_log_likelihood_lower" in header and "train_pseudo_log_likelihood" in header
 
 
+def test_the_trajectory_monitor_tracks_log_z_as_the_cli_does(cli, tmp_path):
+    data = training_data()
+    np.save(tmp_path / "data.npy", data)
+    options = ["--updates", 40, "--eval-every", 20, "--monitor", "trajectory", "--trajectory-particles", 40,
+               "--trajectory-groups", 4, "--resampling-threshold", 0.5, "--sweeps-per-update", 2]
+    cli("train", "--data", tmp_path / "data.npy", "--hidden", 4, "--out", tmp_path / "run", *options)
+    result = rbmix.train(data, hidden=4, updates=40, evaluate_every=20, monitor="trajectory", trajectory_particles=40,
+                         trajectory_groups=4, resampling_threshold=0.5, sweeps_per_update=2)
+    lines = (tmp_path / "run" / "learning_curve.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    assert list(result.learning_curve) == header
+    assert "train_log_likelihood_exact" in header and "train_log_likelihood_upper" in header
+    final = dict(zip(header, lines[-1].split(",")))
+    assert float(final["train_log_likelihood"]) == pytest.approx(result.learning_curve["train_log_likelihood"][-1])
+    with pytest.raises(rbmix.InputError, match="multiple of the 3 groups"):
+        rbmix.train(data, hidden=4, updates=4, monitor="trajectory", trajectory_particles=40, trajectory_groups=3)
+
+
 def test_labels_train_a_classification_rbm_as_the_cli_does(cli, tmp_path):
     rng = np.random.default_rng(4)
     labels = rng.integers(0, 3, 150)

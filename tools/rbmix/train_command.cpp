@@ -285,6 +285,17 @@ void print_training_summary(const TrainingSummary& summary, const Trainer& train
   if (last.train_log_likelihood)
     std::cout << "final average log-likelihood (" << to_string(trainer.monitor().kind()) << "): train "
               << *last.train_log_likelihood << test_part(last.test_log_likelihood) << '\n';
+  if (last.train_log_likelihood_lower && last.train_log_likelihood_upper)
+    std::cout << "  band (log Z +- 3 standard errors): train [" << *last.train_log_likelihood_lower << ", "
+              << *last.train_log_likelihood_upper << "]"
+              << (last.test_log_likelihood_lower && last.test_log_likelihood_upper
+                      ? ", test [" + std::to_string(*last.test_log_likelihood_lower) + ", " +
+                            std::to_string(*last.test_log_likelihood_upper) + "]"
+                      : std::string())
+              << '\n';
+  if (last.train_log_likelihood_exact)
+    std::cout << "  exact beside it: train " << *last.train_log_likelihood_exact
+              << test_part(last.test_log_likelihood_exact) << '\n';
   if (last.train_pseudo_log_likelihood)
     std::cout << "final pseudo-log-likelihood (a proxy): train " << *last.train_pseudo_log_likelihood
               << test_part(last.test_pseudo_log_likelihood) << '\n';

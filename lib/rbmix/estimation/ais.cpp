@@ -141,25 +141,34 @@ AisResult run_annealing(const Rbm& rbm, const VectorD& base_bias, const MatrixD&
   result.base_log_partition =
       softplus_array(base_bias.array()).sum() + static_cast<double>(rbm.n_hidden()) * std::log(2.0);
 
-  // Weights relative to the largest, so that the sums neither overflow nor underflow.
-  const double largest = result.log_weights.maxCoeff();
-  const Eigen::ArrayXd weights = (result.log_weights.array() - largest).exp();
-  const auto count = static_cast<double>(weights.size());
-  const double mean = weights.mean();
-  const double standard_error = std::sqrt((weights - mean).square().sum() / (count - 1.0) / count);
-  const double low = mean - band_standard_errors * standard_error;
-  const double log_mean = largest + std::log(mean);
-  const double log_high = largest + std::log(mean + band_standard_errors * standard_error);
-  const double log_low = low > 0.0 ? largest + std::log(low) : -std::numeric_limits<double>::infinity();
+  const LogMeanBand mean_weight = log_mean_with_band(result.log_weights);
   const double sign = reverse ? -1.0 : 1.0;
-  result.log_partition = result.base_log_partition + sign * log_mean;
-  result.log_partition_upper = result.base_log_partition + (reverse ? -log_low : log_high);
-  result.log_partition_lower = result.base_log_partition + (reverse ? -log_high : log_low);
-  result.effective_sample_size = weights.sum() * weights.sum() / weights.square().sum();
+  result.log_partition = result.base_log_partition + sign * mean_weight.log_mean;
+  result.log_partition_upper = result.base_log_partition + (reverse ? -mean_weight.lower : mean_weight.upper);
+  result.log_partition_lower = result.base_log_partition + (reverse ? -mean_weight.upper : mean_weight.lower);
+  result.effective_sample_size = effective_sample_size(result.log_weights);
   return result;
 }
 
 }  // namespace
+
+LogMeanBand log_mean_with_band(const VectorD& log_values) {
+  require(log_values.size() >= 2, "log_mean_with_band: a standard error needs at least 2 values");
+  // Values relative to the largest, so that the sums neither overflow nor underflow.
+  const double largest = log_values.maxCoeff();
+  const Eigen::ArrayXd values = (log_values.array() - largest).exp();
+  const auto count = static_cast<double>(values.size());
+  const double mean = values.mean();
+  const double standard_error = std::sqrt((values - mean).square().sum() / (count - 1.0) / count);
+  const double low = mean - band_standard_errors * standard_error;
+  return {largest + std::log(mean), low > 0.0 ? largest + std::log(low) : -std::numeric_limits<double>::infinity(),
+          largest + std::log(mean + band_standard_errors * standard_error)};
+}
+
+double effective_sample_size(const Eigen::Ref<const VectorD>& log_weights) {
+  const Eigen::ArrayXd weights = (log_weights.array() - log_weights.maxCoeff()).exp();
+  return weights.sum() * weights.sum() / weights.square().sum();
+}
 
 AisSchedule parse_ais_schedule(const std::string& text) {
   if (text == "linear") return AisSchedule::linear;
@@ -218,13 +227,19 @@ AisResult reverse_ais_log_partition(const Rbm& rbm, const MatrixD& start, const 
 }
 
 LogLikelihoodEstimate ais_average_log_likelihood(const Rbm& rbm, const MatrixD& data, const AisResult& ais) {
-  require(data.cols() == rbm.n_visible(), "AIS log-likelihood: data have " + std::to_string(data.cols()) +
+  return estimated_average_log_likelihood(rbm, data, ais.log_partition, ais.log_partition_lower,
+                                          ais.log_partition_upper);
+}
+
+LogLikelihoodEstimate estimated_average_log_likelihood(const Rbm& rbm, const MatrixD& data, double log_partition,
+                                                       double lower, double upper) {
+  require(data.cols() == rbm.n_visible(), "estimated log-likelihood: data have " + std::to_string(data.cols()) +
                                               " columns but the model has " + std::to_string(rbm.n_visible()) +
                                               " visible units");
-  require(data.rows() >= 1, "AIS log-likelihood: no data");
+  require(data.rows() >= 1, "estimated log-likelihood: no data");
   const double mean_negative_free_energy = -rbm.free_energy(data).mean();
-  return {mean_negative_free_energy - ais.log_partition, mean_negative_free_energy - ais.log_partition_upper,
-          mean_negative_free_energy - ais.log_partition_lower};
+  return {mean_negative_free_energy - log_partition, mean_negative_free_energy - upper,
+          mean_negative_free_energy - lower};
 }
 
 }  // namespace rbmix

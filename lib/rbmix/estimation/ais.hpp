@@ -76,6 +76,18 @@ AisResult ais_log_partition(const Rbm& rbm, const AisOptions& options);
 // from data rows it is an approximation (data are not model samples). options.particles is ignored.
 AisResult reverse_ais_log_partition(const Rbm& rbm, const MatrixD& start, const AisOptions& options);
 
+// log mean_i e^{x_i} over the entries of `log_values` (at least 2) with S&M's band log(mean ± 3 standard errors of
+// the mean), the lower end −∞ where mean − 3 se ≤ 0; formed relative to the largest entry, so that nothing overflows
+// or underflows. AIS summarises its weights by it, the trajectory estimator its independent groups.
+struct LogMeanBand {
+  double log_mean = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
+};
+LogMeanBand log_mean_with_band(const VectorD& log_values);
+// (Σ w)² / Σ w² of the weights e^{x_i}, between 1 and the count.
+double effective_sample_size(const Eigen::Ref<const VectorD>& log_weights);
+
 // The average log-likelihood of the rows of `data`, mean(−F(v)) − log Ẑ, with the band the log Z band implies
 // (a high log Z gives the low log-likelihood).
 struct LogLikelihoodEstimate {
@@ -84,5 +96,8 @@ struct LogLikelihoodEstimate {
   double upper = 0.0;
 };
 LogLikelihoodEstimate ais_average_log_likelihood(const Rbm& rbm, const MatrixD& data, const AisResult& ais);
+// The same from any estimate of log Z with its band [lower, upper].
+LogLikelihoodEstimate estimated_average_log_likelihood(const Rbm& rbm, const MatrixD& data, double log_partition,
+                                                       double lower, double upper);
 
 }  // namespace rbmix

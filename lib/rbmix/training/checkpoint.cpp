@@ -19,8 +19,11 @@ namespace {
 
 constexpr std::string_view checkpoint_magic = "RBMIXCKP";
 // Version 1 had no checksum; it is refused with a message saying so. Version 2 had no classification errors in the
-// learning curve; it is still read (its points have none).
-constexpr std::uint64_t checkpoint_version = 4;
+// learning curve; it is still read (its points have none). Versions 3 and 4 had no exact values beside the estimates
+// and no monitor state; they are still read (a run with the trajectory monitor refuses them: its particles are
+// missing).
+constexpr std::uint64_t checkpoint_version = 5;
+constexpr std::uint64_t checkpoint_version_without_monitor_state = 4;
 constexpr std::uint64_t checkpoint_version_without_monitor = 3;
 constexpr std::uint64_t checkpoint_version_without_errors = 2;
 
@@ -32,6 +35,9 @@ constexpr std::optional<double> EvaluationPoint::* monitor_fields[] = {
     &EvaluationPoint::train_pseudo_log_likelihood, &EvaluationPoint::test_pseudo_log_likelihood,
     &EvaluationPoint::train_reconstruction_error,  &EvaluationPoint::test_reconstruction_error,
     &EvaluationPoint::free_energy_gap};
+// The fields version 5 adds to each point, after those above.
+constexpr std::optional<double> EvaluationPoint::* exact_beside_fields[] = {
+    &EvaluationPoint::train_log_likelihood_exact, &EvaluationPoint::test_log_likelihood_exact};
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
 
 void write_model(BinaryWriter& writer, const Rbm& rbm) {
@@ -121,8 +127,10 @@ std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& sta
     write_optional(writer, point.train_error);
     write_optional(writer, point.test_error);
     for (const auto field : monitor_fields) write_optional(writer, point.*field);
+    for (const auto field : exact_beside_fields) write_optional(writer, point.*field);
   }
   negative_phase.save(writer);
+  writer.write_string(state.monitor_state);
   writer.write_string(std::string(checkpoint_magic));
   writer.write_u64(crc32_of(writer.bytes()));
   return std::move(writer).take_bytes();
@@ -140,8 +148,8 @@ std::uint64_t check_checkpoint_envelope(std::string& bytes, const std::string& s
   if (header.read_string() != checkpoint_magic) header.fail("not an rbmix training checkpoint");
   const std::uint64_t version = header.read_u64();
   if (version == 1) header.fail("written by an older rbmix (format version 1, no checksum); start the run anew");
-  if (version != checkpoint_version && version != checkpoint_version_without_monitor &&
-      version != checkpoint_version_without_errors)
+  if (version != checkpoint_version && version != checkpoint_version_without_monitor_state &&
+      version != checkpoint_version_without_monitor && version != checkpoint_version_without_errors)
     header.fail("unsupported checkpoint format version " + std::to_string(version));
   if (crc32_of(bytes) != stored_checksum)
     header.fail(
@@ -214,6 +222,8 @@ std::vector<EvaluationPoint> read_learning_curve(BinaryReader& reader, std::uint
       if (error && !(*error >= 0.0 && *error <= 1.0)) reader.fail("a classification error lies outside [0, 1]");
     if (version == checkpoint_version_without_monitor) continue;
     for (const auto field : monitor_fields) point.*field = read_optional(reader, "a monitored value", true);
+    if (version == checkpoint_version_without_monitor_state) continue;
+    for (const auto field : exact_beside_fields) point.*field = read_optional(reader, "an exact log-likelihood");
   }
   return curve;
 }
@@ -233,6 +243,7 @@ TrainingState decode_checkpoint(std::string bytes, const std::string& source, co
   read_parameters(reader, run, state);
   state.learning_curve = read_learning_curve(reader, version, state.updates_done);
   negative_phase.load(reader);
+  if (version == checkpoint_version) state.monitor_state = reader.read_string();
   if (reader.read_string() != checkpoint_magic || !reader.at_end()) reader.fail("the file does not end properly");
   return state;
 }

@@ -2,10 +2,11 @@
 // The training checkpoint file: everything that determines the rest of a run (docs/algorithms/training.md §3), so that
 // a run resumed from it ends bit-identical to one that was never interrupted. Little-endian records (binary_archive):
 //
-//   "RBMIXCKP" · version 3 · trajectory fingerprint of the options · rows, visible, hidden units ·
+//   "RBMIXCKP" · version 5 · trajectory fingerprint of the options · rows, visible, hidden units ·
 //   updates done · batch position in the epoch · data order · data stream · parameters W, b, c · offsets μ, λ ·
-//   momentum velocity · learning curve (version 2: without classification errors) · negative phase (chains, streams,
-//   fast weights) · "RBMIXCKP" · CRC-32
+//   momentum velocity · learning curve (version 2: without classification errors; 3: without the monitor's bands and
+//   proxies; 4: without the exact values beside them) · negative phase (chains, streams, fast weights) · the
+//   monitor's state (version 5; training_monitor.hpp: the trajectory monitor's particles) · "RBMIXCKP" · CRC-32
 //
 // The trailing CRC-32 (zlib) covers every byte before it, so a flipped bit anywhere or a cut file is refused before
 // any field is read. The fields are then checked one by one against what this run expects and against the values
@@ -43,6 +44,7 @@ struct TrainingState {
   CenteredRbm parameters;
   Rbm velocity;  // momentum
   std::vector<EvaluationPoint> learning_curve;
+  std::string monitor_state;  // TrainingMonitor::save_state(): empty for the monitors that carry nothing
 };
 
 std::string encode_checkpoint(const CheckpointRun& run, const TrainingState& state,

@@ -20,6 +20,9 @@ struct EvaluationPoint {
   std::optional<double> train_log_likelihood_upper;
   std::optional<double> test_log_likelihood_lower;
   std::optional<double> test_log_likelihood_upper;
+  // The exact averages beside an estimate, where the smaller layer is enumerable (the trajectory monitor).
+  std::optional<double> train_log_likelihood_exact;
+  std::optional<double> test_log_likelihood_exact;
   // Proxies that need no partition function (training_monitor.hpp): mean log pseudo-likelihood, mean squared
   // reconstruction error, and the free-energy gap mean F(test) − mean F(train).
   std::optional<double> train_pseudo_log_likelihood;
@@ -45,6 +48,8 @@ inline constexpr EvaluationField evaluation_fields[] = {
     {"train_log_likelihood_upper", &EvaluationPoint::train_log_likelihood_upper},
     {"test_log_likelihood_lower", &EvaluationPoint::test_log_likelihood_lower},
     {"test_log_likelihood_upper", &EvaluationPoint::test_log_likelihood_upper},
+    {"train_log_likelihood_exact", &EvaluationPoint::train_log_likelihood_exact},
+    {"test_log_likelihood_exact", &EvaluationPoint::test_log_likelihood_exact},
     {"train_error", &EvaluationPoint::train_error},
     {"test_error", &EvaluationPoint::test_error},
     {"train_pseudo_log_likelihood", &EvaluationPoint::train_pseudo_log_likelihood},

@@ -74,7 +74,8 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
       monitor_(options_.monitor,
                resolve_monitor(options_.monitor, train_.cols(), n_hidden, options_.label_classes,
                                options_.max_enumerated_units),
-               options_.seed, train_, options_.resample_binarisation, options_.label_classes) {
+               options_.seed, train_, options_.resample_binarisation, options_.label_classes, options_.rule,
+               options_.sample_in_float, options_.max_enumerated_units) {
   options_.validate();
   require(train_.rows() > 0 && train_.cols() > 0, "training data: no samples");
   require(n_hidden > 0, "the number of hidden units must be positive");
@@ -106,6 +107,7 @@ Trainer::Trainer(TrainingOptions options, MatrixD train, MatrixD test, Eigen::In
     parameters_ = CenteredRbm{initial, VectorD::Zero(train_.cols()), VectorD::Zero(n_hidden)};
   }
   last_good_ = parameters_;
+  monitor_.start_following(model());
   if (options_.sample_in_float) {
     negative_phase_in_float_ = make_negative_phase<float>(options_, train_.cols(), n_hidden, batch_size_, paths_);
   } else {
@@ -126,6 +128,7 @@ void Trainer::start_from(const Rbm& model) {
   parameters_ = options_.centered ? center(model, parameters_.visible_offset, parameters_.hidden_offset)
                                   : CenteredRbm{model, parameters_.visible_offset, parameters_.hidden_offset};
   last_good_ = parameters_;
+  monitor_.start_following(this->model());
 }
 
 double Trainer::epochs_done() const {
@@ -210,6 +213,9 @@ void Trainer::step() {
     } else {
       update(*negative_phase_in_double_, double_workspace_);
     }
+    // The trajectory monitor's particles follow the update on the same team (training_monitor.hpp); a diverged
+    // step is left to run().
+    if (monitor_.follows_updates() && !divergence()) monitor_.follow_update(model_to_sample());
   });
   ++updates_done_;
 }
@@ -382,12 +388,14 @@ CheckpointRun Trainer::checkpoint_run() const {
 void Trainer::save_checkpoint(const std::filesystem::path& path) const {
   rbmix::save_checkpoint(
       path, checkpoint_run(),
-      {updates_done_, batch_in_epoch_, permutation_, data_stream_, parameters_, optimizer_.velocity(), learning_curve_},
+      {updates_done_, batch_in_epoch_, permutation_, data_stream_, parameters_, optimizer_.velocity(), learning_curve_,
+       monitor_.save_state()},
       negative_phase());
 }
 
 void Trainer::load_checkpoint(const std::filesystem::path& path) {
   TrainingState state = rbmix::load_checkpoint(path, checkpoint_run(), negative_phase());
+  monitor_.load_state(state.monitor_state, path.string(), state.updates_done);
   updates_done_ = state.updates_done;
   batch_in_epoch_ = state.batch_in_epoch;
   permutation_ = std::move(state.permutation);

@@ -20,8 +20,9 @@
 // options.monitor (training_monitor.hpp: exact log-likelihood where the smaller layer has at most
 // max_enumerated_units units, AIS otherwise, with pseudo-likelihood, reconstruction error and free-energy gap as
 // proxies; the classification errors of a classification RBM, label_classes > 0, where on grey-level training rows
-// the inputs are the grey levels themselves); an estimator hook, when given, replaces the monitor. The monitor draws
-// from its own streams, so it does not change the parameters.
+// the inputs are the grey levels themselves; or log Z tracked along the run, whose particles follow every update);
+// an estimator hook, when given, replaces the monitor. The monitor draws from its own streams, so it does not change
+// the parameters.
 // With resample_binarisation the training rows are grey levels and each batch row is drawn afresh (000 §4.1). It stops
 // when the planned updates are done, when the interrupt hook says so, or when the parameters diverge (NaN/Inf or |θ| >
 // divergence_bound); a diverged run restores the last good parameters (those of the last evaluation or checkpoint) and
@@ -96,7 +97,7 @@ class Trainer {
   void start_from(const Rbm& model);
 
   TrainingSummary run(const TrainingHooks& hooks = {});
-  // One update (no divergence check, no evaluation); for benchmarks and tests.
+  // One update (no divergence check, no evaluation; the trajectory monitor follows it); for benchmarks and tests.
   void step();
 
   // The model in plain form.

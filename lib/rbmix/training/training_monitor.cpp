@@ -8,6 +8,7 @@
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/training/binary_archive.hpp"
 
 namespace rbmix {
 namespace {
@@ -22,6 +23,7 @@ struct MonitorName {
 constexpr MonitorName monitor_names[] = {{MonitorKind::automatic, "auto"},
                                          {MonitorKind::exact, "exact"},
                                          {MonitorKind::ais, "ais"},
+                                         {MonitorKind::trajectory, "trajectory"},
                                          {MonitorKind::proxies, "proxies"},
                                          {MonitorKind::classification, "classification"}};
 
@@ -32,6 +34,34 @@ MatrixD spread_rows(const MatrixD& data, Eigen::Index count) {
   MatrixD rows(count, data.cols());
   for (Eigen::Index k = 0; k < count; ++k) rows.row(k) = data.row(k * data.rows() / count);
   return rows;
+}
+
+// The trajectory estimator's options from the monitor's and the run's.
+TrajectoryLogPartitionOptions trajectory_options(const MonitorOptions& options, const UnitRule& rule,
+                                                 bool single_precision, std::uint64_t seed) {
+  TrajectoryLogPartitionOptions trajectory;
+  trajectory.particles = options.trajectory_particles;
+  trajectory.groups = options.trajectory_groups;
+  trajectory.resampling_threshold = options.resampling_threshold;
+  trajectory.sweeps_per_update = options.sweeps_per_update;
+  trajectory.rule = rule;
+  trajectory.single_precision = single_precision;
+  trajectory.seed = seed;
+  return trajectory;
+}
+
+// The likelihood fields of `point` from an estimate of log Z with its band (estimated_average_log_likelihood).
+void set_estimated_log_likelihoods(const Rbm& rbm, const MatrixD& train, const MatrixD& test, double log_partition,
+                                   double lower, double upper, EvaluationPoint& point) {
+  const LogLikelihoodEstimate on_train = estimated_average_log_likelihood(rbm, train, log_partition, lower, upper);
+  point.train_log_likelihood = on_train.value;
+  point.train_log_likelihood_lower = on_train.lower;
+  point.train_log_likelihood_upper = on_train.upper;
+  if (test.size() == 0) return;
+  const LogLikelihoodEstimate on_test = estimated_average_log_likelihood(rbm, test, log_partition, lower, upper);
+  point.test_log_likelihood = on_test.value;
+  point.test_log_likelihood_lower = on_test.lower;
+  point.test_log_likelihood_upper = on_test.upper;
 }
 
 // Mean over the rows of ‖v − E[v | E[h|v]]‖²: the mean-field reconstruction, so it needs no draw.
@@ -45,7 +75,8 @@ double mean_reconstruction_error(const Rbm& rbm, const MatrixD& rows) {
 MonitorKind parse_monitor_kind(std::string_view text) {
   for (const auto& [kind, name] : monitor_names)
     if (text == name) return kind;
-  throw InputError("unknown monitor '" + std::string(text) + "' (expected auto, exact, ais, proxies or classification)");
+  throw InputError("unknown monitor '" + std::string(text) +
+                   "' (expected auto, exact, ais, trajectory, proxies or classification)");
 }
 
 std::string to_string(MonitorKind kind) {
@@ -64,6 +95,7 @@ bool MonitorOptions::is_valid(std::string* why) const {
   if (ais_distributions < 1)
     return fail("the AIS monitor needs at least 1 distribution, got " + std::to_string(ais_distributions));
   if (proxy_rows < 1) return fail("the proxies need at least 1 row, got " + std::to_string(proxy_rows));
+  if (std::string reason; !trajectory_options(*this, GibbsRule{}, false, 0).is_valid(&reason)) return fail(reason);
   return true;
 }
 
@@ -92,6 +124,7 @@ MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visibl
     case MonitorKind::classification:
       throw InputError("monitor classification: the run has no labels to classify");
     case MonitorKind::ais:
+    case MonitorKind::trajectory:
     case MonitorKind::proxies:
       return options.kind;
   }
@@ -99,12 +132,16 @@ MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visibl
 }
 
 TrainingMonitor::TrainingMonitor(const MonitorOptions& options, MonitorKind kind, std::uint64_t seed,
-                                 const MatrixD& train, bool train_grey_levels, int label_classes)
+                                 const MatrixD& train, bool train_grey_levels, int label_classes,
+                                 const UnitRule& rule, bool single_precision, int max_enumerated_units)
     : options_(options),
       kind_(kind),
       seed_(seed),
       train_grey_levels_(train_grey_levels),
-      label_classes_(label_classes) {
+      label_classes_(label_classes),
+      rule_(rule),
+      single_precision_(single_precision),
+      max_enumerated_units_(max_enumerated_units) {
   require(kind != MonitorKind::automatic, "TrainingMonitor: resolve the monitor kind first (resolve_monitor)");
   // Without rows the trainer refuses the data itself, with its own message.
   if (kind_ == MonitorKind::ais && train.rows() > 0) base_visible_bias_ = base_rate_visible_bias(train);
@@ -119,6 +156,14 @@ std::string TrainingMonitor::description(const Rbm& rbm) const {
       return "AIS log-likelihood (" + std::to_string(options_.ais_particles) + " particles x " +
              std::to_string(options_.ais_distributions) +
              " distributions per evaluation, band log Z +- 3 standard errors), with the proxies";
+    case MonitorKind::trajectory:
+      return "log-likelihood from log Z tracked along training (" + std::to_string(options_.trajectory_particles) +
+             " particles in " + std::to_string(options_.trajectory_groups) + " groups, resampled below ESS " +
+             std::to_string(options_.resampling_threshold) + " x particles, " +
+             std::to_string(options_.sweeps_per_update) +
+             " sweep(s) per update; band log Z +- 3 standard errors over the groups)" +
+             (std::min(rbm.n_visible(), rbm.n_hidden()) <= max_enumerated_units_ ? ", the exact value beside it" : "") +
+             ", with the proxies";
     case MonitorKind::proxies:
       return "proxies only: pseudo-likelihood, reconstruction error, free-energy gap (no log-likelihood)";
     case MonitorKind::classification:
@@ -146,6 +191,18 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
     const double log_partition = exact_log_partition(rbm);
     point.train_log_likelihood = exact_average_log_likelihood(rbm, train, log_partition);
     if (has_test) point.test_log_likelihood = exact_average_log_likelihood(rbm, test, log_partition);
+  } else if (kind_ == MonitorKind::trajectory) {
+    require(tracked_.has_value() && updates_followed_ == point.update, [&] {
+      return "trajectory monitor: asked for update " + std::to_string(point.update) + " but it followed " +
+             std::to_string(updates_followed_) + " updates";
+    });
+    const TrackedLogPartition tracked = tracked_->estimate();
+    set_estimated_log_likelihoods(rbm, train, test, tracked.log_partition, tracked.lower, tracked.upper, point);
+    if (std::min(rbm.n_visible(), rbm.n_hidden()) <= max_enumerated_units_) {
+      const double log_partition = exact_log_partition(rbm);
+      point.train_log_likelihood_exact = exact_average_log_likelihood(rbm, train, log_partition);
+      if (has_test) point.test_log_likelihood_exact = exact_average_log_likelihood(rbm, test, log_partition);
+    }
   } else if (kind_ == MonitorKind::ais) {
     AisOptions ais;
     ais.particles = options_.ais_particles;
@@ -153,16 +210,8 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
     ais.base_visible_bias = base_visible_bias_;
     ais.seed = RandomStream(seed_, static_cast<std::uint64_t>(point.update), monitor_stream_domain)();
     const AisResult result = ais_log_partition(rbm, ais);
-    const LogLikelihoodEstimate on_train = ais_average_log_likelihood(rbm, train, result);
-    point.train_log_likelihood = on_train.value;
-    point.train_log_likelihood_lower = on_train.lower;
-    point.train_log_likelihood_upper = on_train.upper;
-    if (has_test) {
-      const LogLikelihoodEstimate on_test = ais_average_log_likelihood(rbm, test, result);
-      point.test_log_likelihood = on_test.value;
-      point.test_log_likelihood_lower = on_test.lower;
-      point.test_log_likelihood_upper = on_test.upper;
-    }
+    set_estimated_log_likelihoods(rbm, train, test, result.log_partition, result.log_partition_lower,
+                                  result.log_partition_upper, point);
   }
 
   const MatrixD train_rows = spread_rows(train, options_.proxy_rows);
@@ -174,6 +223,43 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
     point.test_reconstruction_error = mean_reconstruction_error(rbm, test_rows);
     if (!train_grey_levels_) point.free_energy_gap = rbm.free_energy(test_rows).mean() - rbm.free_energy(train_rows).mean();
   }
+}
+
+void TrainingMonitor::start_following(const Rbm& first) {
+  if (!follows_updates()) return;
+  tracked_.emplace(first, trajectory_options(options_, rule_, single_precision_,
+                                             RandomStream(seed_, 0, monitor_stream_domain)()));
+  updates_followed_ = 0;
+}
+
+void TrainingMonitor::follow_update(const Rbm& next) {
+  if (!follows_updates()) return;
+  require(tracked_.has_value(), "trajectory monitor: follow_update before start_following");
+  tracked_->advance(next);
+  ++updates_followed_;
+}
+
+std::string TrainingMonitor::save_state() const {
+  if (!tracked_) return {};
+  BinaryWriter writer;
+  writer.write_i64(updates_followed_);
+  tracked_->save(writer);
+  return std::move(writer).take_bytes();
+}
+
+void TrainingMonitor::load_state(const std::string& bytes, const std::string& source, std::int64_t updates_done) {
+  if (!follows_updates()) return;  // a state kept by another run's trajectory monitor is not needed here
+  BinaryReader reader(bytes, source);
+  if (bytes.empty())
+    reader.fail("it holds no state of the trajectory monitor (the run was started with another monitor)");
+  require(tracked_.has_value(), "trajectory monitor: load_state before start_following");
+  const std::int64_t followed = reader.read_i64();
+  if (followed != updates_done)
+    reader.fail("its trajectory monitor followed " + std::to_string(followed) + " updates, but the run did " +
+                std::to_string(updates_done));
+  tracked_->load(reader);
+  if (!reader.at_end()) reader.fail("the trajectory monitor's state does not end properly");
+  updates_followed_ = followed;
 }
 
 }  // namespace rbmix

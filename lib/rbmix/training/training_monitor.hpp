@@ -5,6 +5,11 @@
 //   ais             the same averages from one AIS estimate of log Z per evaluation (estimation/ais.hpp: few
 //                   particles and distributions, 16 × 1000 by default), with the band log Ẑ ± 3 standard errors
 //                   implies; the base model has the base rate of the training rows (as Salakhutdinov & Murray 2008).
+//   trajectory      the same averages from log Z tracked along the training itself
+//                   (trajectory_log_partition.hpp; docs/algorithms/log-partition-along-training.md):
+//                   particles follow every update (reweighted, resampled, moved by the run's operator), so an
+//                   evaluation costs no annealing of its own; the band is that of the independent particle groups.
+//                   Where the smaller layer has at most max_enumerated_units units the exact averages stand beside.
 //   proxies         no log-likelihood, only the proxies below.
 //   classification  a classification RBM: the classification errors (model/classification_rbm.hpp).
 // Every kind but classification also records the cheap proxies, which track training but are not the
@@ -14,22 +19,26 @@
 // evenly spaced, so their cost is bounded whatever the data size.
 // automatic picks classification for a classification RBM, exact where it is cheap, AIS otherwise; an explicit kind
 // that cannot run is refused with the reason (resolve_monitor), so a learning curve never holds a column of NaN.
-// The monitor draws only from RandomStream(seed, update) in its own domain: it leaves the training's own streams
-// untouched, so a run's parameters are the same whichever monitor watches it, and the same seed gives the same
-// curve.
+// The monitor draws only from RandomStream(seed, update) in its own domain (the trajectory monitor from the seed
+// RandomStream(seed, 0) of that domain gives its particles): it leaves the training's own streams untouched, so a
+// run's parameters are the same whichever monitor watches it, and the same seed gives the same curve.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "rbmix/core/types.hpp"
+#include "rbmix/training/trajectory_log_partition.hpp"
 #include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/learning_curve.hpp"
 
 namespace rbmix {
 
-enum class MonitorKind { automatic, exact, ais, proxies, classification };
+enum class MonitorKind { automatic, exact, ais, trajectory, proxies, classification };
 
-MonitorKind parse_monitor_kind(std::string_view text);  // "auto" | "exact" | "ais" | "proxies" | "classification"
+// "auto" | "exact" | "ais" | "trajectory" | "proxies" | "classification"
+MonitorKind parse_monitor_kind(std::string_view text);
 std::string to_string(MonitorKind kind);
 
 struct MonitorOptions {
@@ -41,6 +50,12 @@ struct MonitorOptions {
   // Rows of each set the proxies use: the pseudo-likelihood costs m·n softplus per row, so 250 rows of a 784 × 100
   // model cost about as much as one AIS evaluation (0.3–0.6 s on one loaded core).
   Eigen::Index proxy_rows = 250;
+  // log Z along training (trajectory_log_partition.hpp): particles in independent groups (the band needs several),
+  // the resampling threshold on ESS / particles of a group, and the sweeps that move the particles per update.
+  Eigen::Index trajectory_particles = 100;
+  Eigen::Index trajectory_groups = 10;
+  double resampling_threshold = 0.3;
+  int sweeps_per_update = 1;
 
   bool is_valid(std::string* why) const;
 };
@@ -56,8 +71,11 @@ class TrainingMonitor {
   // `train` holds the trainer's training rows; `train_grey_levels` says they are grey levels
   // (resample_binarisation), on which the pseudo-likelihood and the free-energy gap are not defined;
   // `label_classes` is the size of the label group of a classification RBM (0 for none).
+  // `rule` and `single_precision` are the run's: the trajectory monitor moves its particles by that operator in
+  // that precision; `max_enumerated_units` bounds where it shows the exact values beside its own.
   TrainingMonitor(const MonitorOptions& options, MonitorKind kind, std::uint64_t seed, const MatrixD& train,
-                  bool train_grey_levels, int label_classes);
+                  bool train_grey_levels, int label_classes, const UnitRule& rule = GibbsRule{},
+                  bool single_precision = false, int max_enumerated_units = 0);
 
   MonitorKind kind() const { return kind_; }
   // One line for people: what the learning curve's likelihood columns hold.
@@ -67,6 +85,19 @@ class TrainingMonitor {
   // (test may be empty) are the trainer's rows.
   void evaluate(const Rbm& rbm, const MatrixD& train, const MatrixD& test, EvaluationPoint& point) const;
 
+  // The trajectory monitor follows every update: start_following at the run's first model (again after a warm
+  // start), then follow_update with the model after each update. The other kinds follow nothing.
+  bool follows_updates() const { return kind_ == MonitorKind::trajectory; }
+  void start_following(const Rbm& first);
+  void follow_update(const Rbm& next);
+  std::int64_t updates_followed() const { return updates_followed_; }
+
+  // What the monitor carries from update to update, for checkpoints: empty for the kinds that carry nothing.
+  // load_state refuses, by an InputError naming `source`, a state of another monitor, other options or another
+  // update than `updates_done`.
+  std::string save_state() const;
+  void load_state(const std::string& bytes, const std::string& source, std::int64_t updates_done);
+
  private:
   MonitorOptions options_;
   MonitorKind kind_;
@@ -74,6 +105,11 @@ class TrainingMonitor {
   bool train_grey_levels_;
   int label_classes_;
   VectorD base_visible_bias_;  // b_A of AIS
+  UnitRule rule_;
+  bool single_precision_;
+  int max_enumerated_units_;
+  std::optional<TrajectoryLogPartition> tracked_;  // the trajectory monitor's particles
+  std::int64_t updates_followed_ = 0;
 };
 
 }  // namespace rbmix

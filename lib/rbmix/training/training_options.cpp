@@ -219,7 +219,11 @@ nlohmann::json to_json(const TrainingOptions& options) {
   out["monitor"] = {{"kind", to_string(options.monitor.kind)},
                     {"ais_particles", options.monitor.ais_particles},
                     {"ais_distributions", options.monitor.ais_distributions},
-                    {"proxy_rows", options.monitor.proxy_rows}};
+                    {"proxy_rows", options.monitor.proxy_rows},
+                    {"trajectory_particles", options.monitor.trajectory_particles},
+                    {"trajectory_groups", options.monitor.trajectory_groups},
+                    {"resampling_threshold", options.monitor.resampling_threshold},
+                    {"sweeps_per_update", options.monitor.sweeps_per_update}};
   out["initial_weight_scale"] = options.initial_weight_scale;
   out["base_rate_visible_bias"] = options.base_rate_visible_bias;
   // Only when used: the trajectory fingerprints of checkpoints written before the field existed stay valid.

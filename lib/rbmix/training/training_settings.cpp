@@ -46,6 +46,14 @@ constexpr TrainingSetting setting_table[] = {
      "AIS monitor: intermediate distributions per evaluation (linear schedule)"},
     {"monitor_rows", "--monitor-rows", SettingType::integer, "250", false,
      "rows of each set the proxies use (evenly spaced)"},
+    {"trajectory_particles", "--trajectory-particles", SettingType::integer, "100", false,
+     "trajectory monitor: particles that follow every update"},
+    {"trajectory_groups", "--trajectory-groups", SettingType::integer, "10", false,
+     "trajectory monitor: independent groups of particles, whose spread gives the band (divides the particles)"},
+    {"resampling_threshold", "--resampling-threshold", SettingType::real, "0.3", false,
+     "trajectory monitor: resample a group when its effective sample size falls below this share of its particles"},
+    {"sweeps_per_update", "--sweeps-per-update", SettingType::integer, "1", false,
+     "trajectory monitor: sweeps of the run's operator that move the particles after each update"},
     {"keep", "--keep", SettingType::text, "final", false,
      "final, or best: also keep the model of the evaluation with the best monitored training score (the CLI writes it "
      "to best-model.npz)"},
@@ -196,6 +204,10 @@ TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpe
   options.monitor.ais_particles = reader.small_integer("monitor_particles");
   options.monitor.ais_distributions = reader.small_integer("monitor_distributions");
   options.monitor.proxy_rows = reader.small_integer("monitor_rows");
+  options.monitor.trajectory_particles = reader.small_integer("trajectory_particles");
+  options.monitor.trajectory_groups = reader.small_integer("trajectory_groups");
+  options.monitor.resampling_threshold = reader.real("resampling_threshold");
+  options.monitor.sweeps_per_update = reader.small_integer("sweeps_per_update");
   options.resample_binarisation = reader.flag("resample_binarisation");
   const std::int64_t seed = reader.integer("seed");
   require(seed >= 0,

@@ -3,7 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
+#include <filesystem>
+#include <vector>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/exact.hpp"
@@ -11,11 +15,13 @@
 #include "rbmix/training/test_models.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "support/input_error_message.hpp"
+#include "support/scoped_environment_variable.hpp"
 
 namespace rbmix {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TrainingOptions pcd_options(MonitorKind monitor) {
   TrainingOptions options;
@@ -57,8 +63,8 @@ TEST(ResolveMonitor, AnExplicitKindThatCannotRunIsRefusedSayingWhy) {
 }
 
 TEST(MonitorKindNames, RoundTrip) {
-  for (const auto kind : {MonitorKind::automatic, MonitorKind::exact, MonitorKind::ais, MonitorKind::proxies,
-                          MonitorKind::classification})
+  for (const auto kind : {MonitorKind::automatic, MonitorKind::exact, MonitorKind::ais, MonitorKind::trajectory,
+                          MonitorKind::proxies, MonitorKind::classification})
     EXPECT_EQ(parse_monitor_kind(to_string(kind)), kind);
   EXPECT_THROW(parse_monitor_kind("exactly"), InputError);
 }
@@ -71,11 +77,14 @@ TEST(TrainingMonitor, DoesNotChangeTheTrainedParameters) {
   Trainer exact(pcd_options(MonitorKind::exact), train, test, 6);
   Trainer ais(pcd_options(MonitorKind::ais), train, test, 6);
   Trainer proxies(pcd_options(MonitorKind::proxies), train, test, 6);
+  Trainer trajectory(pcd_options(MonitorKind::trajectory), train, test, 6);
   exact.run();
   ais.run();
   proxies.run();
+  trajectory.run();
   EXPECT_EQ(exact.model().weights, ais.model().weights);
   EXPECT_EQ(exact.model().weights, proxies.model().weights);
+  EXPECT_EQ(exact.model().weights, trajectory.model().weights);
   EXPECT_EQ(exact.model().hidden_bias, ais.model().hidden_bias);
   EXPECT_EQ(exact.model().visible_bias, proxies.model().visible_bias);
 }
@@ -136,6 +145,214 @@ TEST(TrainingMonitor, ProxiesOnlyRecordNoLikelihoodAndChooseTheBestByPseudoLikel
   for (const auto& point : summary.learning_curve)
     EXPECT_LE(*point.train_pseudo_log_likelihood, *summary.best->train_pseudo_log_likelihood);
   EXPECT_EQ(monitored_score_name(*summary.best), "train_pseudo_log_likelihood");
+}
+
+// How far, in standard errors over the groups, the tracked Z may lie from the exact Z at an evaluation. Each group's
+// Ẑ_g is unbiased and the groups are independent, so (mean − Z)/se follows Student's t with groups − 1 degrees of
+// freedom where the Ẑ_g are near normal: P(|t₁₉| > 6) = 9e-6, P(|t₃₉| > 6) = 5e-7 per evaluation, so the tests
+// below, with at most 5 evaluations each, fail falsely with probability below 1e-4. A lost banked mean, a wrong
+// sign or a move that leaves another distribution invariant puts the estimate many nats, hence far more than 6
+// standard errors, away.
+constexpr double kTrackedStandardErrors = 6.0;
+
+// (mean Ẑ − Z)/se at an evaluation, from the log-likelihood band the monitor wrote (log Ẑ + 3 se ↔ the low end):
+// log-likelihoods are mean(−F) − log Z, so the exact one minus the estimate is log Ẑ − log Z.
+double tracked_standard_errors(const EvaluationPoint& point) {
+  const double relative_standard_error =
+      std::expm1(*point.train_log_likelihood - *point.train_log_likelihood_lower) / 3.0;
+  return std::expm1(*point.train_log_likelihood - *point.train_log_likelihood_exact) / relative_standard_error;
+}
+
+TrainingOptions trajectory_options(Eigen::Index particles, Eigen::Index groups) {
+  TrainingOptions options = pcd_options(MonitorKind::trajectory);
+  options.monitor.trajectory_particles = particles;
+  options.monitor.trajectory_groups = groups;
+  return options;
+}
+
+// Every point of a trajectory-monitored run holds the estimate, its band, the exact value beside it (the model is
+// enumerable) and the proxies, and the estimate agrees with the exact value at every evaluation.
+TEST(TrainingMonitor, TrajectoryPointsHoldTheEstimateItsBandAndTheExactValueBeside) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  const MatrixD test = testing::random_binary_rows(30, 12, 2);
+  Trainer trainer(trajectory_options(400, 40), train, test, 6);
+  EXPECT_THAT(trainer.monitor().description(trainer.model()), HasSubstr("the exact value beside it"));
+  const TrainingSummary summary = trainer.run();
+  ASSERT_EQ(summary.learning_curve.size(), 5u);
+  for (const EvaluationPoint& point : summary.learning_curve) {
+    SCOPED_TRACE("update " + std::to_string(point.update));
+    ASSERT_TRUE(point.train_log_likelihood && point.test_log_likelihood);
+    ASSERT_TRUE(point.train_log_likelihood_lower && point.train_log_likelihood_upper);
+    ASSERT_TRUE(point.train_log_likelihood_exact && point.test_log_likelihood_exact);
+    ASSERT_TRUE(point.train_pseudo_log_likelihood && point.free_energy_gap);
+    EXPECT_LE(*point.train_log_likelihood_lower, *point.train_log_likelihood);
+    EXPECT_GE(*point.train_log_likelihood_upper, *point.train_log_likelihood);
+    // The same log Ẑ serves both sets: the offsets from the exact values are equal.
+    EXPECT_NEAR(*point.train_log_likelihood - *point.train_log_likelihood_exact,
+                *point.test_log_likelihood - *point.test_log_likelihood_exact, 1e-9);
+    EXPECT_LT(std::abs(tracked_standard_errors(point)), kTrackedStandardErrors);
+  }
+  const Rbm model = trainer.model();
+  EXPECT_DOUBLE_EQ(*summary.final->train_log_likelihood_exact,
+                   exact_average_log_likelihood(model, train, exact_log_partition(model)));
+}
+
+// A warm start restarts the particles at the given model through the bridge from W = 0: on a model with couplings
+// of order 1 the estimate at update 0 agrees with the exact value as at every other evaluation.
+TEST(TrainingMonitor, TrajectoryRestartsAtAWarmStartsModel) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  Trainer trainer(trajectory_options(400, 40), train, {}, 6);
+  trainer.start_from(testing::random_rbm(12, 6, 1.0, 4));
+  const TrainingSummary summary = trainer.run();
+  ASSERT_FALSE(summary.learning_curve.empty());
+  for (const EvaluationPoint& point : summary.learning_curve)
+    EXPECT_LT(std::abs(tracked_standard_errors(point)), kTrackedStandardErrors) << "update " << point.update;
+}
+
+// Beyond the enumeration limit the estimate stands alone.
+TEST(TrainingMonitor, TrajectoryShowsNoExactValueBeyondTheEnumerationLimit) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  TrainingOptions options = trajectory_options(20, 2);
+  options.max_enumerated_units = 5;
+  options.updates = 10;
+  Trainer trainer(options, train, {}, 6);
+  const TrainingSummary summary = trainer.run();
+  EXPECT_TRUE(summary.final->train_log_likelihood);
+  EXPECT_FALSE(summary.final->train_log_likelihood_exact);
+  EXPECT_THAT(trainer.monitor().description(trainer.model()), Not(HasSubstr("exact value")));
+}
+
+// Interrupted, checkpointed and resumed, a run with resampling at nearly every update (threshold 0.95), in float and
+// in double, ends with the learning curve of an uninterrupted run to the bit: the particles, their weights, banked
+// means and streams are in the checkpoint.
+TEST(TrainingMonitor, TrajectoryRunResumesBitIdentically) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  for (const bool in_float : {false, true}) {
+    SCOPED_TRACE(in_float ? "float" : "double");
+    TrainingOptions options = trajectory_options(40, 4);
+    options.monitor.resampling_threshold = 0.95;
+    options.sample_in_float = in_float;
+    options.rule = parse_unit_rule("flip");
+    options.checkpoint_path =
+        (std::filesystem::temp_directory_path() / ("rbmix_monitor_test_" + std::to_string(::getpid()) + ".ckpt"))
+            .string();
+    options.checkpoint_interval = 10;
+    Trainer uninterrupted(options, train, {}, 6);
+    const TrainingSummary expected = uninterrupted.run();
+    Trainer first(options, train, {}, 6);
+    TrainingHooks hooks;
+    hooks.interrupt_requested = [&first] { return first.updates_done() == 20; };
+    first.run(hooks);
+    Trainer resumed(options, train, {}, 6);
+    resumed.load_checkpoint(options.checkpoint_path);
+    const TrainingSummary finished = resumed.run();
+    ASSERT_EQ(finished.learning_curve.size(), expected.learning_curve.size());
+    for (std::size_t k = 0; k < expected.learning_curve.size(); ++k)
+      for (const EvaluationField& named : evaluation_fields)
+        EXPECT_EQ(finished.learning_curve[k].*named.field, expected.learning_curve[k].*named.field) << named.name;
+    std::filesystem::remove(options.checkpoint_path);
+  }
+}
+
+// A run that tracks log Z along training cannot resume without its particles: a checkpoint of a run with another
+// monitor, or with other trajectory options, is refused saying so.
+TEST(TrainingMonitor, TrajectoryRunRefusesACheckpointWithoutItsParticles) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  TrainingOptions ais = pcd_options(MonitorKind::ais);
+  ais.checkpoint_path =
+      (std::filesystem::temp_directory_path() / ("rbmix_monitor_test_" + std::to_string(::getpid()) + "_ais.ckpt"))
+          .string();
+  ais.checkpoint_interval = 10;
+  ais.updates = 10;
+  Trainer(ais, train, {}, 6).run();
+  TrainingOptions tracking = trajectory_options(20, 2);
+  tracking.checkpoint_path = ais.checkpoint_path;
+  tracking.checkpoint_interval = 10;
+  tracking.updates = 10;
+  Trainer refused(tracking, train, {}, 6);
+  EXPECT_THAT(testing::input_error_message([&] { refused.load_checkpoint(ais.checkpoint_path); }),
+              HasSubstr("holds no state of the trajectory monitor"));
+
+  Trainer(tracking, train, {}, 6).run();
+  tracking.monitor.trajectory_particles = 40;
+  Trainer other(tracking, train, {}, 6);
+  EXPECT_THAT(testing::input_error_message([&] { other.load_checkpoint(ais.checkpoint_path); }),
+              HasSubstr("tracked with"));
+  // A run with another monitor resumes from it: the particles are not needed there.
+  Trainer without(ais, train, {}, 6);
+  EXPECT_NO_THROW(without.load_checkpoint(ais.checkpoint_path));
+  std::filesystem::remove(ais.checkpoint_path);
+}
+
+// The same seed gives the same tracked curve whatever the thread team, at the MNIST width where the layers are split
+// over threads (as the trainer's own test, trainer_test.cpp).
+TEST(TrainingMonitor, TrajectoryCurveIsTheSameWhateverTheTeam) {
+  const MatrixD train = testing::random_binary_rows(200, 784, 3);
+  const int threads = omp_get_max_threads();
+  const testing::ScopedEnvironmentVariable team_as_set("OMP_NUM_THREADS", "2");
+  TrainingOptions options = trajectory_options(100, 10);
+  options.batch_size = 100;
+  options.updates = 3;
+  options.evaluation_interval = 3;
+  options.monitor.resampling_threshold = 0.9;
+  std::vector<EvaluationPoint> finals;
+  for (const int team : {1, 2}) {
+    omp_set_num_threads(team);
+    Trainer trainer(options, train, {}, 30);
+    finals.push_back(*trainer.run().final);
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(finals[0].train_log_likelihood, finals[1].train_log_likelihood);
+  EXPECT_EQ(finals[0].train_log_likelihood_lower, finals[1].train_log_likelihood_lower);
+}
+
+// MNIST-like rows: 28 × 28 images, each the union of two random strokes (a horizontal or vertical bar two pixels wide)
+// with 2 % of the pixels flipped, about 14 % ones as MNIST has. Structured enough that a 784 × 20 model grows
+// couplings of order 1, so the tracked log Z is tested on a model far from independent.
+MatrixD stroke_images(Eigen::Index rows, std::uint64_t seed) {
+  MatrixD images = MatrixD::Zero(rows, 784);
+  RandomStream stream(seed, 0, StreamDomain::experiment);
+  for (Eigen::Index row = 0; row < rows; ++row) {
+    for (int stroke = 0; stroke < 2; ++stroke) {
+      const bool horizontal = stream.uniform() < 0.5;
+      const auto position = static_cast<Eigen::Index>(stream.below(27));
+      for (Eigen::Index along = 0; along < 28; ++along)
+        for (Eigen::Index width = 0; width < 2; ++width)
+          images(row, horizontal ? (position + width) * 28 + along : along * 28 + position + width) = 1.0;
+    }
+    for (Eigen::Index pixel = 0; pixel < 784; ++pixel)
+      if (stream.uniform() < 0.02) images(row, pixel) = 1.0 - images(row, pixel);
+  }
+  return images;
+}
+
+// The smoke scale of the 784 × 20 check (docs/algorithms/log-partition-along-training.md): CD-1 on MNIST-like rows,
+// log Z tracked by 200 particles in 20 groups, within 6 standard errors of the exact value (2^20 hidden states
+// enumerated) at every evaluation. Longer runs need more particles per group: the document measures how small
+// groups fall behind after about 500 updates.
+TEST(TrainingMonitor, TrajectoryAgreesWithTheExactValueOnA784By20Model) {
+  const MatrixD train = stroke_images(500, 1);
+  const MatrixD test = stroke_images(100, 2);
+  TrainingOptions options;
+  apply_algorithm(options, Algorithm::cd);
+  options.learning_rate = 0.05;
+  options.batch_size = 20;
+  options.updates = 300;
+  options.evaluation_interval = 100;
+  options.seed = 2;
+  options.monitor.kind = MonitorKind::trajectory;
+  options.monitor.trajectory_particles = 200;
+  options.monitor.trajectory_groups = 20;
+  Trainer trainer(options, train, test, 20);
+  const TrainingSummary summary = trainer.run();
+  ASSERT_EQ(summary.learning_curve.size(), 4u);
+  for (const EvaluationPoint& point : summary.learning_curve) {
+    SCOPED_TRACE("update " + std::to_string(point.update));
+    ASSERT_TRUE(point.train_log_likelihood_exact);
+    EXPECT_LT(std::abs(tracked_standard_errors(point)), kTrackedStandardErrors);
+  }
+  // The model learned couplings: its log-likelihood rose far above the initial one.
+  EXPECT_GT(*summary.final->test_log_likelihood_exact, *summary.learning_curve.front().test_log_likelihood_exact + 50);
 }
 
 }  // namespace

@@ -1,0 +1,88 @@
+#pragma once
+// log Z along a sequence of models, the training's own updates (docs/algorithms/log-partition-along-training.md):
+// sequential Monte Carlo whose annealing path is the parameter sequence θ_0, θ_1, … itself.
+//
+// Particles carry visible states v and log-weights. At each step θ → θ′:
+//   reweight    log w += log p*_θ′(v) − log p*_θ(v) = F_θ(v) − F_θ′(v)   (p* the unnormalised marginal e^{−F};
+//               log p*_θ(v) is kept from when v was drawn, so no copy of θ is kept);
+//   resample    within a group, systematically, when its effective sample size (Σw)²/Σw² falls below
+//               resampling_threshold × its particles; the group's log mean w is banked first and its weights reset;
+//   move        sweeps_per_update transitions that leave p_θ′(v) invariant: h ~ p_θ′(h | v) by Gibbs, then the
+//               visible layer by the options' unit rule (as AIS's transition, ais.hpp: the weights are those of the
+//               marginal, so the chain must be Markov in v, which a fresh Gibbs draw of h makes it for every rule).
+// A group's Ẑ_g = Z_start · Π (banked means) · mean w is unbiased for Z_θ at every step (Del Moral 2004; the
+// resampling keeps E[Ẑ_g] because it draws ancestors in proportion to the weights). The groups are independent
+// (their own particles, streams and resampling), so the estimate is log mean_g Ẑ_g and its band is that of AIS
+// (ais.hpp): log(mean ± 3 standard errors of the mean over groups), the lower end −∞ where mean − 3 se ≤ 0.
+//
+// The start: the model without couplings (W = 0, the first model's biases), whose log Z = Σ softplus(b) +
+// Σ softplus(c) is exact and whose visible units are independent, so the particles are exact draws. When the first
+// model has couplings, initial_bridge_steps steps of the same sequential Monte Carlo anneal its W from 0 (W_k = k/K
+// W, the biases fixed) before the first update.
+//
+// Particle p draws from RandomStream(seed, p); group g resamples from RandomStream(seed, g, resampling domain): the
+// numbers do not depend on the thread count. The sweeps run in float or double (single_precision); the reweighting
+// always in double, from the model's double parameters, because the increments are differences of free energies of
+// nearly equal models.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rbmix/core/types.hpp"
+#include "rbmix/model/rbm.hpp"
+#include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/training/binary_archive.hpp"
+
+namespace rbmix {
+
+// Steps of the bridge from W = 0 to the first model's W (training starts at W ~ N(0, 0.01²)). The variance of one
+// step's log-weight increment falls as 1/K², so K steps together add about 1/K of the variance of a single jump.
+inline constexpr int initial_bridge_steps = 100;
+
+struct TrajectoryLogPartitionOptions {
+  Eigen::Index particles = 100;
+  Eigen::Index groups = 10;  // independent particle groups, for the band; particles must be a multiple
+  double resampling_threshold = 0.3;  // resample a group when ESS < threshold × its particles (fastrbm's 0.3)
+  int sweeps_per_update = 1;
+  UnitRule rule = GibbsRule{};  // the visible layer's operator
+  bool single_precision = false;
+  std::uint64_t seed = 1;
+
+  bool is_valid(std::string* why) const;
+};
+
+// The estimate at the current model.
+struct TrackedLogPartition {
+  double log_partition = 0.0;  // log mean_g Ẑ_g
+  double lower = 0.0;          // log(mean − 3 se), −∞ where not positive
+  double upper = 0.0;          // log(mean + 3 se)
+  double smallest_effective_sample_size = 0.0;  // over the groups, of the current weights
+  std::int64_t resamplings = 0;                 // over all groups, since the start
+};
+
+class TrajectoryLogPartition {
+ public:
+  // Starts at `first`: the exact independent model, then the bridge to `first` (see above). Throws InputError for
+  // invalid options or a model that does not validate.
+  TrajectoryLogPartition(const Rbm& first, const TrajectoryLogPartitionOptions& options);
+  ~TrajectoryLogPartition();
+  TrajectoryLogPartition(TrajectoryLogPartition&&) noexcept;
+  TrajectoryLogPartition& operator=(TrajectoryLogPartition&&) noexcept;
+
+  // One step of the sequence: from the current model to `next` (same shapes, finite).
+  void advance(const Rbm& next);
+  TrackedLogPartition estimate() const;
+  const TrajectoryLogPartitionOptions& options() const;
+
+  // The complete state (particles, weights, banked means, streams), so a resumed run continues bit
+  // for bit. load refuses, naming `reader`'s file, a state of other options or shapes.
+  void save(BinaryWriter& writer) const;
+  void load(BinaryReader& reader);
+
+  class Particles;  // in the sampling precision (trajectory_log_partition.cpp)
+
+ private:
+  std::unique_ptr<Particles> particles_;
+};
+
+}  // namespace rbmix
