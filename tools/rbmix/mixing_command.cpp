@@ -20,10 +20,10 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
-#include "rbmix/io/data_file.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/io/trace_file.hpp"
 #include "rbmix/operator_option.hpp"
 #include "rbmix/progress_option.hpp"
 #include "rbmix/report/run_record.hpp"
@@ -88,33 +88,6 @@ void require_writable_file_location(const std::filesystem::path& file, const std
           option + " " + file.string() + ": the directory " + directory.string() + " does not exist");
 }
 
-// The series of a data file (.npy or CSV, data_file.hpp): 1-D (one chain) or 2-D chains × steps (ArviZ's
-// (chain, draw) layout), float64 or float32, returned as steps × chains.
-MatrixD read_trace_file(const std::string& file) {
-  MatrixD chains_by_steps;
-  {  // the file's bytes are freed before the transpose: at 10^8 steps each copy is 800 MB
-    NpyArray array = read_data_file(file).array;
-    require(array.dtype == NpyDtype::float64 || array.dtype == NpyDtype::float32,
-            file + ": the trace must hold float64 or float32 numbers");
-    require(array.shape.size() == 1 || array.shape.size() == 2,
-            file + ": the trace must be 1-D (one chain) or 2-D (chains × steps), got " +
-                std::to_string(array.shape.size()) + " dimensions");
-    const std::vector<std::int64_t> given_shape = array.shape;
-    if (array.shape.size() == 1) array.shape = {1, array.shape[0]};
-    require(array.shape[1] >= analysis::min_mixing_steps, [&] {
-      const std::string shape = given_shape.size() == 1 ? std::to_string(given_shape[0]) + " steps"
-                                                        : std::to_string(given_shape[0]) + " × " +
-                                                              std::to_string(given_shape[1]) + " (chains × steps)";
-      return file + ": the trace is " + shape + "; each chain needs at least " +
-             std::to_string(analysis::min_mixing_steps) + " steps (the estimators split it into halves of 4)";
-    });
-    chains_by_steps = array.dtype == NpyDtype::float64 ? npy_to_matrix<double>(array, file)
-                                                       : MatrixD(npy_to_matrix<float>(array, file).cast<double>());
-  }
-  require(chains_by_steps.allFinite(), file + ": the trace contains NaN or Inf");
-  return chains_by_steps.transpose();
-}
-
 std::string shown_time(const analysis::IntegratedTimeEstimate& estimate) {
   char text[96];
   std::snprintf(text, sizeof text, "%.4g [%.4g, %.4g]", estimate.time, estimate.lower, estimate.upper);
@@ -129,7 +102,7 @@ struct MixingTraces {
 };
 
 MixingTraces traces_from_file(const MixingArguments& arguments) {
-  MixingTraces read{read_trace_file(arguments.trace), {}, "trace " + arguments.trace};
+  MixingTraces read{read_trace_file(arguments.trace, analysis::min_mixing_steps), {}, "trace " + arguments.trace};
   read.configuration = {{"trace", arguments.trace}, {"steps", read.traces.rows()}, {"chains", read.traces.cols()}};
   return read;
 }

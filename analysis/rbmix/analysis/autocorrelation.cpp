@@ -57,6 +57,8 @@ Eigen::Index fft_length_at_least(Eigen::Index n) {
   return 4 * best;
 }
 
+using StridedSeries = Eigen::Ref<const VectorD, 0, Eigen::InnerStride<>>;
+
 // Σ_t y_t y_{t+k} for k = 0..L of a centred series y = x − x̄, block by block. Each block of B steps is correlated
 // with the B + L steps from its start by one circular correlation of length F ≥ B + L: for a step t of the block
 // and a lag k ≤ L, t + k < B + L, so nothing wraps round, and every product y_t y_{t+k} is counted by exactly the
@@ -73,8 +75,10 @@ class LaggedProducts {
     segment_spectrum_.resize(block_spectrum_.size());
   }
 
-  // Adds Σ_t (x_t − mean)(x_{t+k} − mean), k = 0..L, to sums[0..L].
-  void add(const Eigen::Ref<const VectorD>& series, double mean, Eigen::Ref<VectorD> sums) {
+  // Adds Σ_t (x_t − mean)(x_{t+k} − mean), k = 0..L, to sums[0..L]. The series is read where it lies, at any stride:
+  // a chain of a trace set is a column of a row-major matrix, and a contiguous copy of it beside the trace would be
+  // the largest buffer of the sequence estimators (400 MB for a chain of 5·10^7 steps; docs/performance.md).
+  void add(const StridedSeries& series, double mean, Eigen::Ref<VectorD> sums) {
     const Eigen::Index steps = series.size();
     for (Eigen::Index first = 0; first < steps; first += block_) {
       transform(series, mean, first, std::min(block_, steps - first), block_spectrum_);
@@ -91,7 +95,7 @@ class LaggedProducts {
 
  private:
   // The half spectrum of x_first..x_{first+count−1} − mean, zero-padded to F.
-  void transform(const Eigen::Ref<const VectorD>& series, double mean, Eigen::Index first, Eigen::Index count,
+  void transform(const StridedSeries& series, double mean, Eigen::Index first, Eigen::Index count,
                  std::vector<std::complex<double>>& spectrum) {
     Eigen::Map<VectorD> values(values_.data(), length_);
     values.head(count) = series.segment(first, count).array() - mean;

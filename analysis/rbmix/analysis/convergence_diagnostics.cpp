@@ -4,7 +4,10 @@
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -51,63 +54,90 @@ MatrixD split_chains(const MatrixD& traces) {
 
 namespace {
 
-// The draws of a trace, or of its split chains, sorted once; the rank-normalised scores of the draws and of their
-// folded values |x − median| are both read from this one order, so a long trace is sorted once and no copy of it
-// (split, folded) is made: at 10^8 draws the order is 400 MB beside the trace, the scores 800 MB (docs/
-// performance.md). Index is the draw index type: 32 bits where they suffice halve the order.
-template <typename Index>
-class SortedDraws {
+// Where the scores of a trace's draws go: every draw in its place, or the draws of split_chains(traces) laid out as
+// it lays them out (the middle draw of an odd chain left out).
+class ScoreLayout {
  public:
-  // split: the draws of split_chains(traces), laid out as it lays them out (the middle draw of an odd chain left
-  // out); otherwise every draw of `traces` in its place.
-  SortedDraws(const MatrixD& traces, bool split)
-      : traces_(traces),
-        split_(split),
+  ScoreLayout(const MatrixD& traces, bool split)
+      : split_(split),
+        steps_(traces.rows()),
+        chains_(traces.cols()),
         half_(split ? traces.rows() / 2 : traces.rows()),
-        rows_(half_),
-        columns_(split ? 2 * traces.cols() : traces.cols()) {
-    const Eigen::Index chains = traces.cols();
-    const Eigen::Index middle_row = split && traces.rows() % 2 == 1 ? half_ : -1;
-    order_.reserve(static_cast<std::size_t>(rows_ * columns_));
-    for (Eigen::Index draw = 0; draw < traces.size(); ++draw)
-      if (draw / chains != middle_row) order_.push_back(static_cast<Index>(draw));
-    // Ties in storage order: the order a stable sort gives, sorted in place (a stable sort would add a buffer as
-    // large as the order).
-    const double* values = traces.data();
-    std::sort(order_.begin(), order_.end(), [values](Index a, Index b) {
-      return values[a] < values[b] || (values[a] == values[b] && a < b);
-    });
+        columns_(split ? 2 * traces.cols() : traces.cols()) {}
+
+  Eigen::Index rows() const { return half_; }
+  Eigen::Index columns() const { return columns_; }
+  std::size_t draws() const { return static_cast<std::size_t>(half_ * columns_); }
+  // The row of the trace that split_chains leaves out; −1 for none.
+  Eigen::Index dropped_row() const { return split_ && steps_ % 2 == 1 ? half_ : -1; }
+
+  // Where the draw at `draw` of the trace (row-major) goes in the scores (row-major): split_chains puts step t < N/2
+  // of chain c at (t, c) and step t ≥ N − N/2 at (t − (N − N/2), chains + c).
+  std::size_t position(std::size_t draw) const {
+    if (!split_) return draw;
+    const auto step = static_cast<Eigen::Index>(draw) / chains_;
+    const auto chain = static_cast<Eigen::Index>(draw) % chains_;
+    const Eigen::Index row = step < half_ ? step : step - (steps_ - half_);
+    const Eigen::Index column = step < half_ ? chain : chains_ + chain;
+    return static_cast<std::size_t>(row * columns_ + column);
   }
 
-  // Every draw replaced by Φ^{-1}((r − 3/8)/(S + 1/4)), r its rank with ties averaged.
-  MatrixD scores() const {
-    MatrixD out(rows_, columns_);
-    const std::size_t total = order_.size();
+ private:
+  bool split_;
+  Eigen::Index steps_;
+  Eigen::Index chains_;
+  Eigen::Index half_;
+  Eigen::Index columns_;
+};
+
+// The rank-normalised scores Φ^{-1}((r − 3/8)/(S + 1/4)) of the draws of a layout, or of their folded values
+// |x − median|, r the rank with ties averaged (Blom's offsets; Vehtari et al. eq. 14). The draws are sorted by their
+// indices (`order`), each draw's doubled average rank 2r − 2 = first + last (0-based sorted positions of its ties) is
+// written where its score goes (`doubled_ranks`, one Index per score), and the ranks are turned into scores last.
+// Index holds draw indices and doubled ranks: 32 bits where they suffice.
+template <typename Index>
+class RankScoring {
+ public:
+  RankScoring(const MatrixD& traces, const ScoreLayout& layout) : traces_(traces), layout_(layout) {}
+
+  // Fills `order` (layout.draws() entries) with the draws sorted by value, ties in storage order (the order a
+  // stable sort gives, sorted in place: a stable sort would add a buffer as large as the order).
+  void sort(Index* order) const {
+    const Eigen::Index chains = traces_.cols();
+    const Eigen::Index dropped_row = layout_.dropped_row();
+    Index* next = order;
+    for (Eigen::Index draw = 0; draw < traces_.size(); ++draw)
+      if (draw / chains != dropped_row) *next++ = static_cast<Index>(draw);
+    const double* values = traces_.data();
+    std::sort(order, order + layout_.draws(),
+              [values](Index a, Index b) { return values[a] < values[b] || (values[a] == values[b] && a < b); });
+  }
+
+  // Writes each draw's doubled rank at its position in `doubled_ranks`.
+  void rank(const Index* order, unsigned char* doubled_ranks) const {
+    const std::size_t total = layout_.draws();
     for (std::size_t first = 0; first < total;) {
       std::size_t last = first;
-      while (last + 1 < total && value(last + 1) == value(first)) ++last;
-      const double score = score_of(first, last - first + 1);
-      for (std::size_t k = first; k <= last; ++k) out.data()[position(order_[k])] = score;
+      while (last + 1 < total && value(order, last + 1) == value(order, first)) ++last;
+      for (std::size_t k = first; k <= last; ++k) store(doubled_ranks, order[k], first + last);
       first = last + 1;
     }
-    return out;
   }
 
-  // The scores of the folded draws |x − median| (the median over the draws; the mean of the two middle ones for an
+  // The same for the folded draws |x − median| (the median over the draws; the mean of the two middle ones for an
   // even count, as numpy's). Above the median the folded values rise with x, below it they rise as x falls: their
   // order is the merge of the two runs of the sorted draws, walked outwards from the median.
-  MatrixD folded_scores() const {
-    const std::size_t total = order_.size();
+  void rank_folded(const Index* order, unsigned char* doubled_ranks) const {
+    const std::size_t total = layout_.draws();
     const double median =
-        total % 2 == 1 ? value(total / 2) : 0.5 * (value(total / 2 - 1) + value(total / 2));
-    const auto folded = [&](std::size_t k) { return std::abs(value(k) - median); };
-    MatrixD out(rows_, columns_);
+        total % 2 == 1 ? value(order, total / 2) : 0.5 * (value(order, total / 2 - 1) + value(order, total / 2));
+    const auto folded = [&](std::size_t k) { return std::abs(value(order, k) - median); };
     // [above, total): the draws at or above the median still to rank; [0, below): those under it.
-    auto above = static_cast<std::size_t>(std::lower_bound(order_.begin(), order_.end(), median,
-                                                           [this](Index draw, double level) {
-                                                             return traces_.data()[draw] < level;
-                                                           }) -
-                                          order_.begin());
+    const double* values = traces_.data();
+    auto above =
+        static_cast<std::size_t>(std::lower_bound(order, order + total, median,
+                                                  [values](Index draw, double level) { return values[draw] < level; }) -
+                                 order);
     std::size_t below = above;
     for (std::size_t ranked = 0; ranked < total;) {
       const double smallest = above == total ? folded(below - 1)
@@ -117,60 +147,83 @@ class SortedDraws {
       while (above_end < total && folded(above_end) == smallest) ++above_end;
       while (below_end > 0 && folded(below_end - 1) == smallest) --below_end;
       const std::size_t count = (above_end - above) + (below - below_end);
-      const double score = score_of(ranked, count);
-      for (std::size_t k = above; k < above_end; ++k) out.data()[position(order_[k])] = score;
-      for (std::size_t k = below_end; k < below; ++k) out.data()[position(order_[k])] = score;
+      const std::size_t doubled = 2 * ranked + count - 1;
+      for (std::size_t k = above; k < above_end; ++k) store(doubled_ranks, order[k], doubled);
+      for (std::size_t k = below_end; k < below; ++k) store(doubled_ranks, order[k], doubled);
       ranked += count;
       above = above_end;
       below = below_end;
     }
-    return out;
+  }
+
+  // scores[i] from doubled_ranks[i], in increasing i: the score i overwrites the bytes of doubled ranks at most i,
+  // already read, where the ranks lie in the upper half of the scores' own bytes (rank_scores).
+  void score(const unsigned char* doubled_ranks, double* scores) const {
+    const boost::math::normal standard_normal;
+    const double total = static_cast<double>(layout_.draws());
+    Index last_rank = 0;
+    double last_score = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < layout_.draws(); ++i) {
+      Index doubled;
+      std::memcpy(&doubled, doubled_ranks + i * sizeof(Index), sizeof(Index));
+      if (doubled != last_rank || std::isnan(last_score)) {
+        // The average rank (1-based) of ties at sorted positions first..last is (first + last)/2 + 1.
+        const double rank = 0.5 * static_cast<double>(doubled) + 1.0;
+        last_score = boost::math::quantile(standard_normal, (rank - 0.375) / (total + 0.25));
+        last_rank = doubled;
+      }
+      std::memcpy(scores + i, &last_score, sizeof(double));
+    }
   }
 
  private:
-  double value(std::size_t k) const { return traces_.data()[order_[k]]; }
+  double value(const Index* order, std::size_t k) const { return traces_.data()[order[k]]; }
 
-  // The score of `count` tied draws at 0-based sorted positions first .. first + count − 1: the average rank
-  // (1-based), Blom's offsets (Vehtari et al. eq. 14).
-  double score_of(std::size_t first, std::size_t count) const {
-    const double rank = static_cast<double>(first) + 0.5 * static_cast<double>(count - 1) + 1.0;
-    return boost::math::quantile(standard_normal_, (rank - 0.375) / (static_cast<double>(order_.size()) + 0.25));
-  }
-
-  // Where the draw at `draw` of the trace goes in the output (row-major): split_chains puts step t < N/2 of chain
-  // c at (t, c) and step t ≥ N − N/2 at (t − (N − N/2), chains + c).
-  std::size_t position(Index draw) const {
-    if (!split_) return static_cast<std::size_t>(draw);
-    const Eigen::Index chains = traces_.cols();
-    const Eigen::Index step = static_cast<Eigen::Index>(draw) / chains;
-    const Eigen::Index chain = static_cast<Eigen::Index>(draw) % chains;
-    const Eigen::Index row = step < half_ ? step : step - (traces_.rows() - half_);
-    const Eigen::Index column = step < half_ ? chain : chains + chain;
-    return static_cast<std::size_t>(row * columns_ + column);
+  // Ranks are stored byte-wise: in rank_scores they share the scores' memory with the order and the scores.
+  void store(unsigned char* doubled_ranks, Index draw, std::size_t doubled) const {
+    const auto rank = static_cast<Index>(doubled);
+    std::memcpy(doubled_ranks + layout_.position(draw) * sizeof(Index), &rank, sizeof(Index));
   }
 
   const MatrixD& traces_;
-  bool split_;
-  Eigen::Index half_;
-  Eigen::Index rows_;
-  Eigen::Index columns_;
-  std::vector<Index> order_;
-  boost::math::normal standard_normal_;
+  const ScoreLayout& layout_;
 };
 
-// `use(sorted)` with the draws of `traces` (split or not) sorted by the narrowest index type that holds them.
-template <typename Use>
-auto with_sorted_draws(const MatrixD& traces, bool split, Use use) {
-  if (traces.size() <= static_cast<Eigen::Index>(std::numeric_limits<std::uint32_t>::max()))
-    return use(SortedDraws<std::uint32_t>(traces, split));
-  return use(SortedDraws<std::uint64_t>(traces, split));
+// The rank-normalised scores of the draws of `traces` (split: of split_chains(traces), laid out as it lays them
+// out), or of their folded values. Up to 2^31 draws the order (32-bit draw indices) and the doubled ranks (32-bit)
+// fill the lower and upper half of the scores' own memory until the scores overwrite them, so the memory beside the
+// trace is one matrix of scores: at 10^8 draws 800 MB, where an order, ranks and scores apart were 1.6 GB
+// (docs/performance.md). Beyond, they are 64-bit and held apart.
+MatrixD rank_scores(const MatrixD& traces, bool split, bool folded) {
+  const ScoreLayout layout(traces, split);
+  MatrixD scores(layout.rows(), layout.columns());
+  auto* bytes = reinterpret_cast<unsigned char*>(scores.data());
+  const std::size_t total = layout.draws();
+  const auto rank = [&](const auto& scoring, auto* order, unsigned char* doubled_ranks) {
+    scoring.sort(order);
+    if (folded)
+      scoring.rank_folded(order, doubled_ranks);
+    else
+      scoring.rank(order, doubled_ranks);
+    scoring.score(doubled_ranks, scores.data());
+  };
+  if (2 * total - 1 <= std::numeric_limits<std::uint32_t>::max()) {
+    std::uninitialized_default_construct_n(reinterpret_cast<std::uint32_t*>(bytes), total);
+    rank(RankScoring<std::uint32_t>(traces, layout), std::launder(reinterpret_cast<std::uint32_t*>(bytes)),
+         bytes + total * sizeof(std::uint32_t));
+  } else {
+    std::vector<std::uint64_t> order(total), doubled_ranks(total);
+    rank(RankScoring<std::uint64_t>(traces, layout), order.data(),
+         reinterpret_cast<unsigned char*>(doubled_ranks.data()));
+  }
+  return scores;
 }
 
 }  // namespace
 
 MatrixD rank_normalise(const MatrixD& traces) {
   validate_traces(traces, "rank_normalise");
-  return with_sorted_draws(traces, false, [](const auto& sorted) { return sorted.scores(); });
+  return rank_scores(traces, false, false);
 }
 
 double potential_scale_reduction(const MatrixD& traces) {
@@ -256,17 +309,13 @@ double nested_potential_scale_reduction(const MatrixD& traces, const std::vector
 namespace {
 
 // The larger of `reduction` on the rank-normalised split chains and on their rank-normalised folded values
-// (Vehtari et al. §4.2); the folded ones are scored first so that the order is freed before the bulk scores'
-// consumer runs. `bulk_use`, if given, sees the bulk scores too (the bulk ESS shares them).
+// (Vehtari et al. §4.2). The two are ranked one after the other, each freed before the next is made, so that beside
+// the trace there is only ever one matrix of scores. `bulk_use`, if given, sees the bulk scores too (the bulk ESS
+// shares them).
 template <typename Reduction, typename BulkUse>
 double rank_normalised_split(const MatrixD& traces, Reduction reduction, BulkUse bulk_use) {
-  MatrixD bulk;
-  double folded = 0.0;
-  with_sorted_draws(traces, true, [&](const auto& sorted) {
-    folded = reduction(sorted.folded_scores());
-    bulk = sorted.scores();
-    return 0;
-  });
+  const double folded = reduction(rank_scores(traces, true, true));
+  const MatrixD bulk = rank_scores(traces, true, false);
   const double bulk_reduction = reduction(bulk);
   bulk_use(bulk);
   return std::max(bulk_reduction, folded);
@@ -399,8 +448,7 @@ SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone) {
 
 SequenceEstimate bulk_effective_sample_size(const MatrixD& traces) {
   split_chains_shape(traces);
-  return effective_sample_size(
-      with_sorted_draws(traces, true, [](const auto& sorted) { return sorted.scores(); }));
+  return effective_sample_size(rank_scores(traces, true, false));
 }
 
 double tail_effective_sample_size(const MatrixD& traces) {

@@ -1,7 +1,5 @@
 #include "rbmix/io/data_file.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/memory_limit.hpp"
 #include "rbmix/io/csv_matrix.hpp"
 #include "rbmix/io/file_bytes.hpp"
 #include "rbmix/io/png_decoder.hpp"
@@ -69,24 +68,16 @@ std::uint64_t png_header_pixels(const std::filesystem::path& file) {
 }
 
 // Every image becomes a row of doubles beside its 8-bit pixels: a directory whose headers add up to more than the
-// machine's memory is refused before any image is decoded, instead of failing for memory part way through.
+// memory this process may use (the machine's, or its container's limit: memory_limit.hpp) is refused before any
+// image is decoded, instead of failing for memory part way through or being killed by the kernel.
 void require_png_directory_fits(const std::filesystem::path& directory,
                                 const std::vector<std::filesystem::path>& files) {
   std::uint64_t pixels = 0;
   for (const auto& file : files) pixels += std::min<std::uint64_t>(png_header_pixels(file), kMaxDecodedPngPixels);
-  const std::uint64_t bytes = pixels * (sizeof(double) + 1);
-  const auto memory =
-      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
-  require(bytes <= memory, [&] {
-    constexpr double gigabyte = 1e9;
-    char text[160];
-    std::snprintf(
-        text, sizeof text,
-        "%zu images of %.3g pixels in all need %.3g GB as rows, more than the %.3g GB of memory of this machine",
-        files.size(), static_cast<double>(pixels), static_cast<double>(bytes) / gigabyte,
-        static_cast<double>(memory) / gigabyte);
-    return directory.string() + ": its " + text;
-  });
+  char text[96];
+  std::snprintf(text, sizeof text, ": its %zu images of %.3g pixels in all, as rows,", files.size(),
+                static_cast<double>(pixels));
+  require_fits_in_memory(pixels * (sizeof(double) + 1), directory.string() + text);
 }
 
 DataFile read_png_directory(const std::filesystem::path& directory) {

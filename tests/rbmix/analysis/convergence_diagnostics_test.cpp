@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <vector>
 
@@ -101,21 +102,47 @@ TEST(ConvergenceDiagnostics, SuperchainsAreChecked) {
   EXPECT_EQ(consecutive_superchains(6, 3), (std::vector<Eigen::Index>{0, 0, 1, 1, 2, 2}));
 }
 
-// The split chains are ranked from one sort of the draws, read in place, and the folded ones from the same order:
-// the same scores as sorting split_chains(traces) and |split − median| themselves.
-TEST(ConvergenceDiagnostics, RanksReadFromOneSortEqualRanksOfCopies) {
-  for (const Eigen::Index steps : {Eigen::Index{20}, Eigen::Index{21}}) {
-    const MatrixD traces = fixed_series(steps, 3);
-    const MatrixD split = split_chains(traces);
-    std::vector<double> draws(split.data(), split.data() + split.size());
-    std::sort(draws.begin(), draws.end());
-    const double median = 0.5 * (draws[draws.size() / 2 - 1] + draws[draws.size() / 2]);
-    EXPECT_EQ(rank_normalised_split_potential_scale_reduction(traces),
-              std::max(potential_scale_reduction(rank_normalise(split)),
-                       potential_scale_reduction(rank_normalise(MatrixD((split.array() - median).abs().matrix())))))
-        << steps;
-    EXPECT_EQ(bulk_effective_sample_size(traces).time, effective_sample_size(rank_normalise(split)).time) << steps;
+// Every draw's rank-normalised score by the definition, draw by draw: its average rank among all draws with ties
+// averaged, r = #{smaller} + (#{equal} + 1)/2, mapped by Φ^{-1}((r − 3/8)/(S + 1/4)).
+MatrixD scores_by_definition(const MatrixD& draws) {
+  const boost::math::normal standard_normal;
+  const auto total = static_cast<double>(draws.size());
+  MatrixD scores(draws.rows(), draws.cols());
+  for (Eigen::Index i = 0; i < draws.size(); ++i) {
+    const double x = draws.data()[i];
+    const auto smaller = static_cast<double>((draws.array() < x).count());
+    const auto equal = static_cast<double>((draws.array() == x).count());
+    const double rank = smaller + 0.5 * (equal - 1.0) + 1.0;
+    scores.data()[i] = boost::math::quantile(standard_normal, (rank - 0.375) / (total + 0.25));
   }
+  return scores;
+}
+
+// The split chains are ranked from one sort of the draws, read in place, and the folded ones from the same order,
+// the order and the ranks held in the scores' own memory: the same scores, to the bit, as ranking split_chains(traces)
+// and |split − median| by the definition; the same R̂ and bulk ESS as those scores give.
+TEST(ConvergenceDiagnostics, RanksReadFromOneSortEqualRanksOfCopies) {
+  for (const Eigen::Index steps : {Eigen::Index{20}, Eigen::Index{21}})
+    for (const bool tied : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << steps << (tied ? " steps, rounded to halves" : " steps"));
+      const MatrixD series = fixed_series(steps, 3);
+      // Rounded to halves, most draws tie with others, and so do their folded values.
+      const MatrixD traces = tied ? MatrixD((2.0 * series.array()).round() / 2.0) : series;
+      const MatrixD split = split_chains(traces);
+      std::vector<double> draws(split.data(), split.data() + split.size());
+      std::sort(draws.begin(), draws.end());
+      const double median = 0.5 * (draws[draws.size() / 2 - 1] + draws[draws.size() / 2]);
+      const MatrixD folded = (split.array() - median).abs().matrix();
+      if (tied)
+        ASSERT_NE(std::adjacent_find(draws.begin(), draws.end()), draws.end()) << "no ties: the case tests less";
+      EXPECT_EQ(rank_normalise(split), scores_by_definition(split));
+      EXPECT_EQ(rank_normalise(folded), scores_by_definition(folded));
+      EXPECT_EQ(rank_normalise(traces), scores_by_definition(traces));
+      EXPECT_EQ(rank_normalised_split_potential_scale_reduction(traces),
+                std::max(potential_scale_reduction(scores_by_definition(split)),
+                         potential_scale_reduction(scores_by_definition(folded))));
+      EXPECT_EQ(bulk_effective_sample_size(traces).time, effective_sample_size(scores_by_definition(split)).time);
+    }
 }
 
 TEST(ConvergenceDiagnostics, SplitAndRankAsDefined) {

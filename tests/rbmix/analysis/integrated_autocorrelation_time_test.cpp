@@ -403,6 +403,32 @@ TEST(LongBatchSize, ReachesTheFactorTimesTheCutoffWithinTheChain) {
   EXPECT_THROW(long_batch_size(100, 1, std::nan("")), InputError);
 }
 
+// The width check reads each estimator's own band: its relative half width is (band_upper − band_lower)/(2τ̂), and
+// an estimate whose band is wider than the rule allows is flagged for it however well it agrees with the rest.
+TEST(TrustRule, ReadsTheRelativeHalfWidthOfTheEstimatorsOwnBand) {
+  MixingDiagnostics diagnostics = mixing_diagnostics(testing::autoregressive_series(0.5, 20000, 16, 3));
+  for (std::size_t k = 0; k < diagnostics.estimates.size(); ++k) {
+    const IntegratedTimeEstimate& estimate = diagnostics.estimates[k];
+    SCOPED_TRACE(estimate.method);
+    ASSERT_GT(estimate.band_lower, 0.0) << "a band end reached 0 and was dropped: the case tests nothing";
+    EXPECT_DOUBLE_EQ(diagnostics.signals[k].relative_half_width,
+                     (estimate.band_upper - estimate.band_lower) / (2.0 * estimate.time));
+  }
+  ASSERT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
+  const std::size_t monotone = recommended_first(diagnostics.estimates).front();
+  const double width = diagnostics.signals[monotone].relative_half_width;
+  // A bound between half the width and the width: the full width fails it, half of it would pass.
+  TrustRule rule;
+  rule.max_relative_half_width = 0.75 * width;
+  apply_trust_rule(diagnostics, rule);
+  EXPECT_FALSE(diagnostics.recommended().trusted);
+  EXPECT_NE(diagnostics.recommended().warning.find("wider than ±"), std::string::npos)
+      << diagnostics.recommended().warning;
+  rule.max_relative_half_width = 1.01 * width;
+  apply_trust_rule(diagnostics, rule);
+  EXPECT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
+}
+
 // With superchains the rule reads nested R̂ and says so.
 TEST(TrustRule, ReadsNestedRhatForSuperchains) {
   MixingDiagnostics diagnostics = mixing_diagnostics(testing::autoregressive_series(0.5, 20000, 16, 3));

@@ -2,13 +2,13 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <fstream>
 #include <string>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/core/memory_limit.hpp"
 #include "rbmix/io/binary_data_file.hpp"
 #include "rbmix/report/png_image.hpp"
 #include "support/temporary_directory.hpp"
@@ -17,6 +17,7 @@ namespace rbmix {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::ThrowsMessage;
 
 void write_text(const std::filesystem::path& file, const std::string& text) { std::ofstream(file) << text; }
@@ -107,13 +108,13 @@ TEST(DataFile, LabelsFromCsvAndFloatsMustBeIntegers) {
 
 // A directory of images that cannot all be held is refused from their headers, before any is decoded: files that
 // hold only the PNG signature and an IHDR chunk of 4096 × 4096 pixels (1.5e8 bytes each as doubles and 8-bit levels),
-// one more than the machine's memory holds.
+// one more than the memory this process may use holds (the machine's, or its cgroup's limit: memory_limit.hpp).
 TEST(DataFile, APngDirectoryLargerThanMemoryIsRefusedFromItsHeaders) {
   const testing::TemporaryDirectory directory;
   std::filesystem::create_directory(directory / "large");
   const std::string header("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x10\0\0\0\x10\0\x08\0\0\0\0", 29);
-  const auto memory =
-      static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  const MemoryLimit limit = memory_limit();
+  const std::uint64_t memory = limit.bytes;
   const std::uint64_t image_bytes = (std::uint64_t{1} << 24) * (sizeof(double) + 1);
   for (std::uint64_t k = 0; k <= memory / image_bytes; ++k)
     std::ofstream(directory / "large" / ("img-" + std::to_string(k) + ".png"), std::ios::binary) << header;
@@ -121,7 +122,12 @@ TEST(DataFile, APngDirectoryLargerThanMemoryIsRefusedFromItsHeaders) {
               ThrowsMessage<InputError>(HasSubstr((directory / "large").string() + ": its " +
                                                   std::to_string(memory / image_bytes + 1) + " images of")));
   EXPECT_THAT([&] { read_data_file(directory / "large"); },
-              ThrowsMessage<InputError>(HasSubstr("GB of memory of this machine")));
+              ThrowsMessage<InputError>(HasSubstr("GB, more than the ")));
+  EXPECT_THAT([&] { read_data_file(directory / "large"); }, ThrowsMessage<InputError>(HasSubstr(limit.source)));
+  // One image fewer fits.
+  std::filesystem::remove(directory / "large" / "img-0.png");
+  EXPECT_THAT([&] { read_data_file(directory / "large"); },
+              ThrowsMessage<InputError>(Not(HasSubstr(limit.source))));
 }
 
 }  // namespace
