@@ -1538,8 +1538,10 @@ case_train_monitor_ais() {
 # same bytes; the parameters are those of any other monitor; bad trajectory options are refused naming them.
 case_train_monitor_trajectory() {
   write_random_rows train.npy 200 12 1
-  local options=(--data train.npy --hidden 6 --algo pcd --lr 0.05 --batch 20 --eval-every 10
-    --monitor trajectory --trajectory-particles 40 --trajectory-groups 4 --resampling-threshold 0.9 --seed 3)
+  # An option is given once per command (the parser refuses a repeated one), so the variants are spelled out.
+  local common=(--data train.npy --hidden 6 --algo pcd --lr 0.05 --batch 20 --eval-every 10 --seed 3)
+  local tracked=("${common[@]}" --monitor trajectory --trajectory-particles 40)
+  local options=("${tracked[@]}" --trajectory-groups 4 --resampling-threshold 0.9)
   succeeds train "${options[@]}" --updates 40 --out run
   expect_output_contains "monitor: trajectory: log-likelihood from log Z tracked along training (40 particles in 4"
   expect_output_contains "exact beside it: train"
@@ -1549,10 +1551,10 @@ case_train_monitor_trajectory() {
   succeeds train "${options[@]}" --updates 20 --out resumed
   succeeds train "${options[@]}" --updates 40 --out resumed --resume
   cmp -s run/learning_curve.csv resumed/learning_curve.csv || fail "the resumed run tracked another log Z"
-  succeeds train "${options[@]}" --updates 40 --monitor proxies --out proxies
+  succeeds train "${common[@]}" --updates 40 --monitor proxies --out proxies
   same_parameters run/model.npz proxies/model.npz || fail "the trajectory monitor changed the trained parameters"
-  rejects "multiple of the 3 groups" train "${options[@]}" --updates 40 --trajectory-groups 3 --out bad
-  rejects "resampling threshold" train "${options[@]}" --updates 40 --resampling-threshold 2 --out bad
+  rejects "multiple of the 3 groups" train "${tracked[@]}" --updates 40 --trajectory-groups 3 --out bad
+  rejects "resampling threshold" train "${tracked[@]}" --updates 40 --resampling-threshold 2 --out bad
   rejects "holds no state of the trajectory monitor" train "${options[@]}" --updates 40 --out proxies --resume
 }
 
