@@ -1819,6 +1819,11 @@ case_trajectory_and_ladders() {
   succeeds sample --ptt run/trajectory.rbtraj --chains 3 --samples 40 --seed 1 --out ptt
   for file in run.json samples.npy ladder.csv samples.png; do [[ -s ptt/$file ]] || fail "sample --ptt did not write $file"; done
   expect_output_contains "round trips"
+  # In float: the same ladder, its record says so; 001's samplers run in double and refuse the flag.
+  succeeds sample --ptt run/trajectory.rbtraj --chains 3 --samples 40 --seed 1 --float --out ptt-float
+  [[ -s ptt-float/samples.npy ]] || fail "sample --ptt --float did not write samples.npy"
+  expect_equal "float ladder recorded" "$(json_file_value ptt-float/run.json configuration.float)" True
+  rejects "--float does not apply to --sampler gibbs" sample --model last.npz --sampler gibbs --float --out x
   succeeds convergence --ptt run/trajectory.rbtraj --pairs 10 --max-sweeps 1000 --seed 1 --json
   expect_equal "ladder pairs met" "$(json_value pairs_met)" 10
   expect_equal "ladder bound" "$(json_value bound_available)" true

@@ -17,7 +17,7 @@
 #include "rbmix/model/tempering.hpp"
 #include "rbmix/progress_option.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::analyze_command {
 namespace {
 
 struct AnalyzeArguments {
@@ -143,6 +143,6 @@ void attach_analyze(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::analyze_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_analyze)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::analyze_command::attach_analyze)

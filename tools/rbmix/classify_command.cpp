@@ -13,7 +13,7 @@
 #include "rbmix/io/npy.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::classify_command {
 namespace {
 
 struct ClassifyArguments {
@@ -78,6 +78,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::classify_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::classify_command::attach)

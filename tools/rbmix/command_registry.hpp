@@ -32,6 +32,6 @@ inline bool register_command(std::string parent, std::string source, std::functi
 #define RBMIX_CONCAT(a, b) RBMIX_CONCAT_INNER(a, b)
 #define RBMIX_REGISTER_COMMAND(parent, attach)                                                   \
   namespace {                                                                                    \
-  [[maybe_unused]] const bool RBMIX_CONCAT(rbmix_command_registered_, __LINE__) =                \
+  [[maybe_unused]] const bool RBMIX_CONCAT(rbmix_command_registered_, __COUNTER__) =                \
       ::rbmix::cli::register_command(parent, __FILE__, attach);                                  \
   }

@@ -32,7 +32,7 @@
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::convergence_command {
 namespace {
 
 // The ε of the mixing times printed: the conventional t_mix = t_mix(1/4).
@@ -393,6 +393,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::convergence_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::convergence_command::attach)

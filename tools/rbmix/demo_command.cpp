@@ -25,7 +25,7 @@
 #include "rbmix/sampling/energy_trace.hpp"
 #include "rbmix/training/trainer.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::demo_command {
 namespace {
 
 struct DemoArguments {
@@ -203,6 +203,6 @@ void attach_demo(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::demo_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_demo)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::demo_command::attach_demo)

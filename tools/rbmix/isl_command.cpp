@@ -17,7 +17,7 @@
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::isl_command {
 namespace {
 
 struct IslArguments {
@@ -103,6 +103,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::isl_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::isl_command::attach)

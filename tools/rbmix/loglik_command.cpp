@@ -20,7 +20,7 @@
 #include "rbmix/progress_option.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::loglik_command {
 namespace {
 
 struct LoglikArguments {
@@ -225,6 +225,6 @@ void attach_loglik(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::loglik_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_loglik)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::loglik_command::attach_loglik)

@@ -30,7 +30,7 @@
 #include "rbmix/report/svg_plot.hpp"
 #include "rbmix/report/table.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::mixing_command {
 namespace {
 
 nlohmann::json to_json(const analysis::IntegratedTimeEstimate& estimate) {
@@ -285,6 +285,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::mixing_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::mixing_command::attach)

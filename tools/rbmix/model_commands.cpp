@@ -14,7 +14,7 @@
 #include "rbmix/picture_output.hpp"
 #include "rbmix/random/random_stream.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::model_commands {
 namespace {
 
 // CLI11's NonNegativeNumber lets NaN and infinity through and prints the largest double in its message.
@@ -149,6 +149,6 @@ void attach_model_commands(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::model_commands
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_model_commands)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::model_commands::attach_model_commands)

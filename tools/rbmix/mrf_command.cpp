@@ -25,7 +25,7 @@
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/training/boltzmann_machine_trainer.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::mrf_command {
 namespace {
 
 struct MrfTrainArguments {
@@ -268,6 +268,6 @@ void attach_mrf(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::mrf_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_mrf)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::mrf_command::attach_mrf)

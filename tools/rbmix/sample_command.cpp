@@ -31,7 +31,7 @@
 #include "rbmix/sampling/rates.hpp"
 #include "rbmix/sampling/sampling_process.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::sample_command {
 namespace {
 
 struct SampleArguments {
@@ -51,6 +51,7 @@ struct SampleArguments {
   std::string image_shape;
   Eigen::Index picture_samples = 100;
   Eigen::Index picture_columns = 10;
+  bool single_precision = false;  // a ladder's chains in float
 };
 
 // Which options the user gave, to refuse those the chosen sampler does not use.
@@ -61,6 +62,7 @@ struct GivenOptions {
   bool fast_learning_rate = false;
   bool fast_decay = false;
   bool fixed_point_cap = false;
+  bool single_precision = false;
 };
 
 void refuse_unused(bool given, const std::string& option, const std::string& sampler, const std::string& why) {
@@ -99,6 +101,7 @@ SamplerSettings settings_from(const SampleArguments& arguments, const GivenOptio
   }
   if (needs_rates(settings.kind))
     require(given.rates_data, "--sampler " + name + " needs --rates-data (the training set that gives the rates R)");
+  refuse_unused(given.single_precision, "--float", name, "001's samplers run in double; --float is for a ladder");
   settings.rule = parse_unit_rule(arguments.rule);
   settings.sweeps_per_sample = arguments.sweeps;
   settings.fixed_point_cap = arguments.fixed_point_cap;
@@ -188,6 +191,22 @@ void run_sample(const SampleArguments& arguments, const GivenOptions& given) {
             << ", run.json\n";
 }
 
+// `steps` ladder steps of `ladders` ladders in Scalar, each step's top rung into its rows of `samples`.
+template <typename Scalar>
+LadderStatistics draw_from_ladder(const BuiltLadder& ladder, const LadderOptions& options, Eigen::Index ladders,
+                                  Eigen::Index steps, std::uint64_t seed, const ProgressFlags& progress_flags,
+                                  BinaryMatrix& samples) {
+  LadderChains<Scalar> chains(ladder.rungs, ladders, options, seed);
+  ProgressReporter progress("sample", "ladder step", steps, progress_flags.mode());
+  for (Eigen::Index step = 0; step < steps; ++step) {
+    chains.step();
+    samples.middleRows(step * ladders, ladders) = chains.top_visible().template cast<std::uint8_t>();
+    progress.update(step + 1);
+  }
+  progress.finish();
+  return chains.statistics();
+}
+
 // Parallel tempering along a path of models: --chains ladders, one sample per ladder and ladder step from the top rung.
 void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& ladder_arguments,
                        const GivenOptions& given) {
@@ -196,25 +215,25 @@ void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& 
                 "tempering moves every rung by --operator");
   refuse_unused(given.sweeps, "--k", "a ladder", "a sample is one ladder step; --swap-interval sets its sweeps");
   const UnitRule rule = parse_unit_rule(arguments.rule);
-  const BuiltLadder ladder = build_ladder(ladder_arguments, arguments.model, rule, arguments.seed, false, true);
+  const BuiltLadder ladder =
+      build_ladder(ladder_arguments, arguments.model, rule, arguments.seed, arguments.single_precision, true);
   const auto shape = image_shape(arguments.image_shape, ladder.n_visible);
   const OutputDirectoryLock lock(arguments.out);
   const std::filesystem::path& out = lock.directory();
 
-  LadderChains<double> chains(ladder.rungs, arguments.chains, {rule, ladder_arguments.swap_interval}, arguments.seed);
+  const LadderOptions options{rule, ladder_arguments.swap_interval};
   const auto start = std::chrono::steady_clock::now();
   BinaryMatrix samples(arguments.samples * arguments.chains, ladder.n_visible);
-  ProgressReporter progress("sample", "ladder step", arguments.samples, arguments.progress.mode());
-  for (Eigen::Index sample = 0; sample < arguments.samples; ++sample) {
-    chains.step();
-    samples.middleRows(sample * arguments.chains, arguments.chains) = chains.top_visible().cast<std::uint8_t>();
-    progress.update(sample + 1);
-  }
-  progress.finish();
+  const LadderStatistics statistics =
+      arguments.single_precision
+          ? draw_from_ladder<float>(ladder, options, arguments.chains, arguments.samples, arguments.seed,
+                                    arguments.progress, samples)
+          : draw_from_ladder<double>(ladder, options, arguments.chains, arguments.samples, arguments.seed,
+                                     arguments.progress, samples);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   save_binary_matrix(out / "samples.npy", samples);
-  write_ladder_csv(out / "ladder.csv", ladder, chains.statistics());
+  write_ladder_csv(out / "ladder.csv", ladder, statistics);
   std::vector<std::string> files{"samples.npy", "ladder.csv"};
   const Eigen::Index pictured = std::min(arguments.picture_samples, samples.rows());
   const std::string picture_caption = "the first " + std::to_string(pictured) +
@@ -231,13 +250,14 @@ void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& 
                                   {"samples_per_chain", arguments.samples},
                                   {"chains", arguments.chains},
                                   {"start", "every rung's states zero; rung 0 drawn exactly at the first sweep"},
-                                  {"order", "row t*chains + c is ladder c's top rung after its (t+1)-th step"}};
+                                  {"order", "row t*chains + c is ladder c's top rung after its (t+1)-th step"},
+                                  {"float", arguments.single_precision}};
   nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
-  record["ladder"] = ladder_record(ladder_arguments, ladder, chains.statistics());
+  record["ladder"] = ladder_record(ladder_arguments, ladder, statistics);
   record["seconds"] = seconds;
   if (shape && pictured > 0) record["samples_png"] = picture_caption;
   write_run_record(out, record, files);
-  print_ladder_summary(std::cout, ladder, chains.statistics());
+  print_ladder_summary(std::cout, ladder, statistics);
   std::cout << "tempering ladder: " << samples.rows() << " samples (" << arguments.chains << " ladder(s) × "
             << arguments.samples << " steps) in " << seconds << " s\nwrote " << arguments.out
             << "/samples.npy, ladder.csv" << (shape && pictured > 0 ? ", samples.png" : "") << ", run.json\n";
@@ -279,12 +299,14 @@ void attach(CLI::App& parent) {
   command->add_option("--picture-columns", arguments->picture_columns, "tiles per row of samples.png")
       ->capture_default_str()
       ->check(positive_count);
+  auto* single_precision = command->add_flag("--float", arguments->single_precision,
+                                             "run a ladder's chains in float (--ptt, --temperature-ladder)");
   add_progress_options(*command, arguments->progress);
   add_ladder_options(*command, *ladder);
   sampler->excludes(ladder->ptt_option)->excludes(ladder->temperature_option);
   command->callback([=] {
     *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,
-              fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0};
+              fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0, single_precision->count() > 0};
     if (ladder->given()) return run_ladder_sample(*arguments, *ladder, *given);
     require(!arguments->model.empty(), "--model is required (or --ptt TRAJECTORY)");
     require(!arguments->sampler.empty(), "--sampler is required (or --ptt / --temperature-ladder)");
@@ -293,6 +315,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::sample_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::sample_command::attach)

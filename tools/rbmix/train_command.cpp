@@ -40,7 +40,7 @@
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_settings.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::train_command {
 namespace {
 
 std::atomic<int> interrupting_signal{0};
@@ -404,6 +404,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::train_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::train_command::attach)

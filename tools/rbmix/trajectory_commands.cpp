@@ -11,7 +11,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/training/trajectory_file.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::trajectory_commands {
 namespace {
 
 void attach_list(CLI::App& trajectory) {
@@ -100,6 +100,6 @@ void attach_trajectory_commands(CLI::App& app) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::trajectory_commands
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach_trajectory_commands)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::trajectory_commands::attach_trajectory_commands)

@@ -12,7 +12,7 @@
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::transform_command {
 namespace {
 
 struct TransformArguments {
@@ -50,6 +50,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::transform_command
 
-RBMIX_REGISTER_COMMAND("", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("", rbmix::cli::transform_command::attach)

@@ -160,7 +160,16 @@ struct BasicRbm {
   template <typename Derived>
   Vector<Scalar> free_energy(const Eigen::MatrixBase<Derived>& visible) const {
     const Matrix<Scalar> v = visible.template cast<Scalar>();
-    return -(v * visible_bias + softplus_array(hidden_inputs(v).array()).rowwise().sum().matrix());
+    return free_energy_from_hidden_inputs(v, hidden_inputs(v));
+  }
+
+  // F(v) per row from hidden inputs c + W v already at hand (a sampler's or an exchange's), summed in `Sum`:
+  // double where differences of free energies of hundreds of nats decide an exchange.
+  template <typename Sum = Scalar, typename DerivedV, typename DerivedI>
+  Vector<Sum> free_energy_from_hidden_inputs(const Eigen::MatrixBase<DerivedV>& visible,
+                                             const Eigen::MatrixBase<DerivedI>& inputs) const {
+    return -(visible.template cast<Sum>() * visible_bias.template cast<Sum>() +
+             softplus_array(inputs.array()).template cast<Sum>().rowwise().sum().matrix());
   }
 };
 

@@ -7,21 +7,6 @@
 #include "rbmix/core/error.hpp"
 
 namespace rbmix {
-namespace {
-
-// F(v) = −bᵀv − Σ_j softplus(I_j) per row, from the hidden inputs I = c + W v already at hand, summed in double.
-template <typename Scalar>
-VectorD free_energies_from_inputs(const Matrix<Scalar>& visible, const Vector<Scalar>& visible_bias,
-                                  const Matrix<Scalar>& hidden_inputs) {
-  const Matrix<Scalar> softplus = softplus_array(hidden_inputs.array()).matrix();
-  VectorD energies(visible.rows());
-  for (Eigen::Index row = 0; row < visible.rows(); ++row)
-    energies[row] = -visible.row(row).template cast<double>().dot(visible_bias.template cast<double>()) -
-                    softplus.row(row).template cast<double>().sum();
-  return energies;
-}
-
-}  // namespace
 
 template <typename Scalar>
 void redraw_hidden_row(const Matrix<Scalar>& inputs, Eigen::Index row, Matrix<Scalar>& hidden, RandomStream& stream) {
@@ -39,10 +24,10 @@ VectorD exchange_log_ratios(const BasicRbm<Scalar>& lower, const BasicRbm<Scalar
   lower.binary_layer_inputs(Layer::hidden, upper_visible, inputs.cross_lower);
   upper.binary_layer_inputs(Layer::hidden, upper_visible, inputs.own_upper);
   upper.binary_layer_inputs(Layer::hidden, lower_visible, inputs.cross_upper);
-  const VectorD lower_of_x = free_energies_from_inputs(lower_visible, lower.visible_bias, inputs.own_lower);
-  const VectorD lower_of_y = free_energies_from_inputs(upper_visible, lower.visible_bias, inputs.cross_lower);
-  const VectorD upper_of_y = free_energies_from_inputs(upper_visible, upper.visible_bias, inputs.own_upper);
-  const VectorD upper_of_x = free_energies_from_inputs(lower_visible, upper.visible_bias, inputs.cross_upper);
+  const VectorD lower_of_x = lower.template free_energy_from_hidden_inputs<double>(lower_visible, inputs.own_lower);
+  const VectorD lower_of_y = lower.template free_energy_from_hidden_inputs<double>(upper_visible, inputs.cross_lower);
+  const VectorD upper_of_y = upper.template free_energy_from_hidden_inputs<double>(upper_visible, inputs.own_upper);
+  const VectorD upper_of_x = upper.template free_energy_from_hidden_inputs<double>(lower_visible, inputs.cross_upper);
   VectorD log_ratios(lower_visible.rows());
   for (Eigen::Index r = 0; r < log_ratios.size(); ++r)
     log_ratios[r] = exchange_log_ratio(lower_of_x[r], upper_of_y[r], lower_of_y[r], upper_of_x[r]);

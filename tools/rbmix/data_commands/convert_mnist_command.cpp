@@ -13,7 +13,7 @@
 #include "rbmix/io/npy.hpp"
 #include "rbmix/report/run_record.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::convert_mnist_command {
 namespace {
 
 enum class Binarisation { threshold, stochastic };
@@ -93,6 +93,6 @@ void attach_convert_mnist(CLI::App& data) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::convert_mnist_command
 
-RBMIX_REGISTER_COMMAND("data", rbmix::cli::attach_convert_mnist)
+RBMIX_REGISTER_COMMAND("data", rbmix::cli::convert_mnist_command::attach_convert_mnist)

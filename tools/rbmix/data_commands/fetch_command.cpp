@@ -17,7 +17,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::fetch_command {
 namespace {
 
 // The fetch script: installed beside the program, or in the source tree it was built from.
@@ -94,6 +94,6 @@ void attach_fetch(CLI::App& data) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::fetch_command
 
-RBMIX_REGISTER_COMMAND("data", rbmix::cli::attach_fetch)
+RBMIX_REGISTER_COMMAND("data", rbmix::cli::fetch_command::attach_fetch)

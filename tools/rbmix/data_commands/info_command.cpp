@@ -14,7 +14,7 @@
 #include "rbmix/io/data_file.hpp"
 #include "rbmix/io/npy.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::info_command {
 namespace {
 
 struct DataSummary {
@@ -118,6 +118,6 @@ void attach_info(CLI::App& data) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::info_command
 
-RBMIX_REGISTER_COMMAND("data", rbmix::cli::attach_info)
+RBMIX_REGISTER_COMMAND("data", rbmix::cli::info_command::attach_info)

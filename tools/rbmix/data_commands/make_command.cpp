@@ -7,7 +7,7 @@
 #include "rbmix/command_registry.hpp"
 #include "rbmix/data/datasets.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::make_command {
 namespace {
 
 void attach_make(CLI::App& data) {
@@ -62,6 +62,6 @@ void attach_make(CLI::App& data) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::make_command
 
-RBMIX_REGISTER_COMMAND("data", rbmix::cli::attach_make)
+RBMIX_REGISTER_COMMAND("data", rbmix::cli::make_command::attach_make)

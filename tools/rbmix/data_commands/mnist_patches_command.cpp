@@ -13,7 +13,7 @@
 #include "rbmix/data/split.hpp"
 #include "rbmix/report/run_record.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::mnist_patches_command {
 namespace {
 
 void attach_patches(CLI::App& data) {
@@ -73,6 +73,6 @@ void attach_patches(CLI::App& data) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::mnist_patches_command
 
-RBMIX_REGISTER_COMMAND("data", rbmix::cli::attach_patches)
+RBMIX_REGISTER_COMMAND("data", rbmix::cli::mnist_patches_command::attach_patches)

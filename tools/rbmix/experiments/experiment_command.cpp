@@ -22,7 +22,7 @@
 #include "rbmix/printable.hpp"
 #include "rbmix/report/run_record.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::experiment_command {
 namespace {
 
 // As typed on the command line.
@@ -139,6 +139,6 @@ void attach_all(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::experiment_command
 
-RBMIX_REGISTER_COMMAND("experiment", rbmix::cli::attach_all)
+RBMIX_REGISTER_COMMAND("experiment", rbmix::cli::experiment_command::attach_all)

@@ -19,7 +19,7 @@
 #include "rbmix/jobs/job_journal.hpp"
 #include "rbmix/jobs/job_shard.hpp"
 
-namespace rbmix::cli {
+namespace rbmix::cli::merge_command {
 namespace {
 
 struct MergeArguments {
@@ -187,6 +187,6 @@ void attach(CLI::App& parent) {
 }
 
 }  // namespace
-}  // namespace rbmix::cli
+}  // namespace rbmix::cli::merge_command
 
-RBMIX_REGISTER_COMMAND("experiment", rbmix::cli::attach)
+RBMIX_REGISTER_COMMAND("experiment", rbmix::cli::merge_command::attach)
