@@ -7,11 +7,12 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <ctime>
 #include <vector>
 
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
+
+#include "process_cpu_time.hpp"
 
 namespace {
 
@@ -36,12 +37,6 @@ std::vector<rbmix::Rbm> path_rungs() {
   return out;
 }
 
-double process_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
 void BM_LadderStepAgainstIndependentSweeps(benchmark::State& state) {
   const Eigen::Index swap_interval = state.range(0);
   const std::vector<rbmix::Rbm> models = path_rungs();
@@ -56,14 +51,14 @@ void BM_LadderStepAgainstIndependentSweeps(benchmark::State& state) {
   for (int warm = 0; warm < 3; ++warm) ladder.step();
   std::vector<double> ratios;
   for (auto _ : state) {
-    double start = process_cpu_seconds();
+    double start = rbmix_bench::process_cpu_seconds();
     ladder.step();
-    const double ladder_seconds = process_cpu_seconds() - start;
-    start = process_cpu_seconds();
+    const double ladder_seconds = rbmix_bench::process_cpu_seconds() - start;
+    start = rbmix_bench::process_cpu_seconds();
     for (Eigen::Index sweep = 0; sweep < 2 * swap_interval; ++sweep)
       for (Eigen::Index k = 0; k < rungs; ++k)
         independent[static_cast<std::size_t>(k)].sweep(models_in_float[static_cast<std::size_t>(k)], gibbs);
-    const double independent_seconds = process_cpu_seconds() - start;
+    const double independent_seconds = rbmix_bench::process_cpu_seconds() - start;
     ratios.push_back(ladder_seconds / independent_seconds);
   }
   std::sort(ratios.begin(), ratios.end());

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <vector>
 
 #include "rbmix/random/random_stream.hpp"
@@ -24,6 +23,8 @@
 #include "rbmix/training/negative_phase.hpp"
 #include "rbmix/training/parallel_tempering.hpp"
 #include "rbmix/training/trainer.hpp"
+
+#include "process_cpu_time.hpp"
 
 namespace {
 
@@ -60,18 +61,12 @@ struct Seconds {
   double cpu;
 };
 
-double process_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
 Seconds timed_step(rbmix::Trainer& trainer) {
-  const double cpu = process_cpu_seconds();
+  const double cpu = rbmix_bench::process_cpu_seconds();
   const auto wall = std::chrono::steady_clock::now();
   trainer.step();
   const Seconds seconds{std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(),
-                        process_cpu_seconds() - cpu};
+                        rbmix_bench::process_cpu_seconds() - cpu};
   return seconds;
 }
 
