@@ -227,7 +227,7 @@ PlacedLadder place_rungs_in(const ModelPath& path, const LadderPlacementOptions&
   Matrix<Scalar> inputs;
   const auto energies = [&](std::size_t model, const Matrix<Scalar>& visible) {
     models[model].binary_layer_inputs(Layer::hidden, visible, inputs);
-    return free_energies_from_inputs(visible, models[model].visible_bias, inputs);
+    return VectorD(models[model].template free_energy_from_hidden_inputs<double>(visible, inputs));
   };
   std::vector<VectorD> own(count);
   for (std::size_t candidate = 0; candidate < count; ++candidate) own[candidate] = energies(candidate, states[candidate]);
