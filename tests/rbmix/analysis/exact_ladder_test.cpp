@@ -69,7 +69,8 @@ TEST_P(ExactLadderByRule, EveryRungOfTheSampledLadderHasItsModelsDistribution) {
 // of 200 000 sampled ladders against ExactLadder's step, by χ², p < 1e-6 for each of the three rules (a false failure
 // once in about 300 000 runs). Unlike the marginals above, this sees the step itself: a sampler that carried an
 // exchanged replica's h along under T (whose hidden update reads h) instead of redrawing it from its new rung's
-// p(h | v) moves the law after one step far beyond what 200 000 ladders resolve (p below 1e-100 for T, T^0.5).
+// p(h | v) moves the law after one step far beyond what 200 000 ladders resolve under T (p = 3e-24 with that
+// mutant; under T^0.5, which reads h at half the units, the same mutant stays within the test's power).
 // Under G the sampler's h differs from the exact chain's after an exchange by design (the header of
 // exact_ladder.hpp), and the law of v, compared here, is the same.
 TEST_P(ExactLadderByRule, OneSampledLadderStepHasTheExactChainsLaw) {
