@@ -1245,13 +1245,17 @@ case_experiment_estimator_calibration() {
   for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
     estimator_calibration_coverage.csv estimator_calibration_coverage.svg estimator_calibration_intervals.csv \
     estimator_calibration_goal_runs.csv estimator_calibration_initial_monotone_sequence.svg \
-    estimator_calibration_batch_means.svg run.json; do
+    estimator_calibration_batch_means.svg estimator_calibration_held_out.csv run.json; do
     [[ " $files " == *" $file "* ]] || fail "run.json does not list $file: $files"
     [[ -s "c2/$file" ]] || fail "c2/$file is missing or empty"
   done
+  # The goals per estimator on both sets: the calibration set's rows, then the held-out models'.
+  grep -q '^calibration,batch_means,' c2/estimator_calibration_held_out.csv || fail "no calibration rows"
+  grep -q '^held-out,batch_means,' c2/estimator_calibration_held_out.csv || fail "no held-out rows"
+  grep -q '^held-out random' c2/estimator_calibration_runs.csv || fail "no held-out model was run"
   succeeds experiment estimator-calibration --scale smoke --threads 1 --seed 5 --out c1
   for file in estimator_calibration.csv estimator_calibration_runs.csv estimator_calibration_rules.csv \
-    estimator_calibration_coverage.csv; do
+    estimator_calibration_coverage.csv estimator_calibration_held_out.csv; do
     cmp -s "c1/$file" "c2/$file" || fail "$file differs between one thread and two"
   done
   rejects "--replicates" experiment estimator-calibration --scale smoke --replicates 0 --out t
@@ -1260,7 +1264,7 @@ case_experiment_estimator_calibration() {
   rejects "divide the chains" experiment estimator-calibration --configurations 30x200/4 --out t
   succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500,32x200/4 --seed 5 \
     --out c3
-  expect_output_contains "under it the recommended initial_monotone_sequence flags"
+  expect_output_contains "the goals per estimator under the rule of the options, on the calibration set and on the held-out"
   expect_output_contains "rbmix uses band + long batches x5"
   grep -q '^32,200,4,' c3/estimator_calibration_coverage.csv || fail "no coverage row of the superchain shape"
   succeeds experiment estimator-calibration --scale smoke --operators gibbs --configurations 2x500 --seed 5 --out c4

@@ -464,6 +464,14 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   });
   out.long_batch_means = batch_means_integrated_time(traces, long_batch_size(out.steps, monotone->cutoff));
   out.long_batch_means.method = "long_batch_means";
+  // Batches shorter than the correlation the monotone sequence saw (min_batch_in_sequence_reach).
+  for (IntegratedTimeEstimate& estimate : out.estimates)
+    if (is_batch_means(estimate.method) && std::isfinite(estimate.time) && std::isfinite(monotone->time) &&
+        static_cast<double>(estimate.cutoff) < min_batch_in_sequence_reach * static_cast<double>(monotone->cutoff))
+      add_reason(estimate.warning, "its batches of " + std::to_string(estimate.cutoff) + " steps are shorter than " +
+                                       format_number(min_batch_in_sequence_reach) +
+                                       " × the lag the monotone sequence reached (" +
+                                       std::to_string(monotone->cutoff) + "): they miss its slow correlation");
   for (IntegratedTimeEstimate& estimate : out.estimates) {
     estimate.band_lower = estimate.lower;
     estimate.band_upper = estimate.upper;

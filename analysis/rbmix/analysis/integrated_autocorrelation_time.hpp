@@ -59,6 +59,13 @@ inline constexpr double long_batch_in_cutoffs = 5.0;
 Eigen::Index long_batch_size(Eigen::Index steps, Eigen::Index cutoff,
                              double batch_in_cutoffs = long_batch_in_cutoffs);
 
+// A batch-means estimate warns (its own warning, so that the rule flags it) when its batches are shorter than this
+// many times the monotone sequence's last lag T: the sequence still found the chain correlated at lag T, and batches
+// shorter than that cut the slow correlation out of the batch variance however narrow their χ² interval is
+// (docs/algorithms/mixing-metrics.md §6.6). Chosen by the calibration (docs/algorithms/calibration.md §6.7.2): the
+// largest factor of {1, 2, 3, 5} that flagged no more of the batch means' close estimates than no such check did.
+inline constexpr double min_batch_in_sequence_reach = 2.0;
+
 // Sokal's window factor c (emcee's default; Sokal suggests 4–10).
 inline constexpr double default_window_factor = 5.0;
 

@@ -24,9 +24,10 @@ void EstimatorCalibrationOptions::validate() const {
                   trained_rbms * static_cast<int>(trained_hidden.size()) + modes_rbms >
               0,
           "estimator-calibration: the population is empty");
-  for (const Eigen::Index hidden : trained_hidden)
-    require(hidden >= 1 && hidden <= 12,
-            "estimator-calibration: trained hidden units must be 1..12 (9 + 12 units is the exact analysis' limit)");
+  for (const auto* sizes_of : {&trained_hidden, &held_out_trained_hidden})
+    for (const Eigen::Index hidden : *sizes_of)
+      require(hidden >= 1 && hidden <= 12,
+              "estimator-calibration: trained hidden units must be 1..12 (9 + 12 units is the exact analysis' limit)");
   require(modes_hidden >= 1 && modes_hidden <= 4,
           "estimator-calibration: Modes hidden units must be 1..4 (16 + 4 units is the exact analysis' limit here)");
   require(training_updates >= 1, "estimator-calibration: training updates must be ≥ 1");
@@ -55,6 +56,7 @@ EstimatorCalibrationOptions estimator_calibration_options(Scale scale, std::uint
     options.random_rbms_per_setting = 1;
     options.trained_rbms = 1;
     options.trained_hidden = {4};
+    options.held_out_trained_hidden = {3};
     options.modes_rbms = 0;
     options.training_updates = 200;
     options.operators = {"gibbs", "flip"};
@@ -93,6 +95,8 @@ nlohmann::json to_json(const EstimatorCalibrationOptions& options) {
           {"operators", options.operators},
           {"configurations", configurations},
           {"replicates", options.replicates},
+          {"held_out", options.held_out},
+          {"held_out_trained_hidden", options.held_out_trained_hidden},
           {"burn_in", options.burn_in},
           {"start", "visible units uniform at random"},
           {"trust_rule",
@@ -110,7 +114,8 @@ std::vector<ExperimentOption> EstimatorCalibration::own_options() {
            "chain configurations CHAINSxSTEPS[/SUPERCHAINS], comma-separated, e.g. 16x5000,256x500/16 (default: the scale's)"},
           {"--operators",
            "operators to run comma-separated (default: gibbs,flip,mix:0.5,unit-modified:0.5; smoke gibbs,flip)"},
-          {"--random-rbms", "random RBMs per (m = n, c) (default: paper 2, smoke 1)"}};
+          {"--random-rbms", "random RBMs per (m = n, c) (default: paper 2, smoke 1)"},
+          {"--modes-rbms", "Artificial Modes RBMs (default: paper 2, smoke 0)"}};
 }
 
 namespace {
@@ -145,6 +150,7 @@ EstimatorCalibrationOptions EstimatorCalibration::make_options(const ExperimentI
   if (const auto operators = inputs.words("--operators")) options.operators = *operators;
   if (const auto random_rbms = inputs.integer("--random-rbms", 0))
     options.random_rbms_per_setting = static_cast<int>(*random_rbms);
+  if (const auto modes_rbms = inputs.integer("--modes-rbms", 0)) options.modes_rbms = static_cast<int>(*modes_rbms);
   options.validate();
   return options;
 }

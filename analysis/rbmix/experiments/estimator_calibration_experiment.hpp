@@ -9,7 +9,10 @@
 // units trained the same way on Artificial Modes 4×4 with p_mut = 0.01 (rare mode switches). Each under every
 // operator of `operators`; for each chain configuration (chains × steps, optionally in superchains), `replicates`
 // independent trace sets. Job = (model, operator); its randomness comes from trial_seed(seed, job index), so results
-// do not depend on the thread count.
+// do not depend on the thread count. With `held_out`, a second population of other members of the same families (the
+// held-out models: other random RBMs of each setting, BAS RBMs with `held_out_trained_hidden` hidden units, other
+// Modes RBMs): the rule is chosen on the first set and reported on both, so that the goals are read on models the
+// choice never saw (docs/algorithms/calibration.md §6.7).
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -54,6 +57,8 @@ struct EstimatorCalibrationOptions {
   std::vector<std::string> operators{"gibbs", "flip", "mix:0.5", "unit-modified:0.5"};
   std::vector<ChainConfiguration> configurations{{1, 2000}, {4, 5000}, {16, 20000}, {256, 500, 16}};
   int replicates = 4;
+  bool held_out = true;
+  std::vector<Eigen::Index> held_out_trained_hidden{7, 8};  // trained_rbms of each
   Eigen::Index burn_in = 1000;
   std::uint64_t seed = 1;
   analysis::TrustRule rule;
@@ -66,7 +71,7 @@ struct EstimatorCalibrationOptions {
 };
 
 // smoke: one random 3+3 RBM per c ∈ {1, 4}, one trained BAS RBM (4 hidden, 200 updates), no Modes RBM, G and T,
-// 4 × 1000, 4 × 4000 and 32 × 200 in 4 superchains, 2 replicates — seconds. paper: the defaults above plus
+// 4 × 1000, 4 × 4000 and 32 × 200 in 4 superchains, 2 replicates; held out the same with BAS of 3 hidden — seconds. paper: the defaults above plus
 // 64 × 20000 steps.
 EstimatorCalibrationOptions estimator_calibration_options(Scale scale, std::uint64_t seed);
 nlohmann::json to_json(const EstimatorCalibrationOptions& options);
@@ -81,8 +86,11 @@ struct LongBatchInterval {
 };
 inline constexpr std::array<double, 5> long_batch_factor_candidates{0.0, 2.0, 5.0, 10.0, 20.0};
 
+// The name of a held-out model begins with this (the journal records the name, so the split needs no field of its own).
+inline constexpr std::string_view held_out_prefix = "held-out ";
+
 struct CalibrationRun {
-  std::string model;  // "random m=n c=C #I", "bas3x3 hH #I" or "modes4x4 hH #I"
+  std::string model;  // "random m=n c=C #I", "bas3x3 hH #I" or "modes4x4 hH #I", after held_out_prefix when held out
   std::string operator_name;
   double exact_time = 0.0;
   double slowest_time = 0.0;  // exact τ_exp = −1/ln SLEM (∞ when SLEM rounds to 1)
@@ -94,6 +102,7 @@ struct CalibrationRun {
   bool within_horizon(double horizon_in_slowest_times) const {
     return static_cast<double>(configuration.steps) >= horizon_in_slowest_times * slowest_time;
   }
+  bool held_out() const { return model.starts_with(held_out_prefix); }
 };
 
 struct EstimatorCalibrationResult {
@@ -126,11 +135,13 @@ struct EstimatorScore {
   double flagged_close_share() const { return close > 0 ? static_cast<double>(close_flagged) / close : 0.0; }
 };
 // Which runs a score counts: those of at least `min_chains` chains, or, given `configuration`, of that shape alone;
-// with `horizon_in_slowest_times`, only the runs within that horizon (CalibrationRun::within_horizon).
+// with `horizon_in_slowest_times`, only the runs within that horizon (CalibrationRun::within_horizon); given
+// `held_out`, only the held-out models' runs (true) or only the others' (false).
 struct RunSelection {
   Eigen::Index min_chains = 1;
   std::optional<ChainConfiguration> configuration;
   std::optional<double> horizon_in_slowest_times;
+  std::optional<bool> held_out;
   bool selects(const CalibrationRun& run) const;
 };
 // One score per estimator, then "all" pooling them, over the selected runs.
@@ -166,23 +177,34 @@ std::optional<std::size_t> chosen_interval(const std::vector<IntervalCandidateSc
 // The calibration's goals for a trust rule (docs/algorithms/calibration.md §6.7).
 inline constexpr double goal_flagged_far_share = 0.95;
 inline constexpr double goal_flagged_close_share = 0.10;
+// How far a score falls short of the two goals, the two shortfalls summed: 0 when it meets both.
+double goal_shortfall(const EstimatorScore& score);
 
 // The rules tried: every (max_relative_half_width, max_disagreement) of a grid, R̂ and length thresholds fixed at
-// `base`'s; per rule the pooled flagged shares. The chosen rule meets both goals on the pooled estimates with the
-// fewest needless flags; if none does, the one that falls least short of them (the shortfalls summed).
+// `base`'s; per rule the flagged shares of each estimator and pooled. A user reads one estimator's row, so the goals
+// hold per estimator: the chosen rule meets both goals for every estimator with the fewest needless flags pooled; if
+// none does, the one whose estimators fall least short of them (each estimator's shortfalls summed).
 struct RuleCandidate {
   analysis::TrustRule rule;
-  EstimatorScore pooled;
+  std::vector<EstimatorScore> scores;  // as score_estimators: one per estimator, then "all"
+  const EstimatorScore& pooled() const { return scores.back(); }
 };
 // Scored over `selection`: the goals are the multi-chain runs' within their horizon (docs/algorithms/calibration.md
 // §6.7).
 std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& result, const analysis::TrustRule& base,
                                            const RunSelection& selection);
-// The runs the goals are for: at least multi_chain_runs chains, within the options' horizon.
-RunSelection goal_runs(const EstimatorCalibrationOptions& options);
+// The runs the goals are for: at least multi_chain_runs chains, within the options' horizon; given `held_out`, of the
+// held-out models alone (true) or of the others alone (false, the set the rule and the interval are chosen on).
+RunSelection goal_runs(const EstimatorCalibrationOptions& options, std::optional<bool> held_out = std::nullopt);
 std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates);
 
 Table estimator_score_table(const std::vector<EstimatorScore>& scores);
+// Per set of models (the calibration set, then the held-out set) and estimator, over its goal runs under `rule`: the
+// estimates > 20 % off and the share flagged, the estimates within 10 % and the share flagged, each share with its
+// 95 % Wilson interval (binomial_interval.hpp), and whether the estimator meets both goals
+// (estimator_calibration_held_out.csv; docs/algorithms/calibration.md §6.7).
+Table trust_goals_table(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
+                        const analysis::TrustRule& rule);
 
 // `rbmix experiment estimator-calibration` (experiment.hpp).
 struct EstimatorCalibration {

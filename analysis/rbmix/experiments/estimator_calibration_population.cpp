@@ -35,19 +35,27 @@ struct CalibrationModel {
 
 std::vector<CalibrationModel> calibration_models(const EstimatorCalibrationOptions& options) {
   std::vector<CalibrationModel> models;
-  for (const int size : options.sizes)
-    for (const int bound : options.weight_bounds)
-      for (int index = 0; index < options.random_rbms_per_setting; ++index)
-        models.push_back(
-            {"random m=n=" + std::to_string(size) + " c=" + std::to_string(bound) + " #" + std::to_string(index),
-             ModelFamily::random, size, bound, 0, index});
-  for (const Eigen::Index hidden : options.trained_hidden)
-    for (int index = 0; index < options.trained_rbms; ++index)
-      models.push_back({"bas3x3 h" + std::to_string(hidden) + " #" + std::to_string(index),
-                        ModelFamily::bars_and_stripes, 0, 0, hidden, index});
-  for (int index = 0; index < options.modes_rbms; ++index)
-    models.push_back({"modes4x4 h" + std::to_string(options.modes_hidden) + " #" + std::to_string(index),
-                      ModelFamily::modes, 0, 0, options.modes_hidden, index});
+  // The held-out set: the same families again, each model another member (the random RBMs' indices continue past
+  // the first set's, the BAS RBMs have other hidden sizes, the trained ones' seeds follow their job index), its name
+  // after held_out_prefix.
+  for (const bool held_out : {false, true}) {
+    if (held_out && !options.held_out) break;
+    const std::string prefix = held_out ? std::string(held_out_prefix) : std::string();
+    const int random_offset = held_out ? options.random_rbms_per_setting : 0;
+    for (const int size : options.sizes)
+      for (const int bound : options.weight_bounds)
+        for (int index = random_offset; index < random_offset + options.random_rbms_per_setting; ++index)
+          models.push_back({prefix + "random m=n=" + std::to_string(size) + " c=" + std::to_string(bound) + " #" +
+                                std::to_string(index),
+                            ModelFamily::random, size, bound, 0, index});
+    for (const Eigen::Index hidden : held_out ? options.held_out_trained_hidden : options.trained_hidden)
+      for (int index = 0; index < options.trained_rbms; ++index)
+        models.push_back({prefix + "bas3x3 h" + std::to_string(hidden) + " #" + std::to_string(index),
+                          ModelFamily::bars_and_stripes, 0, 0, hidden, index});
+    for (int index = 0; index < options.modes_rbms; ++index)
+      models.push_back({prefix + "modes4x4 h" + std::to_string(options.modes_hidden) + " #" + std::to_string(index),
+                        ModelFamily::modes, 0, 0, options.modes_hidden, index});
+  }
   return models;
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "rbmix/analysis/binomial_interval.hpp"
 #include "rbmix/analysis/convergence_diagnostics.hpp"
 #include "rbmix/analysis/integrated_autocorrelation_time.hpp"
 #include "rbmix/experiments/estimator_calibration_experiment.hpp"
@@ -31,6 +32,24 @@ Table estimator_score_table(const std::vector<EstimatorScore>& scores) {
                    score.sd_relative_error, score.coverage, static_cast<long long>(score.far_off),
                    score.flagged_far_share(), static_cast<long long>(score.close), score.flagged_close_share(),
                    static_cast<long long>(score.trusted)});
+  return table;
+}
+
+Table trust_goals_table(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
+                        const analysis::TrustRule& rule) {
+  Table table({"models", "estimator", "far_off", "far_off_flagged", "far_off_flagged_share", "far_off_flagged_lower",
+               "far_off_flagged_upper", "close", "close_flagged", "close_flagged_share", "close_flagged_lower",
+               "close_flagged_upper", "meets_goals"});
+  for (const bool held_out : {false, true})
+    for (const EstimatorScore& score : score_estimators(result, rule, goal_runs(options, held_out))) {
+      const analysis::BinomialInterval far = analysis::wilson_interval(score.far_off_flagged, score.far_off);
+      const analysis::BinomialInterval close = analysis::wilson_interval(score.close_flagged, score.close);
+      table.add_row({std::string(held_out ? "held-out" : "calibration"), score.method,
+                     static_cast<long long>(score.far_off), static_cast<long long>(score.far_off_flagged),
+                     score.flagged_far_share(), far.lower, far.upper, static_cast<long long>(score.close),
+                     static_cast<long long>(score.close_flagged), score.flagged_close_share(), close.lower,
+                     close.upper, static_cast<long long>(goal_shortfall(score) == 0.0 ? 1 : 0)});
+    }
   return table;
 }
 
@@ -91,7 +110,8 @@ void write_coverage_plot(const EstimatorCalibrationOptions& options, const Estim
 // estimator_calibration.csv (scores under options.rule; estimator_calibration_multi_chain.csv the same over the
 // runs of at least multi_chain_runs chains, estimator_calibration_goal_runs.csv over those within their horizon),
 // estimator_calibration_intervals.csv (the interval constructions), estimator_calibration_runs.csv (every
-// estimate), estimator_calibration_rules.csv (the candidates), estimator_calibration_<method>.svg (median τ̂ against
+// estimate), estimator_calibration_rules.csv (the candidates, scored on the calibration set),
+// estimator_calibration_held_out.csv (the goals per estimator on the calibration and the held-out set), estimator_calibration_<method>.svg (median τ̂ against
 // exact τ).
 void write_estimator_calibration(const EstimatorCalibrationOptions& options, const EstimatorCalibrationResult& result,
                                  ResultDirectory& out) {
@@ -101,6 +121,7 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
                 estimator_score_table(score_estimators(result, options.rule, {multi_chain_runs, {}, {}})));
   out.write_csv("estimator_calibration_goal_runs.csv",
                 estimator_score_table(score_estimators(result, options.rule, goal_runs(options))));
+  out.write_csv("estimator_calibration_held_out.csv", trust_goals_table(options, result, options.rule));
   out.write_csv("estimator_calibration_intervals.csv",
                 interval_candidate_table(interval_candidate_scores(options, result)));
 
@@ -126,15 +147,23 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
     }
   out.write_csv("estimator_calibration_runs.csv", runs);
 
-  const std::vector<RuleCandidate> candidates = rule_candidates(result, options.rule, goal_runs(options));
+  const std::vector<RuleCandidate> candidates = rule_candidates(result, options.rule, goal_runs(options, false));
   const std::size_t chosen = result.runs.empty() ? 0 : chosen_rule(candidates);
   Table rules({"max_relative_half_width", "max_disagreement", "far_off", "far_off_flagged_share", "close",
-               "close_flagged_share", "chosen"});
-  for (std::size_t k = 0; k < candidates.size(); ++k)
+               "close_flagged_share", "estimators_meeting_goals", "shortfall", "chosen"});
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    int meeting = 0;
+    double shortfall = 0.0;
+    for (std::size_t e = 0; e + 1 < candidates[k].scores.size(); ++e) {
+      meeting += goal_shortfall(candidates[k].scores[e]) == 0.0;
+      shortfall += goal_shortfall(candidates[k].scores[e]);
+    }
+    const EstimatorScore& pooled = candidates[k].pooled();
     rules.add_row({candidates[k].rule.max_relative_half_width, candidates[k].rule.max_disagreement,
-                   static_cast<long long>(candidates[k].pooled.far_off), candidates[k].pooled.flagged_far_share(),
-                   static_cast<long long>(candidates[k].pooled.close), candidates[k].pooled.flagged_close_share(),
-                   static_cast<long long>(k == chosen ? 1 : 0)});
+                   static_cast<long long>(pooled.far_off), pooled.flagged_far_share(),
+                   static_cast<long long>(pooled.close), pooled.flagged_close_share(), static_cast<long long>(meeting),
+                   shortfall, static_cast<long long>(k == chosen ? 1 : 0)});
+  }
   out.write_csv("estimator_calibration_rules.csv", rules);
 
   // Per estimator and configuration: the median τ̂ over the replicates against the exact τ, with the range.
@@ -207,7 +236,7 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
       log << "no run of at least " << multi_chain_runs << " chains within its horizon: no interval is chosen\n";
     } else {
       const std::optional<std::size_t> interval = chosen_interval(intervals);
-      log << "interval constructions (coverage of the 95 % intervals over the goal runs; "
+      log << "interval constructions (coverage of the 95 % intervals over the calibration set's goal runs; "
           << "estimator_calibration_intervals.csv): chosen "
           << (interval ? "band + long batches x" +
                              std::to_string(static_cast<int>(long_batch_factor_candidates[*interval]))
@@ -218,18 +247,18 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
           log << "  " << score.construction << ": coverage " << score.coverage << ", median relative half width "
               << score.median_relative_half_width << "\n";
     }
-    const auto candidates = rule_candidates(result, options.rule, goal_runs(options));
+    const auto candidates = rule_candidates(result, options.rule, goal_runs(options, false));
     const auto& chosen = candidates[chosen_rule(candidates)];
-    log << "chosen rule (over the goal runs): relative half width <= " << chosen.rule.max_relative_half_width
-        << ", disagreement <= " << chosen.rule.max_disagreement << " standard errors: flags "
-        << chosen.pooled.flagged_far_share() << " of the " << chosen.pooled.far_off << " estimates > 20 % off and "
-        << chosen.pooled.flagged_close_share() << " of the " << chosen.pooled.close << " within 10 %\n";
-    for (const EstimatorScore& score : score_estimators(result, chosen.rule, goal_runs(options)))
-      if (score.method == analysis::recommended_integrated_time_method)
-        log << "  under it the recommended " << score.method << " flags " << score.flagged_far_share() << " of its "
-            << score.far_off << " estimates > 20 % off and " << score.flagged_close_share() << " of the " << score.close
-            << " within 10 %; its trusted intervals cover " << score.trusted_coverage() << "\n";
+    log << "chosen rule (over the calibration set's goal runs, per estimator): relative half width <= "
+        << chosen.rule.max_relative_half_width << ", disagreement <= " << chosen.rule.max_disagreement
+        << " standard errors: flags " << chosen.pooled().flagged_far_share() << " of the " << chosen.pooled().far_off
+        << " estimates > 20 % off and " << chosen.pooled().flagged_close_share() << " of the "
+        << chosen.pooled().close << " within 10 %\n";
   }
+  log << "the goals per estimator under the rule of the options, on the calibration set and on the held-out models "
+         "(goal runs; 95 % Wilson intervals; estimator_calibration_held_out.csv):\n";
+  report.tables.push_back({"trust_goals", trust_goals_table(options, result, options.rule)});
+  report.tables.back().table.print(log, 3);
   report.record_fields["skipped_operators"] = result.skipped_operators;
   return report;
 }

@@ -65,6 +65,7 @@ void finish_score(EstimatorScore& score, double sum, double sum_of_squares) {
 bool RunSelection::selects(const CalibrationRun& run) const {
   if (run.configuration.chains < min_chains) return false;
   if (configuration && run.configuration != *configuration) return false;
+  if (held_out && run.held_out() != *held_out) return false;
   return !horizon_in_slowest_times || run.within_horizon(*horizon_in_slowest_times);
 }
 
@@ -95,8 +96,8 @@ std::vector<EstimatorScore> score_estimators(const EstimatorCalibrationResult& r
   return scores;
 }
 
-RunSelection goal_runs(const EstimatorCalibrationOptions& options) {
-  return {multi_chain_runs, std::nullopt, options.horizon_in_slowest_times};
+RunSelection goal_runs(const EstimatorCalibrationOptions& options, std::optional<bool> held_out) {
+  return {multi_chain_runs, std::nullopt, options.horizon_in_slowest_times, held_out};
 }
 
 std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& result, const analysis::TrustRule& base,
@@ -107,24 +108,29 @@ std::vector<RuleCandidate> rule_candidates(const EstimatorCalibrationResult& res
       analysis::TrustRule rule = base;
       rule.max_relative_half_width = width;
       rule.max_disagreement = disagreement;
-      candidates.push_back({rule, score_estimators(result, rule, selection).back()});
+      candidates.push_back({rule, score_estimators(result, rule, selection)});
     }
   return candidates;
 }
 
+double goal_shortfall(const EstimatorScore& score) {
+  return std::max(0.0, goal_flagged_far_share - score.flagged_far_share()) +
+         std::max(0.0, score.flagged_close_share() - goal_flagged_close_share);
+}
+
 std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates) {
   require(!candidates.empty(), "chosen_rule: no candidates");
-  // How far a rule falls short of the two goals (0 when it meets both); ties go to fewer needless flags.
-  const auto shortfall = [](const EstimatorScore& score) {
-    return std::max(0.0, goal_flagged_far_share - score.flagged_far_share()) +
-           std::max(0.0, score.flagged_close_share() - goal_flagged_close_share);
+  // Summed over the estimators, "all" left out; ties go to fewer needless flags pooled.
+  const auto shortfall = [](const RuleCandidate& candidate) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k + 1 < candidate.scores.size(); ++k) sum += goal_shortfall(candidate.scores[k]);
+    return sum;
   };
   std::size_t best = 0;
   for (std::size_t k = 1; k < candidates.size(); ++k) {
-    const EstimatorScore& candidate = candidates[k].pooled;
-    const EstimatorScore& current = candidates[best].pooled;
-    if (shortfall(candidate) < shortfall(current) ||
-        (shortfall(candidate) == shortfall(current) && candidate.flagged_close_share() < current.flagged_close_share()))
+    const double candidate = shortfall(candidates[k]), current = shortfall(candidates[best]);
+    if (candidate < current || (candidate == current && candidates[k].pooled().flagged_close_share() <
+                                                            candidates[best].pooled().flagged_close_share()))
       best = k;
   }
   return best;
@@ -132,7 +138,7 @@ std::size_t chosen_rule(const std::vector<RuleCandidate>& candidates) {
 
 std::vector<IntervalCandidateScore> interval_candidate_scores(const EstimatorCalibrationOptions& options,
                                                               const EstimatorCalibrationResult& result) {
-  const RunSelection selection = goal_runs(options);
+  const RunSelection selection = goal_runs(options, false);
   std::vector<IntervalCandidateScore> scores;
   // construction −1: the band alone; k ≥ 0: joined with long_batch_factor_candidates[k].
   for (int construction = -1; construction < static_cast<int>(long_batch_factor_candidates.size()); ++construction) {

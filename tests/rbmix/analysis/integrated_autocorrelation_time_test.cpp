@@ -61,9 +61,15 @@ TEST_P(Ar1Series, EveryEstimatorFindsTheExactTimeWithinItsInterval) {
     EXPECT_LT(estimate.lower, estimate.time);
     EXPECT_GT(estimate.upper, estimate.time);
     if (is_batch_means(estimate) && static_cast<double>(estimate.cutoff) < rule.min_batch_in_times * estimate.time) {
-      // At φ = 0.99 (τ = 199) the batches are under 10 τ̂: rule 6 flags the bias allowed for above, and only that.
-      EXPECT_EQ(estimate.warning.rfind("its batches are", 0), 0u) << estimate.warning;
-      EXPECT_EQ(estimate.warning.find(';'), std::string::npos) << estimate.warning;
+      // At φ = 0.99 (τ = 199) the batches are under 10 τ̂, and under twice the lag the monotone sequence reached:
+      // rules 6 and 7 flag the bias allowed for above, and nothing else does.
+      EXPECT_NE(estimate.warning.find("its batches are"), std::string::npos) << estimate.warning;
+      for (std::size_t start = 0;;) {
+        EXPECT_EQ(estimate.warning.compare(start, 12, "its batches "), 0) << estimate.warning;
+        const std::size_t end = estimate.warning.find("; ", start);
+        if (end == std::string::npos) break;
+        start = end + 2;
+      }
     } else {
       EXPECT_TRUE(estimate.trusted) << estimate.warning;
     }
@@ -391,6 +397,27 @@ TEST(MixingDiagnostics, EveryIntervalHoldsItsBandAndTheLongBatchesInterval) {
   EXPECT_LT(window.band_upper, series.exact_time) << "the band holds the exact τ: the case tests nothing";
   EXPECT_LE(window.lower, series.exact_time);
   EXPECT_GE(window.upper, series.exact_time);
+}
+
+// Batches shorter than min_batch_in_sequence_reach × the lag the monotone sequence reached warn, whatever their own
+// interval says: on a slow tail (φ = 0.995, τ_exp ≈ 200) the sequence sums past 368 lags, and the default batch of
+// ⌊20000^{2/3}⌋ = 736 steps cuts the tail. On a fast AR(1) (φ = 0.5, τ = 3) the sequence stops within 100 lags: no
+// warning.
+TEST(MixingDiagnostics, BatchMeansShorterThanTheSequencesReachWarn) {
+  const MixingDiagnostics slow = mixing_diagnostics(fast_plus_slow(20000, 16, 43).traces);
+  const MixingDiagnostics fast = mixing_diagnostics(testing::autoregressive_series(0.5, 20000, 16, 44));
+  for (const MixingDiagnostics* diagnostics : {&slow, &fast}) {
+    const Eigen::Index reach = diagnostics->recommended().cutoff;
+    for (const IntegratedTimeEstimate& estimate : diagnostics->estimates) {
+      if (!is_batch_means(estimate)) continue;
+      SCOPED_TRACE(estimate.method);
+      ASSERT_EQ(estimate.cutoff, 736);
+      const bool short_batches = static_cast<double>(estimate.cutoff) < min_batch_in_sequence_reach * reach;
+      EXPECT_EQ(short_batches, diagnostics == &slow) << "reach " << reach << ": the case tests nothing";
+      EXPECT_EQ(estimate.warning.find("shorter than") != std::string::npos, short_batches) << estimate.warning;
+      if (short_batches) EXPECT_FALSE(estimate.trusted);
+    }
+  }
 }
 
 TEST(LongBatchSize, ReachesTheFactorTimesTheCutoffWithinTheChain) {

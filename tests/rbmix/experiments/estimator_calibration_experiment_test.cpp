@@ -11,13 +11,15 @@
 namespace rbmix::experiments {
 namespace {
 
-// A population small enough for a second: one random 3+3 RBM, G and T, one configuration, two replicates.
+// A population small enough for a second: one random 3+3 RBM, G and T, one configuration, two replicates, no
+// held-out models.
 EstimatorCalibrationOptions tiny_options() {
   EstimatorCalibrationOptions options = estimator_calibration_options(Scale::smoke, 7);
   options.weight_bounds = {2};
   options.trained_rbms = 0;
   options.modes_rbms = 0;
   options.configurations = {{4, 2000}};
+  options.held_out = false;
   return options;
 }
 
@@ -45,6 +47,40 @@ TEST(EstimatorCalibration, EstimatesEveryRunAgainstItsExactTime) {
     EXPECT_LE(score.far_off_flagged, score.far_off);
     EXPECT_LE(score.close_flagged, score.close);
   }
+}
+
+// The held-out models are the same families' other members: as many runs as the calibration set's, other RBMs (other
+// exact τ), the calibration set's runs unchanged by their presence; the goal runs split into the two sets.
+TEST(EstimatorCalibration, HeldOutModelsAreOtherMembersOfTheSameFamilies) {
+  EstimatorCalibrationOptions options = tiny_options();
+  options.configurations = {{16, 1000}};
+  const EstimatorCalibrationResult alone = run_estimator_calibration(options).value();
+  options.held_out = true;
+  const EstimatorCalibrationResult both = run_estimator_calibration(options).value();
+  ASSERT_EQ(both.runs.size(), 2 * alone.runs.size());
+  const std::size_t half = alone.runs.size();
+  for (std::size_t r = 0; r < half; ++r) {
+    const CalibrationRun& calibration = both.runs[r];
+    const CalibrationRun& held_out = both.runs[half + r];
+    EXPECT_FALSE(calibration.held_out());
+    EXPECT_TRUE(held_out.held_out());
+    EXPECT_EQ(calibration.model, alone.runs[r].model);
+    EXPECT_EQ(calibration.diagnostics.estimates[0].time, alone.runs[r].diagnostics.estimates[0].time);
+    EXPECT_EQ(held_out.operator_name, calibration.operator_name);
+    EXPECT_NE(held_out.exact_time, calibration.exact_time) << held_out.model;
+  }
+  int goal = 0, calibration_runs = 0, held_out_runs = 0;
+  for (const CalibrationRun& run : both.runs) {
+    goal += goal_runs(options).selects(run);
+    calibration_runs += goal_runs(options, false).selects(run);
+    held_out_runs += goal_runs(options, true).selects(run);
+  }
+  EXPECT_GT(calibration_runs, 0);
+  EXPECT_GT(held_out_runs, 0);
+  EXPECT_EQ(calibration_runs + held_out_runs, goal);
+  // The table of the goals: one row per estimator and "all", for each set, with Wilson intervals around the shares.
+  const Table table = trust_goals_table(options, both, options.rule);
+  EXPECT_EQ(table.rows(), 2u * 8u);
 }
 
 // The coverage per run shape splits the overall one: per estimator, the estimates of the shapes add up to all of
@@ -151,19 +187,46 @@ TEST(EstimatorCalibration, ResultsDoNotDependOnTheThreadCount) {
       EXPECT_EQ(one.runs[r].diagnostics.estimates[k].time, two.runs[r].diagnostics.estimates[k].time);
 }
 
+// A score of 100 far-off and 100 close estimates with the given numbers flagged.
+EstimatorScore flagged_score(const std::string& method, int far_flagged, int close_flagged) {
+  EstimatorScore score{method};
+  score.far_off = 100;
+  score.far_off_flagged = far_flagged;
+  score.close = 100;
+  score.close_flagged = close_flagged;
+  return score;
+}
+
+// A candidate of two estimators and "all", their counts pooled.
+RuleCandidate candidate(std::array<int, 2> first, std::array<int, 2> second) {
+  RuleCandidate out;
+  out.scores = {flagged_score("first", first[0], first[1]), flagged_score("second", second[0], second[1])};
+  EstimatorScore pooled = flagged_score("all", first[0] + second[0], first[1] + second[1]);
+  pooled.far_off = pooled.close = 200;
+  out.scores.push_back(pooled);
+  return out;
+}
+
 TEST(EstimatorCalibration, ChoosesTheRuleThatMeetsBothGoalsWithTheFewestNeedlessFlags) {
-  const auto candidate = [](int far_flagged, int close_flagged) {
-    RuleCandidate out;
-    out.pooled.far_off = 100;
-    out.pooled.far_off_flagged = far_flagged;
-    out.pooled.close = 100;
-    out.pooled.close_flagged = close_flagged;
-    return out;
-  };
   // 0 misses the far-off goal; 1 and 3 meet both, 3 with fewer needless flags; 2 flags too much.
-  EXPECT_EQ(chosen_rule({candidate(90, 1), candidate(96, 8), candidate(100, 50), candidate(95, 5)}), 3u);
-  // None meets both: the one that falls least short (0.05 + 0.10, 0 + 0.50, 0.03 + 0.02).
-  EXPECT_EQ(chosen_rule({candidate(90, 20), candidate(99, 60), candidate(92, 12)}), 2u);
+  EXPECT_EQ(chosen_rule({candidate({90, 1}, {90, 1}), candidate({96, 8}, {96, 8}), candidate({100, 50}, {100, 50}),
+                         candidate({95, 5}, {95, 5})}),
+            3u);
+  // None meets both: the one that falls least short (0.05 + 0.10, 0 + 0.50, 0.03 + 0.02 per estimator).
+  EXPECT_EQ(chosen_rule({candidate({90, 20}, {90, 20}), candidate({99, 60}, {99, 60}), candidate({92, 12}, {92, 12})}),
+            2u);
+}
+
+// The goals hold per estimator: a rule that meets them pooled while one estimator misses loses to one that meets them
+// for each, though it flags fewer close estimates pooled.
+TEST(EstimatorCalibration, ChoosesTheRuleByEachEstimatorsGoalsNotThePooledOnes) {
+  const RuleCandidate pooled_only = candidate({90, 0}, {100, 2});  // pooled 95 % and 1 %: the first misses
+  const RuleCandidate each = candidate({95, 9}, {96, 9});
+  EXPECT_GE(pooled_only.pooled().flagged_far_share(), goal_flagged_far_share);
+  EXPECT_LT(pooled_only.pooled().flagged_close_share(), each.pooled().flagged_close_share());
+  EXPECT_EQ(chosen_rule({pooled_only, each}), 1u);
+  EXPECT_GT(goal_shortfall(pooled_only.scores[0]), 0.0);
+  EXPECT_EQ(goal_shortfall(each.scores[0]), 0.0);
 }
 
 TEST(EstimatorCalibration, OptionsNameWhatIsOutOfRange) {
