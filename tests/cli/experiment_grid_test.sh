@@ -227,10 +227,10 @@ case_grid_foreign_entries() {
     'result["learning_curve"][0]["train_log_likelihood"] = "nan"' 'result["learning_curve"] = []'; do
     rm -rf one whole && cp -r one-intact one && cp -r merged-intact whole
     reseal_result $phase/job-000000.json "$forged"
-    refused "merged/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+    refused "merged/journal/phase-0/job-000000.json' is damaged: the result of job 0: field 'learning_curve" \
       experiment merge --out merged one two
     reseal_result whole/journal/phase-0/job-000000.json "$forged"
-    refused "whole/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+    refused "whole/journal/phase-0/job-000000.json' is damaged: the result of job 0: field 'learning_curve" \
       experiment dcp-small --scale smoke --seed 1 --resume --out whole
   done
   rm -r one && cp -r one-intact one
