@@ -250,6 +250,32 @@ case_grid_foreign_entries() {
   wait "$holder" 2>/dev/null
 }
 
+# Every experiment reads its journaled results through one reader (experiments/exact_number.hpp, JournaledValue): a
+# resealed entry holding a value that no run writes is refused by --resume of the whole grid, naming the entry's
+# file, its job and the field, for each kind of result (PHASE: the phase whose job 0 is damaged).
+case_grid_damaged_results() {
+  local name grid phase damage field entry
+  while IFS='|' read -r -u 3 name phase damage field; do
+    declare -n grid=$name
+    [[ -d "$name-intact" ]] || succeeds experiment "${grid[@]}" --out "$name-intact"
+    rm -rf "$name" && cp -r "$name-intact" "$name"
+    entry=$name/journal/phase-$phase/job-000000.json
+    reseal_result "$entry" "$damage"
+    refused "$entry' is damaged: the result of job 0: field '$field" experiment "${grid[@]}" --resume --out "$name"
+  done 3<<'DAMAGES'
+SLEM|0|result["slem_gibbs"] = "0x1.8p+0"|slem_gibbs': 0x1.8p+0 is outside [0, 1]
+DCP|0|result["seconds"] = "-0x1p+0"|seconds': -0x1p+0 is below 0
+SAMPLERS|0|result["selection_isl"] = "nan"|selection_isl': nan is not a log-likelihood
+SAMPLERS|1|result["mean_activity"] = "0x1.8p+0"|mean_activity': 0x1.8p+0 is outside [0, 1]
+AIS|0|result["exact_log_partition"] = "inf"|exact_log_partition': inf is not a finite number
+AIS|1|result["effective_sample_size"] = "-0x1p+0"|effective_sample_size': -0x1p+0 is below 0
+MODIFIED|0|result["tau"][0] = "-0x1p+0"|tau[0]': a negative exact τ
+MODIFIED|1|result["operators"][0][0]["cutoff"] = -1|operators[0][0].cutoff': -1 is out of range
+CALIBRATION|0|result["runs"][0]["diagnostics"]["chains"] = -4|runs[0].diagnostics.chains': -4 is out of range
+COUPLING|0|result["gibbs"]["max_meeting"] = "inf"|gibbs.max_meeting': inf is neither a finite number nor missing
+DAMAGES
+}
+
 # mpirun -np 3 (rank 0 hands out the jobs, two worker ranks of two threads run them) gives the single run's outputs;
 # so does a shard run over MPI, merged.
 case_grid_mpi() {

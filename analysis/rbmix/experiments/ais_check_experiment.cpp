@@ -113,7 +113,7 @@ nlohmann::json to_grid_json(const AisRunResult& result) {
 
 void from_grid_json(const nlohmann::json& json, AisRunResult& result) {
   const JournaledValue journaled(json);
-  result.distributions = journaled["distributions"].integer<Eigen::Index>(1);
+  result.distributions = journaled["distributions"].integer<Eigen::Index>(0);
   result.log_partition = journaled["log_partition"].finite();
   // An end of the interval is infinite where the weights' lower bound is not positive (estimation/ais.hpp: −∞
   // below, or +∞ above for reverse AIS); a NaN end fails both comparisons.
