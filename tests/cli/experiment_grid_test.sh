@@ -255,6 +255,9 @@ case_grid_foreign_entries() {
 # file, its job and the field, for each kind of result (PHASE: the phase whose job 0 is damaged).
 case_grid_damaged_results() {
   local name grid phase damage field entry
+  local AUTOCORR=(autocorr --scale smoke --only bas4x4 --trials 1 --steps 2000 --seed 1)
+  local CLASSES=(class-changes --scale smoke --trials 1 --updates 100 --steps 1000 --seed 1)
+  local PCD=(pcd-study --scale smoke --seed 1)
   while IFS='|' read -r -u 3 name phase damage field; do
     declare -n grid=$name
     [[ -d "$name-intact" ]] || succeeds experiment "${grid[@]}" --out "$name-intact"
@@ -273,6 +276,10 @@ MODIFIED|0|result["tau"][0] = "-0x1p+0"|tau[0]': a negative exact τ
 MODIFIED|1|result["operators"][0][0]["cutoff"] = -1|operators[0][0].cutoff': -1 is out of range
 CALIBRATION|0|result["runs"][0]["diagnostics"]["chains"] = -4|runs[0].diagnostics.chains': -4 is out of range
 COUPLING|0|result["gibbs"]["max_meeting"] = "inf"|gibbs.max_meeting': inf is neither a finite number nor missing
+AUTOCORR|0|result["flip"]["autocorrelation"][0] = "0x1p-1"|flip.autocorrelation': not an autocorrelation
+CLASSES|0|result["counts"][1]["censored"] = 10**6|counts[1].censored': more censored starts than starts
+PCD|0|result["points"][0][0] = -1|points[0][0]': -1 is out of range
+PCD|1|result["best_test"] = "inf"|best_test': inf is not a log-likelihood
 DAMAGES
 }
 

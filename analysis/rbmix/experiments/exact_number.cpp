@@ -271,9 +271,9 @@ double JournaledValue::at_least(double low) const {
   return value;
 }
 
-double JournaledValue::log_likelihood() const {
+double JournaledValue::log_likelihood(Missing missing) const {
   const double value = number();
-  if (std::isnan(value) || value == std::numeric_limits<double>::infinity())
+  if ((std::isnan(value) && missing == Missing::refused) || value == std::numeric_limits<double>::infinity())
     refuse(exact_number(value).get<std::string>() + " is not a log-likelihood (finite, or -inf for a diverged model)");
   return value;
 }

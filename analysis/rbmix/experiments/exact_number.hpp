@@ -37,6 +37,9 @@ class JournaledValue {
   // The elements of this list; refused unless it is a list.
   std::vector<JournaledValue> elements() const;
 
+  // Whether NaN, "not available", is read where a number is expected.
+  enum class Missing { refused, allowed };
+
   // An exact number (exact_number.hpp), infinities and NaN included, for a value that holds them by design.
   double number() const;
   // An exact number that is finite.
@@ -44,12 +47,12 @@ class JournaledValue {
   // A finite exact number, or NaN where the result has none ("not available", an undefined estimate).
   double finite_or_missing() const;
   // A finite exact number in [low, high] (a SLEM, a share), or NaN if `missing` is allowed.
-  enum class Missing { refused, allowed };
   double within(double low, double high, Missing missing = Missing::refused) const;
   // A finite exact number of at least `low` (a time in seconds, a size: 0).
   double at_least(double low) const;
-  // A log-likelihood: a finite exact number, or −∞ where the model diverged; NaN and +∞ are refused.
-  double log_likelihood() const;
+  // A log-likelihood: a finite exact number, or −∞ where the model diverged; +∞ is refused, and so is NaN unless
+  // `missing` is allowed (a score the run does not evaluate).
+  double log_likelihood(Missing missing = Missing::refused) const;
   // An integer in Integer's range (a count, an index: at least `least`).
   template <std::integral Integer>
   Integer integer(Integer least = std::numeric_limits<Integer>::lowest()) const;
