@@ -149,8 +149,8 @@ AutocorrOperatorResult operator_from_grid_json(const JournaledValue& json) {
     result.autocorrelation(static_cast<Eigen::Index>(lag)) = autocorrelation[lag].finite_or_missing();
   const bool constant = result.autocorrelation.array().isNaN().all();
   json["autocorrelation"].require_that(
-      result.autocorrelation.size() > 0 && (constant || (result.autocorrelation[0] == 1.0 &&
-                                                          result.autocorrelation.allFinite())),
+      result.autocorrelation.size() > 0 &&
+          (constant || (result.autocorrelation[0] == 1.0 && result.autocorrelation.allFinite())),
       "not an autocorrelation from ρ(0) = 1 on (or NaN at every lag)");
   return result;
 }

@@ -166,8 +166,9 @@ void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial) {
       trial.counts[r].first_changes.push_back(first_change.integer<long long>(0));
     trial.counts[r].censored = count["censored"].integer<long long>(0);
     // A censored start counts its cap as its first change, so no more starts are censored than there are.
-    count["censored"].require_that(trial.counts[r].censored <= static_cast<long long>(trial.counts[r].first_changes.size()),
-                                   "more censored starts than starts");
+    count["censored"].require_that(
+        trial.counts[r].censored <= static_cast<long long>(trial.counts[r].first_changes.size()),
+        "more censored starts than starts");
   }
 }
 

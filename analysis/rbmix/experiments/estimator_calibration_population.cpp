@@ -119,7 +119,8 @@ void from_grid_json(const nlohmann::json& json, OperatorJob& job) {
                         {}};
     run["slowest_time"].require_that(read.slowest_time >= 0.0, "not a time (at least 0, or inf)");
     for (const JournaledValue& candidate : run["long_batch_candidates"].elements())
-      read.long_batch_candidates.push_back({candidate.element(0).finite(), candidate.element(1).number(), candidate.element(2).number()});
+      read.long_batch_candidates.push_back(
+          {candidate.element(0).finite(), candidate.element(1).number(), candidate.element(2).number()});
     job.runs.push_back(std::move(read));
   }
 }

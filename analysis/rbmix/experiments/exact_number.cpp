@@ -170,9 +170,12 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
 }
 
 analysis::TrustSignals read_exact_signals(const JournaledValue& json) {
-  return {json["method_warning"].text(),         json["potential_scale_reduction"].number(),
-          json["length_in_times"].number(),      json["relative_half_width"].number(),
-          json["disagreement"].number(),         json["batch_in_times"].number(),
+  return {json["method_warning"].text(),
+          json["potential_scale_reduction"].number(),
+          json["length_in_times"].number(),
+          json["relative_half_width"].number(),
+          json["disagreement"].number(),
+          json["batch_in_times"].number(),
           json["nested"].flag()};
 }
 
@@ -247,7 +250,8 @@ double JournaledValue::finite() const {
 
 double JournaledValue::finite_or_missing() const {
   const double value = number();
-  if (std::isinf(value)) refuse(exact_number(value).get<std::string>() + " is neither a finite number nor missing (nan)");
+  if (std::isinf(value))
+    refuse(exact_number(value).get<std::string>() + " is neither a finite number nor missing (nan)");
   return value;
 }
 

@@ -75,9 +75,10 @@ class JournaledValue {
 template <std::integral Integer>
 Integer JournaledValue::integer(Integer least) const {
   if (!json_->is_number_integer()) refuse(json_->dump() + " is not an integer");
-  const bool in_range = json_->is_number_unsigned()
-                            ? json_->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Integer>::max())
-                            : std::in_range<Integer>(json_->get<std::int64_t>());
+  const bool in_range =
+      json_->is_number_unsigned()
+          ? json_->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Integer>::max())
+          : std::in_range<Integer>(json_->get<std::int64_t>());
   if (!in_range || json_->get<Integer>() < least)
     refuse(json_->dump() + " is out of range (at least " + std::to_string(least) + ")");
   return json_->get<Integer>();

@@ -117,8 +117,8 @@ nlohmann::json curve_to_grid_json(const std::vector<IslPoint>& curve) {
 std::vector<IslPoint> curve_from_grid_json(const JournaledValue& json) {
   std::vector<IslPoint> curve;
   for (const JournaledValue& point : json.elements())
-    curve.push_back({point.element(0).integer<Eigen::Index>(1), point.element(1).finite(), point.element(2).log_likelihood(),
-                     point.element(3).log_likelihood()});
+    curve.push_back({point.element(0).integer<Eigen::Index>(1), point.element(1).finite(),
+                     point.element(2).log_likelihood(), point.element(3).log_likelihood()});
   return curve;
 }
 

@@ -82,10 +82,9 @@ void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
                        [&](const EvaluationPoint& held) { return held.update == point.update; });
   };
   journaled["learning_curve"].require_that(
-      summary.learning_curve.empty()
-          ? !summary.best && !summary.final
-          : summary.final && summary.final->update == summary.learning_curve.back().update &&
-                (!summary.best || on_curve(*summary.best)),
+      summary.learning_curve.empty() ? !summary.best && !summary.final
+                                     : summary.final && summary.final->update == summary.learning_curve.back().update &&
+                                           (!summary.best || on_curve(*summary.best)),
       std::to_string(summary.learning_curve.size()) + " points that do not hold its best and final evaluations");
   summary.seconds = journaled["seconds"].at_least(0.0);
 }

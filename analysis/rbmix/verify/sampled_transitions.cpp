@@ -23,7 +23,9 @@ StartStates start_states(const Rbm& rbm, Eigen::Index chains_per_start, Eigen::I
     const auto state = static_cast<std::uint64_t>(first + k);
     const auto fill = [&](MatrixD& layer, std::uint64_t part) {
       for (Eigen::Index unit = 0; unit < layer.cols(); ++unit)
-        layer.col(unit).segment(k * chains_per_start, chains_per_start).setConstant(static_cast<double>((part >> unit) & 1U));
+        layer.col(unit)
+            .segment(k * chains_per_start, chains_per_start)
+            .setConstant(static_cast<double>((part >> unit) & 1U));
     };
     fill(states.visible, space.visible_part(state));
     fill(states.hidden, space.hidden_part(state));

@@ -177,8 +177,9 @@ TEST(JournaledValue, RefusesADamagedFieldByItsPath) {
             "field 'estimates[0].band_lower': below the interval's lower end");
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["band_upper"] = exact_number(7.0); }),
             "field 'estimates[0].band_upper': above the interval's upper end");
-  const std::string trusted = "field 'estimates[0].trusted': true for an estimate without a finite time and interval, "
-                              "or with a warning";
+  const std::string trusted =
+      "field 'estimates[0].trusted': true for an estimate without a finite time and interval, "
+      "or with a warning";
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["time"] = "nan"; }), trusted);
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["upper"] = "inf"; }), trusted);
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["warning"] = "wide interval"; }), trusted);
@@ -204,8 +205,8 @@ TEST(JournaledValue, RefusesADamagedFieldByItsPath) {
 
 // The readers of single values: a finite number, NaN only where missing is allowed, a range, a log-likelihood.
 TEST(JournaledValue, ReadsEachKindOfNumberOrRefusesIt) {
-  const nlohmann::json record = {{"nan", "nan"}, {"inf", "inf"}, {"minus_inf", "-inf"}, {"half", "0x1p-1"},
-                                 {"two", "0x1p+1"}};
+  const nlohmann::json record = {
+      {"nan", "nan"}, {"inf", "inf"}, {"minus_inf", "-inf"}, {"half", "0x1p-1"}, {"two", "0x1p+1"}};
   const JournaledValue json(record);
   const auto refusal = [](const std::function<double()>& read) {
     try {
