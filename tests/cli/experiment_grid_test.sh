@@ -227,10 +227,10 @@ case_grid_foreign_entries() {
     'result["learning_curve"][0]["train_log_likelihood"] = "nan"' 'result["learning_curve"] = []'; do
     rm -rf one whole && cp -r one-intact one && cp -r merged-intact whole
     reseal_result $phase/job-000000.json "$forged"
-    refused "merged/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+    refused "merged/journal/phase-0/job-000000.json' is damaged: the result of job 0: field 'learning_curve" \
       experiment merge --out merged one two
     reseal_result whole/journal/phase-0/job-000000.json "$forged"
-    refused "whole/journal/phase-0/job-000000.json': the result of job 0 cannot be read" \
+    refused "whole/journal/phase-0/job-000000.json' is damaged: the result of job 0: field 'learning_curve" \
       experiment dcp-small --scale smoke --seed 1 --resume --out whole
   done
   rm -r one && cp -r one-intact one
@@ -248,6 +248,39 @@ case_grid_foreign_entries() {
   refused "output directory 'busy' is in use by process $holder" experiment merge --out busy one two
   kill -KILL "$holder"
   wait "$holder" 2>/dev/null
+}
+
+# Every experiment reads its journaled results through one reader (experiments/exact_number.hpp, JournaledValue): a
+# resealed entry holding a value that no run writes is refused by --resume of the whole grid, naming the entry's
+# file, its job and the field, for each kind of result (PHASE: the phase whose job 0 is damaged).
+case_grid_damaged_results() {
+  local name grid phase damage field entry
+  local AUTOCORR=(autocorr --scale smoke --only bas4x4 --trials 1 --steps 2000 --seed 1)
+  local CLASSES=(class-changes --scale smoke --trials 1 --updates 100 --steps 1000 --seed 1)
+  local PCD=(pcd-study --scale smoke --seed 1)
+  while IFS='|' read -r -u 3 name phase damage field; do
+    declare -n grid=$name
+    [[ -d "$name-intact" ]] || succeeds experiment "${grid[@]}" --out "$name-intact"
+    rm -rf "$name" && cp -r "$name-intact" "$name"
+    entry=$name/journal/phase-$phase/job-000000.json
+    reseal_result "$entry" "$damage"
+    refused "$entry' is damaged: the result of job 0: field '$field" experiment "${grid[@]}" --resume --out "$name"
+  done 3<<'DAMAGES'
+SLEM|0|result["slem_gibbs"] = "0x1.8p+0"|slem_gibbs': 0x1.8p+0 is outside [0, 1]
+DCP|0|result["seconds"] = "-0x1p+0"|seconds': -0x1p+0 is below 0
+SAMPLERS|0|result["selection_isl"] = "nan"|selection_isl': nan is not a log-likelihood
+SAMPLERS|1|result["mean_activity"] = "0x1.8p+0"|mean_activity': 0x1.8p+0 is outside [0, 1]
+AIS|0|result["exact_log_partition"] = "inf"|exact_log_partition': inf is not a finite number
+AIS|1|result["effective_sample_size"] = "-0x1p+0"|effective_sample_size': -0x1p+0 is below 0
+MODIFIED|0|result["tau"][0] = "-0x1p+0"|tau[0]': a negative exact τ
+MODIFIED|1|result["operators"][0][0]["cutoff"] = -1|operators[0][0].cutoff': -1 is out of range
+CALIBRATION|0|result["runs"][0]["diagnostics"]["chains"] = -4|runs[0].diagnostics.chains': -4 is out of range
+COUPLING|0|result["gibbs"]["max_meeting"] = "inf"|gibbs.max_meeting': inf is neither a finite number nor missing
+AUTOCORR|0|result["flip"]["autocorrelation"][0] = "0x1p-1"|flip.autocorrelation': not an autocorrelation
+CLASSES|0|result["counts"][1]["censored"] = 10**6|counts[1].censored': more censored starts than starts
+PCD|0|result["points"][0][0] = -1|points[0][0]': -1 is out of range
+PCD|1|result["best_test"] = "inf"|best_test': inf is not a log-likelihood
+DAMAGES
 }
 
 # mpirun -np 3 (rank 0 hands out the jobs, two worker ranks of two threads run them) gives the single run's outputs;

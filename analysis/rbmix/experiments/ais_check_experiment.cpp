@@ -72,12 +72,19 @@ nlohmann::json to_grid_json(const CheckModel& model) {
 }
 
 void from_grid_json(const nlohmann::json& json, CheckModel& model) {
-  model.name = json.at("name").get<std::string>();
-  model.rbm = read_exact_rbm(json.at("rbm"));
-  model.base_bias = read_exact_vector(json.at("base_bias"));
-  model.reverse_start = read_exact_matrix(json.at("reverse_start"));
-  model.exact_log_partition = read_exact_number(json.at("exact_log_partition"));
-  model.exact_seconds = read_exact_number(json.at("exact_seconds"));
+  const JournaledValue journaled(json);
+  model.name = journaled["name"].text();
+  model.rbm = journaled["rbm"].read(read_exact_rbm);
+  model.base_bias = journaled["base_bias"].read(read_exact_vector);
+  journaled["base_bias"].require_that(model.base_bias.size() == model.rbm.n_visible() && model.base_bias.allFinite(),
+                                      "not a finite bias per visible unit of the RBM");
+  model.reverse_start = journaled["reverse_start"].read(read_exact_matrix);
+  journaled["reverse_start"].require_that(
+      model.reverse_start.size() == 0 ||
+          (model.reverse_start.cols() == model.rbm.n_visible() && model.reverse_start.allFinite()),
+      "not finite rows of the RBM's visible units");
+  model.exact_log_partition = journaled["exact_log_partition"].finite();
+  model.exact_seconds = journaled["exact_seconds"].at_least(0.0);
 }
 
 // One AIS run of the second phase: on a check model, or (model = timing_run) on the 784×500 timing model.
@@ -105,12 +112,17 @@ nlohmann::json to_grid_json(const AisRunResult& result) {
 }
 
 void from_grid_json(const nlohmann::json& json, AisRunResult& result) {
-  result.distributions = json.at("distributions").get<Eigen::Index>();
-  result.log_partition = read_exact_number(json.at("log_partition"));
-  result.lower = read_exact_number(json.at("lower"));
-  result.upper = read_exact_number(json.at("upper"));
-  result.effective_sample_size = read_exact_number(json.at("effective_sample_size"));
-  result.seconds = read_exact_number(json.at("seconds"));
+  const JournaledValue journaled(json);
+  result.distributions = journaled["distributions"].integer<Eigen::Index>(0);
+  result.log_partition = journaled["log_partition"].finite();
+  // An end of the interval is infinite where the weights' lower bound is not positive (estimation/ais.hpp: −∞
+  // below, or +∞ above for reverse AIS); a NaN end fails both comparisons.
+  result.lower = journaled["lower"].number();
+  result.upper = journaled["upper"].number();
+  journaled["lower"].require_that(result.lower <= result.log_partition, "not at most the estimate");
+  journaled["upper"].require_that(result.upper >= result.log_partition, "not at least the estimate");
+  result.effective_sample_size = journaled["effective_sample_size"].at_least(0.0);
+  result.seconds = journaled["seconds"].at_least(0.0);
 }
 
 MatrixD rows_with_replacement(const MatrixD& data, Eigen::Index rows, std::uint64_t seed) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -137,12 +138,20 @@ nlohmann::json operator_to_grid_json(const AutocorrOperatorResult& result) {
   return {{"estimates", estimates}, {"autocorrelation", exact_numbers(autocorrelation)}};
 }
 
-AutocorrOperatorResult operator_from_grid_json(const nlohmann::json& json) {
+// The autocorrelation is finite from ρ(0) = 1 on, or NaN at every lag where the traces are constant.
+AutocorrOperatorResult operator_from_grid_json(const JournaledValue& json) {
   AutocorrOperatorResult result;
-  for (const auto& estimate : json.at("estimates")) result.estimates.push_back(read_exact_estimate(estimate));
-  const std::vector<double> autocorrelation = read_exact_numbers(json.at("autocorrelation"));
-  result.autocorrelation =
-      Eigen::Map<const VectorD>(autocorrelation.data(), static_cast<Eigen::Index>(autocorrelation.size()));
+  for (const JournaledValue& estimate : json["estimates"].elements())
+    result.estimates.push_back(read_exact_estimate(estimate));
+  const std::vector<JournaledValue> autocorrelation = json["autocorrelation"].elements();
+  result.autocorrelation.resize(static_cast<Eigen::Index>(autocorrelation.size()));
+  for (std::size_t lag = 0; lag < autocorrelation.size(); ++lag)
+    result.autocorrelation(static_cast<Eigen::Index>(lag)) = autocorrelation[lag].finite_or_missing();
+  const bool constant = result.autocorrelation.array().isNaN().all();
+  json["autocorrelation"].require_that(
+      result.autocorrelation.size() > 0 &&
+          (constant || (result.autocorrelation[0] == 1.0 && result.autocorrelation.allFinite())),
+      "not an autocorrelation from ρ(0) = 1 on (or NaN at every lag)");
   return result;
 }
 
@@ -157,11 +166,12 @@ nlohmann::json to_grid_json(const AutocorrTrial& trial) {
 }
 
 void from_grid_json(const nlohmann::json& json, AutocorrTrial& trial) {
-  trial.setting = json.at("setting").get<std::size_t>();
-  trial.trial = json.at("trial").get<int>();
-  trial.train_seconds = read_exact_number(json.at("train_seconds"));
-  trial.gibbs = operator_from_grid_json(json.at("gibbs"));
-  trial.flip = operator_from_grid_json(json.at("flip"));
+  const JournaledValue journaled(json);
+  trial.setting = journaled["setting"].integer<std::size_t>(0);
+  trial.trial = journaled["trial"].integer<int>(0);
+  trial.train_seconds = journaled["train_seconds"].at_least(0.0);
+  trial.gibbs = operator_from_grid_json(journaled["gibbs"]);
+  trial.flip = operator_from_grid_json(journaled["flip"]);
 }
 
 OrPartDone<AutocorrResult> run_autocorr(const AutocorrOptions& options, const JobRunner& runner) {

@@ -155,13 +155,20 @@ nlohmann::json to_grid_json(const ClassChangesTrial& trial) {
 }
 
 void from_grid_json(const nlohmann::json& json, ClassChangesTrial& trial) {
-  trial.setting = json.at("setting").get<std::size_t>();
-  trial.trial = json.at("trial").get<int>();
+  const JournaledValue journaled(json);
+  trial.setting = journaled["setting"].integer<std::size_t>(0);
+  trial.trial = journaled["trial"].integer<int>(0);
   for (std::size_t r = 0; r < trial.counts.size(); ++r) {
-    const nlohmann::json& count = json.at("counts").at(r);
-    trial.counts[r].changes = count.at("changes").get<long long>();
-    trial.counts[r].first_changes = count.at("first_changes").get<std::vector<long long>>();
-    trial.counts[r].censored = count.at("censored").get<long long>();
+    const JournaledValue count = journaled["counts"].element(r);
+    trial.counts[r].changes = count["changes"].integer<long long>(0);
+    trial.counts[r].first_changes.clear();
+    for (const JournaledValue& first_change : count["first_changes"].elements())
+      trial.counts[r].first_changes.push_back(first_change.integer<long long>(0));
+    trial.counts[r].censored = count["censored"].integer<long long>(0);
+    // A censored start counts its cap as its first change, so no more starts are censored than there are.
+    count["censored"].require_that(
+        trial.counts[r].censored <= static_cast<long long>(trial.counts[r].first_changes.size()),
+        "more censored starts than starts");
   }
 }
 

@@ -27,14 +27,19 @@ nlohmann::json to_json(const CouplingOperatorResult& result) {
           {"max_meeting", exact_number(result.max_meeting)}};
 }
 
-void from_json(const nlohmann::json& json, CouplingOperatorResult& result) {
-  result.pairs = json.at("pairs").get<Eigen::Index>();
-  result.met = json.at("met").get<Eigen::Index>();
-  result.mixing_time = json.at("mixing_time").is_null()
-                           ? std::nullopt
-                           : std::optional<Eigen::Index>(json.at("mixing_time").get<Eigen::Index>());
-  result.median_meeting = read_exact_number(json.at("median_meeting"));
-  result.max_meeting = read_exact_number(json.at("max_meeting"));
+// A bound exists only when every pair met; the meeting times are those of the pairs that met (NaN if none did).
+void from_json(const JournaledValue& json, CouplingOperatorResult& result) {
+  result.pairs = json["pairs"].integer<Eigen::Index>(0);
+  result.met = json["met"].integer<Eigen::Index>(0);
+  json["met"].require_that(result.met <= result.pairs, "more pairs met than were coupled");
+  const JournaledValue mixing_time = json["mixing_time"];
+  result.mixing_time =
+      mixing_time.is_null() ? std::nullopt : std::optional<Eigen::Index>(mixing_time.integer<Eigen::Index>(0));
+  mixing_time.require_that(mixing_time.is_null() || result.met == result.pairs, "a bound although not every pair met");
+  result.median_meeting = json["median_meeting"].finite_or_missing();
+  result.max_meeting = json["max_meeting"].finite_or_missing();
+  json["max_meeting"].require_that(std::isnan(result.max_meeting) == (result.met == 0),
+                                   "a meeting time is missing exactly when no pair met");
 }
 
 // One operator's coupled pairs on `rbm` from `start`, summarised.
@@ -177,14 +182,16 @@ nlohmann::json to_grid_json(const CouplingModelResult& result) {
 }
 
 void from_grid_json(const nlohmann::json& json, CouplingModelResult& result) {
-  result.family = json.at("family").get<std::string>();
-  result.size = json.at("size").get<int>();
-  result.weight_bound = json.at("c").get<int>();
-  result.index = json.at("index").get<int>();
-  result.slem_gibbs = read_exact_number(json.at("slem_gibbs"));
-  result.slem_flip = read_exact_number(json.at("slem_flip"));
-  from_json(json.at("gibbs"), result.gibbs);
-  from_json(json.at("flip"), result.flip);
+  const JournaledValue journaled(json);
+  result.family = journaled["family"].text();
+  result.size = journaled["size"].integer<int>(0);
+  result.weight_bound = journaled["c"].integer<int>(0);
+  result.index = journaled["index"].integer<int>(0);
+  // A SLEM lies in [0, 1]; NaN where the family has none (Table 2's trained models).
+  result.slem_gibbs = journaled["slem_gibbs"].within(0.0, 1.0, JournaledValue::Missing::allowed);
+  result.slem_flip = journaled["slem_flip"].within(0.0, 1.0, JournaledValue::Missing::allowed);
+  from_json(journaled["gibbs"], result.gibbs);
+  from_json(journaled["flip"], result.flip);
 }
 
 OrPartDone<CouplingResult> run_coupling(const CouplingOptions& options, const JobRunner& runner) {

@@ -110,22 +110,25 @@ nlohmann::json to_grid_json(const OperatorJob& job) {
 }
 
 void from_grid_json(const nlohmann::json& json, OperatorJob& job) {
-  job.skipped = json.at("skipped").get<bool>();
+  const JournaledValue journaled(json);
+  job.skipped = journaled["skipped"].flag();
   job.runs.clear();
-  for (const nlohmann::json& run : json.at("runs")) {
-    CalibrationRun read{run.at("model").get<std::string>(),
-                        run.at("operator").get<std::string>(),
-                        read_exact_number(run.at("exact_time")),
-                        read_exact_number(run.at("slowest_time")),
-                        {run.at("chains").get<Eigen::Index>(), run.at("steps").get<Eigen::Index>(),
-                         run.at("superchains").get<Eigen::Index>()},
-                        run.at("replicate").get<int>(),
-                        read_exact_diagnostics(run.at("diagnostics")),
-                        read_exact_number(run.at("nested_potential_scale_reduction")),
+  // The exact τ of a run is finite; its slowest time is +∞ where the SLEM rounds to 1.
+  for (const JournaledValue& run : journaled["runs"].elements()) {
+    CalibrationRun read{run["model"].text(),
+                        run["operator"].text(),
+                        run["exact_time"].at_least(0.0),
+                        run["slowest_time"].number(),
+                        {run["chains"].integer<Eigen::Index>(1), run["steps"].integer<Eigen::Index>(1),
+                         run["superchains"].integer<Eigen::Index>(0)},
+                        run["replicate"].integer<int>(0),
+                        read_exact_diagnostics(run["diagnostics"]),
+                        run["nested_potential_scale_reduction"].number(),
                         {}};
-    for (const nlohmann::json& candidate : run.at("long_batch_candidates"))
-      read.long_batch_candidates.push_back({read_exact_number(candidate.at(0)), read_exact_number(candidate.at(1)),
-                                            read_exact_number(candidate.at(2))});
+    run["slowest_time"].require_that(read.slowest_time >= 0.0, "not a time (at least 0, or inf)");
+    for (const JournaledValue& candidate : run["long_batch_candidates"].elements())
+      read.long_batch_candidates.push_back(
+          {candidate.element(0).finite(), candidate.element(1).number(), candidate.element(2).number()});
     job.runs.push_back(std::move(read));
   }
 }

@@ -3,23 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "rbmix/core/error.hpp"
 
 namespace rbmix::experiments {
-
-namespace {
-
-// Throws InputError unless `json` is an object holding every key of `keys`; `what` names the record in the message
-// ("a journaled estimate is not an object: …", "… has no 'time'").
-void require_fields(const nlohmann::json& json, std::initializer_list<const char*> keys, const std::string& what) {
-  require(json.is_object(), what + " is not an object: " + json.dump());
-  for (const char* key : keys) require(json.contains(key), what + " has no '" + key + "'");
-}
-
-}  // namespace
 
 nlohmann::json exact_number(double value) {
   char text[64];
@@ -140,17 +130,31 @@ nlohmann::json exact_estimate(const analysis::IntegratedTimeEstimate& estimate) 
           {"band_upper", exact_number(estimate.band_upper)}};
 }
 
+analysis::IntegratedTimeEstimate read_exact_estimate(const JournaledValue& json) {
+  analysis::IntegratedTimeEstimate estimate{json["method"].text(),
+                                            json["time"].number(),
+                                            json["lower"].number(),
+                                            json["upper"].number(),
+                                            json["cutoff"].integer<Eigen::Index>(0),
+                                            json["trusted"].flag(),
+                                            json["warning"].text(),
+                                            json["band_lower"].number(),
+                                            json["band_upper"].number()};
+  // NaN marks an undefined estimate; an interval that is defined is ordered and holds the estimator's own band.
+  const auto ordered = [](double low, double high) { return std::isnan(low) || std::isnan(high) || low <= high; };
+  json["upper"].require_that(ordered(estimate.lower, estimate.upper), "below its lower end");
+  json["band_upper"].require_that(ordered(estimate.band_lower, estimate.band_upper), "below its lower end");
+  json["band_lower"].require_that(ordered(estimate.lower, estimate.band_lower), "below the interval's lower end");
+  json["band_upper"].require_that(ordered(estimate.band_upper, estimate.upper), "above the interval's upper end");
+  // A trusted estimate is one the trust rule read: a finite τ̂ in a finite interval, and no warning.
+  json["trusted"].require_that(!estimate.trusted || (std::isfinite(estimate.time) && std::isfinite(estimate.lower) &&
+                                                     std::isfinite(estimate.upper) && estimate.warning.empty()),
+                               "true for an estimate without a finite time and interval, or with a warning");
+  return estimate;
+}
+
 analysis::IntegratedTimeEstimate read_exact_estimate(const nlohmann::json& json) {
-  require_fields(json, {"method", "time", "lower", "upper", "cutoff", "trusted", "warning", "band_lower", "band_upper"},
-                 "a journaled estimate");
-  require(json.at("method").is_string() && json.at("warning").is_string() && json.at("trusted").is_boolean() &&
-              json.at("cutoff").is_number_integer(),
-          "a journaled estimate's method, warning, trusted or cutoff has the wrong type: " + json.dump());
-  return {json.at("method").get<std::string>(),   read_exact_number(json.at("time")),
-          read_exact_number(json.at("lower")),    read_exact_number(json.at("upper")),
-          json.at("cutoff").get<Eigen::Index>(),  json.at("trusted").get<bool>(),
-          json.at("warning").get<std::string>(),  read_exact_number(json.at("band_lower")),
-          read_exact_number(json.at("band_upper"))};
+  return read_exact_estimate(JournaledValue(json));
 }
 
 namespace {
@@ -165,17 +169,14 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
           {"batch_in_times", exact_number(signals.batch_in_times)}};
 }
 
-analysis::TrustSignals read_exact_signals(const nlohmann::json& json) {
-  require_fields(json,
-                 {"method_warning", "potential_scale_reduction", "nested", "length_in_times", "relative_half_width",
-                  "disagreement", "batch_in_times"},
-                 "a journaled set of trust signals");
-  require(json.at("method_warning").is_string() && json.at("nested").is_boolean(),
-          "journaled trust signals' method_warning is not a string or nested not a boolean");
-  return {json.at("method_warning").get<std::string>(),   read_exact_number(json.at("potential_scale_reduction")),
-          read_exact_number(json.at("length_in_times")),     read_exact_number(json.at("relative_half_width")),
-          read_exact_number(json.at("disagreement")),        read_exact_number(json.at("batch_in_times")),
-          json.at("nested").get<bool>()};
+analysis::TrustSignals read_exact_signals(const JournaledValue& json) {
+  return {json["method_warning"].text(),
+          json["potential_scale_reduction"].number(),
+          json["length_in_times"].number(),
+          json["relative_half_width"].number(),
+          json["disagreement"].number(),
+          json["batch_in_times"].number(),
+          json["nested"].flag()};
 }
 
 }  // namespace
@@ -194,26 +195,109 @@ nlohmann::json exact_diagnostics(const analysis::MixingDiagnostics& diagnostics)
           {"signals", signals}};
 }
 
-analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
-  require_fields(json,
-                 {"steps", "chains", "potential_scale_reduction", "bulk_effective_sample_size",
-                  "tail_effective_sample_size", "long_batch_means", "estimates", "signals"},
-                 "a journaled diagnostics record");
-  require(json.at("steps").is_number_integer() && json.at("chains").is_number_integer(),
-          "journaled diagnostics' steps or chains is not an integer");
-  require(json.at("estimates").is_array() && json.at("signals").is_array() &&
-              json.at("estimates").size() == json.at("signals").size(),
-          "journaled diagnostics need as many trust signals as estimates");
+analysis::MixingDiagnostics read_exact_diagnostics(const JournaledValue& json) {
   analysis::MixingDiagnostics diagnostics;
-  diagnostics.steps = json.at("steps").get<Eigen::Index>();
-  diagnostics.chains = json.at("chains").get<Eigen::Index>();
-  diagnostics.potential_scale_reduction = read_exact_number(json.at("potential_scale_reduction"));
-  diagnostics.bulk_effective_sample_size = read_exact_number(json.at("bulk_effective_sample_size"));
-  diagnostics.tail_effective_sample_size = read_exact_number(json.at("tail_effective_sample_size"));
-  diagnostics.long_batch_means = read_exact_estimate(json.at("long_batch_means"));
-  for (const auto& estimate : json.at("estimates")) diagnostics.estimates.push_back(read_exact_estimate(estimate));
-  for (const auto& signal : json.at("signals")) diagnostics.signals.push_back(read_exact_signals(signal));
+  diagnostics.steps = json["steps"].integer<Eigen::Index>(0);
+  diagnostics.chains = json["chains"].integer<Eigen::Index>(0);
+  diagnostics.potential_scale_reduction = json["potential_scale_reduction"].number();
+  diagnostics.bulk_effective_sample_size = json["bulk_effective_sample_size"].number();
+  diagnostics.tail_effective_sample_size = json["tail_effective_sample_size"].number();
+  diagnostics.long_batch_means = read_exact_estimate(json["long_batch_means"]);
+  for (const JournaledValue& estimate : json["estimates"].elements())
+    diagnostics.estimates.push_back(read_exact_estimate(estimate));
+  for (const JournaledValue& signal : json["signals"].elements())
+    diagnostics.signals.push_back(read_exact_signals(signal));
+  json["signals"].require_that(diagnostics.signals.size() == diagnostics.estimates.size(),
+                               "not one set of trust signals per estimate");
   return diagnostics;
+}
+
+analysis::MixingDiagnostics read_exact_diagnostics(const nlohmann::json& json) {
+  return read_exact_diagnostics(JournaledValue(json));
+}
+
+}  // namespace rbmix::experiments
+
+namespace rbmix::experiments {
+
+JournaledValue JournaledValue::operator[](const char* key) const {
+  if (!json_->is_object()) refuse("not an object");
+  const auto field = json_->find(key);
+  if (field == json_->end()) refuse(std::string("no '") + key + "'");
+  return JournaledValue(*field, path_.empty() ? std::string(key) : path_ + "." + key);
+}
+
+JournaledValue JournaledValue::element(std::size_t index) const {
+  if (!json_->is_array() || index >= json_->size())
+    refuse("not a list of more than " + std::to_string(index) + " elements");
+  return JournaledValue((*json_)[index], path_ + "[" + std::to_string(index) + "]");
+}
+
+std::vector<JournaledValue> JournaledValue::elements() const {
+  if (!json_->is_array()) refuse("not a list");
+  std::vector<JournaledValue> elements;
+  for (std::size_t index = 0; index < json_->size(); ++index) elements.push_back(element(index));
+  return elements;
+}
+
+double JournaledValue::number() const { return read(read_exact_number); }
+
+double JournaledValue::finite() const {
+  const double value = number();
+  if (!std::isfinite(value)) refuse(exact_number(value).get<std::string>() + " is not a finite number");
+  return value;
+}
+
+double JournaledValue::finite_or_missing() const {
+  const double value = number();
+  if (std::isinf(value))
+    refuse(exact_number(value).get<std::string>() + " is neither a finite number nor missing (nan)");
+  return value;
+}
+
+double JournaledValue::within(double low, double high, Missing missing) const {
+  const double value = missing == Missing::allowed ? finite_or_missing() : finite();
+  if (!std::isnan(value) && (value < low || value > high)) {
+    std::ostringstream why;
+    why << exact_number(value).get<std::string>() << " is outside [" << low << ", " << high << "]";
+    refuse(why.str());
+  }
+  return value;
+}
+
+double JournaledValue::at_least(double low) const {
+  const double value = finite();
+  if (value < low) {
+    std::ostringstream why;
+    why << exact_number(value).get<std::string>() << " is below " << low;
+    refuse(why.str());
+  }
+  return value;
+}
+
+double JournaledValue::log_likelihood(Missing missing) const {
+  const double value = number();
+  if ((std::isnan(value) && missing == Missing::refused) || value == std::numeric_limits<double>::infinity())
+    refuse(exact_number(value).get<std::string>() + " is not a log-likelihood (finite, or -inf for a diverged model)");
+  return value;
+}
+
+bool JournaledValue::flag() const {
+  if (!json_->is_boolean()) refuse(json_->dump() + " is not true or false");
+  return json_->get<bool>();
+}
+
+std::string JournaledValue::text() const {
+  if (!json_->is_string()) refuse(json_->dump() + " is not a string");
+  return json_->get<std::string>();
+}
+
+void JournaledValue::require_that(bool holds, const std::string& why) const {
+  if (!holds) refuse(why);
+}
+
+void JournaledValue::refuse(const std::string& why) const {
+  throw InputError((path_.empty() ? std::string("the result") : "field '" + path_ + "'") + ": " + why);
 }
 
 }  // namespace rbmix::experiments

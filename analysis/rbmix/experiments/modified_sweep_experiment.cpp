@@ -149,11 +149,19 @@ nlohmann::json to_grid_json(const ModifiedSweepRbm& rbm) {
 }
 
 void from_grid_json(const nlohmann::json& json, ModifiedSweepRbm& rbm) {
-  rbm.size = json.at("size").get<int>();
-  rbm.weight_bound = json.at("c").get<int>();
-  rbm.index = json.at("index").get<int>();
-  rbm.slem = read_exact_numbers(json.at("slem"));
-  rbm.tau = read_exact_numbers(json.at("tau"));
+  const JournaledValue journaled(json);
+  rbm.size = journaled["size"].integer<int>(0);
+  rbm.weight_bound = journaled["c"].integer<int>(0);
+  rbm.index = journaled["index"].integer<int>(0);
+  rbm.slem.clear();
+  for (const JournaledValue& slem : journaled["slem"].elements()) rbm.slem.push_back(slem.within(0.0, 1.0));
+  // τ is NaN where the operator has none; it is an asymptotic variance over a variance, so never negative.
+  rbm.tau.clear();
+  for (const JournaledValue& tau : journaled["tau"].elements()) {
+    rbm.tau.push_back(tau.finite_or_missing());
+    tau.require_that(std::isnan(rbm.tau.back()) || rbm.tau.back() >= 0.0, "a negative exact τ");
+  }
+  journaled["tau"].require_that(rbm.tau.size() == rbm.slem.size(), "not one τ per operator of 'slem'");
 }
 
 nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial) {
@@ -167,12 +175,13 @@ nlohmann::json to_grid_json(const ModifiedSweepTrainedTrial& trial) {
 }
 
 void from_grid_json(const nlohmann::json& json, ModifiedSweepTrainedTrial& trial) {
-  trial.setting = json.at("setting").get<std::size_t>();
-  trial.trial = json.at("trial").get<int>();
+  const JournaledValue journaled(json);
+  trial.setting = journaled["setting"].integer<std::size_t>(0);
+  trial.trial = journaled["trial"].integer<int>(0);
   trial.estimates.clear();
-  for (const auto& list : json.at("operators")) {
+  for (const JournaledValue& list : journaled["operators"].elements()) {
     std::vector<analysis::IntegratedTimeEstimate> estimates;
-    for (const auto& estimate : list) estimates.push_back(read_exact_estimate(estimate));
+    for (const JournaledValue& estimate : list.elements()) estimates.push_back(read_exact_estimate(estimate));
     trial.estimates.push_back(estimates);
   }
 }

@@ -135,11 +135,15 @@ nlohmann::json to_grid_json(const RunResult& run) {
 }
 
 void from_grid_json(const nlohmann::json& json, RunResult& run) {
+  const JournaledValue journaled(json);
   run.points.clear();
-  for (const nlohmann::json& point : json.at("points"))
-    run.points.push_back({point.at(0).get<std::int64_t>(), read_exact_number(point.at(1)),
-                          read_exact_number(point.at(2)), read_exact_number(point.at(3))});
-  run.best_test = read_exact_number(json.at("best_test"));
+  // A point's scores are classification errors or log-likelihoods (−∞ where the model diverged); the MRF's runs
+  // score only their best model on the test rows, so their points' test scores are NaN.
+  for (const JournaledValue& point : journaled["points"].elements())
+    run.points.push_back({point.element(0).integer<std::int64_t>(0), point.element(1).at_least(0.0),
+                          point.element(2).log_likelihood(),
+                          point.element(3).log_likelihood(JournaledValue::Missing::allowed)});
+  run.best_test = journaled["best_test"].log_likelihood();
 }
 
 // The curve of the learning rate with the best mean final validation score among `by_rate` (runs per rate, each a

@@ -113,11 +113,12 @@ nlohmann::json curve_to_grid_json(const std::vector<IslPoint>& curve) {
   return points;
 }
 
-std::vector<IslPoint> curve_from_grid_json(const nlohmann::json& json) {
+// Each point: the sample count, the Parzen width β chosen on the validation rows, and two log-likelihoods.
+std::vector<IslPoint> curve_from_grid_json(const JournaledValue& json) {
   std::vector<IslPoint> curve;
-  for (const nlohmann::json& point : json)
-    curve.push_back({point.at(0).get<Eigen::Index>(), read_exact_number(point.at(1)), read_exact_number(point.at(2)),
-                     read_exact_number(point.at(3))});
+  for (const JournaledValue& point : json.elements())
+    curve.push_back({point.element(0).integer<Eigen::Index>(1), point.element(1).finite(),
+                     point.element(2).log_likelihood(), point.element(3).log_likelihood()});
   return curve;
 }
 
@@ -128,7 +129,7 @@ struct ReferenceCurve {
 
 nlohmann::json to_grid_json(const ReferenceCurve& reference) { return curve_to_grid_json(reference.curve); }
 void from_grid_json(const nlohmann::json& json, ReferenceCurve& reference) {
-  reference.curve = curve_from_grid_json(json);
+  reference.curve = curve_from_grid_json(JournaledValue(json));
 }
 
 }  // namespace
@@ -143,13 +144,14 @@ nlohmann::json to_grid_json(const SamplersModel& model) {
 }
 
 void from_grid_json(const nlohmann::json& json, SamplersModel& model) {
-  model.data_set = json.at("data_set").get<std::size_t>();
-  model.hidden = json.at("hidden").get<Eigen::Index>();
-  model.learning_rate = read_exact_number(json.at("learning_rate"));
-  model.diverged = json.at("diverged").get<bool>();
-  model.selection_isl = read_exact_number(json.at("selection_isl"));
-  model.rbm = read_exact_rbm(json.at("rbm"));
-  require(model.rbm.n_hidden() == model.hidden, "a journaled model's W does not have its hidden units");
+  const JournaledValue journaled(json);
+  model.data_set = journaled["data_set"].integer<std::size_t>(0);
+  model.hidden = journaled["hidden"].integer<Eigen::Index>(1);
+  model.learning_rate = journaled["learning_rate"].at_least(0.0);
+  model.diverged = journaled["diverged"].flag();
+  model.selection_isl = journaled["selection_isl"].log_likelihood();
+  model.rbm = journaled["rbm"].read(read_exact_rbm);
+  journaled["rbm"].require_that(model.rbm.n_hidden() == model.hidden, "W does not have the model's hidden units");
 }
 
 nlohmann::json to_grid_json(const SamplerRun& run) {
@@ -165,15 +167,19 @@ nlohmann::json to_grid_json(const SamplerRun& run) {
 }
 
 void from_grid_json(const nlohmann::json& json, SamplerRun& run) {
-  run.data_set = json.at("data_set").get<std::size_t>();
-  run.sampler = json.at("sampler").get<std::size_t>();
-  run.setting = json.at("setting").get<std::size_t>();
-  run.curve = curve_from_grid_json(json.at("curve"));
-  run.fixed_points = {json.at("fixed_point_searches").get<Eigen::Index>(),
-                      json.at("fixed_point_cap_hits").get<Eigen::Index>(),
-                      json.at("fixed_point_iterations").get<Eigen::Index>()};
-  run.mean_activity = read_exact_number(json.at("mean_activity"));
-  run.picture_levels = read_hex_bytes(json.at("picture_levels"));
+  const JournaledValue journaled(json);
+  run.data_set = journaled["data_set"].integer<std::size_t>(0);
+  run.sampler = journaled["sampler"].integer<std::size_t>(0);
+  run.setting = journaled["setting"].integer<std::size_t>(0);
+  run.curve = curve_from_grid_json(journaled["curve"]);
+  run.fixed_points = {journaled["fixed_point_searches"].integer<Eigen::Index>(0),
+                      journaled["fixed_point_cap_hits"].integer<Eigen::Index>(0),
+                      journaled["fixed_point_iterations"].integer<Eigen::Index>(0)};
+  journaled["fixed_point_cap_hits"].require_that(run.fixed_points.cap_hits <= run.fixed_points.searches,
+                                                 "more searches stopped by the cap than searches");
+  // The mean of 0/1 units.
+  run.mean_activity = journaled["mean_activity"].within(0.0, 1.0);
+  run.picture_levels = journaled["picture_levels"].read(read_hex_bytes);
 }
 
 MatrixF picture_samples(const SamplerRun& run, Eigen::Index units) {

@@ -38,11 +38,12 @@ nlohmann::json to_grid_json(const SlemSweepRbm& rbm) {
 }
 
 void from_grid_json(const nlohmann::json& json, SlemSweepRbm& rbm) {
-  rbm.size = json.at("size").get<int>();
-  rbm.weight_bound = json.at("c").get<int>();
-  rbm.index = json.at("index").get<int>();
-  rbm.slem_gibbs = read_exact_number(json.at("slem_gibbs"));
-  rbm.slem_flip = read_exact_number(json.at("slem_flip"));
+  const JournaledValue journaled(json);
+  rbm.size = journaled["size"].integer<int>(0);
+  rbm.weight_bound = journaled["c"].integer<int>(0);
+  rbm.index = journaled["index"].integer<int>(0);
+  rbm.slem_gibbs = journaled["slem_gibbs"].within(0.0, 1.0);
+  rbm.slem_flip = journaled["slem_flip"].within(0.0, 1.0);
 }
 
 OrPartDone<SlemSweepResult> run_slem_sweep(const SlemSweepOptions& options, const JobRunner& runner) {

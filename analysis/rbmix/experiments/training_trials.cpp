@@ -17,22 +17,11 @@ nlohmann::json optional_exact_number(const std::optional<double>& value) {
   return value ? experiments::exact_number(*value) : nlohmann::json(nullptr);
 }
 
-std::optional<double> read_optional_exact_number(const nlohmann::json& json) {
-  if (json.is_null()) return std::nullopt;
-  return experiments::read_exact_number(json);
-}
-
 // A training run evaluates only finite parameters (it stops at the first update that is not), so every number of
 // its learning curve is finite: a journaled infinity or NaN is damage, which would otherwise reach the tables.
-double finite_number(double value, const std::string& what) {
-  require(std::isfinite(value), [&] { return what + " is " + std::to_string(value) + ", not a finite number"; });
-  return value;
-}
-
-std::optional<double> read_optional_log_likelihood(const nlohmann::json& json, const std::string& what) {
-  std::optional<double> value = read_optional_exact_number(json);
-  if (value) finite_number(*value, what);
-  return value;
+std::optional<double> read_optional_finite(const experiments::JournaledValue& json) {
+  if (json.is_null()) return std::nullopt;
+  return json.finite();
 }
 
 nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
@@ -42,15 +31,12 @@ nlohmann::json point_to_grid_json(const EvaluationPoint& point) {
           {"test_log_likelihood", optional_exact_number(point.test_log_likelihood)}};
 }
 
-EvaluationPoint point_from_grid_json(const nlohmann::json& json) {
+EvaluationPoint point_from_grid_json(const experiments::JournaledValue& json) {
   EvaluationPoint point;
-  point.update = json.at("update").get<std::int64_t>();
-  const std::string where = "the learning curve's point at update " + std::to_string(point.update);
-  point.epoch = finite_number(experiments::read_exact_number(json.at("epoch")), where + ": its epoch");
-  point.train_log_likelihood =
-      read_optional_log_likelihood(json.at("train_log_likelihood"), where + ": its train log-likelihood");
-  point.test_log_likelihood =
-      read_optional_log_likelihood(json.at("test_log_likelihood"), where + ": its test log-likelihood");
+  point.update = json["update"].integer<std::int64_t>(0);
+  point.epoch = json["epoch"].at_least(0.0);
+  point.train_log_likelihood = read_optional_finite(json["train_log_likelihood"]);
+  point.test_log_likelihood = read_optional_finite(json["test_log_likelihood"]);
   return point;
 }
 
@@ -58,7 +44,7 @@ nlohmann::json optional_point(const std::optional<EvaluationPoint>& point) {
   return point ? point_to_grid_json(*point) : nlohmann::json(nullptr);
 }
 
-std::optional<EvaluationPoint> read_optional_point(const nlohmann::json& json) {
+std::optional<EvaluationPoint> read_optional_point(const experiments::JournaledValue& json) {
   if (json.is_null()) return std::nullopt;
   return point_from_grid_json(json);
 }
@@ -78,29 +64,29 @@ nlohmann::json to_grid_json(const TrainingSummary& summary) {
 }
 
 void from_grid_json(const nlohmann::json& json, TrainingSummary& summary) {
-  const int termination = json.at("termination").get<int>();
-  require(termination >= static_cast<int>(Termination::completed) &&
-              termination <= static_cast<int>(Termination::interrupted),
-          "a journaled training summary has an unknown termination " + std::to_string(termination));
+  const experiments::JournaledValue journaled(json);
+  const int termination = journaled["termination"].integer<int>(static_cast<int>(Termination::completed));
+  journaled["termination"].require_that(termination <= static_cast<int>(Termination::interrupted),
+                                        "an unknown termination " + std::to_string(termination));
   summary.termination = static_cast<Termination>(termination);
-  summary.message = json.at("message").get<std::string>();
-  summary.updates_done = json.at("updates_done").get<std::int64_t>();
+  summary.message = journaled["message"].text();
+  summary.updates_done = journaled["updates_done"].integer<std::int64_t>(0);
   summary.learning_curve.clear();
-  for (const auto& point : json.at("learning_curve")) summary.learning_curve.push_back(point_from_grid_json(point));
-  summary.best = read_optional_point(json.at("best"));
-  summary.final = read_optional_point(json.at("final"));
+  for (const experiments::JournaledValue& point : journaled["learning_curve"].elements())
+    summary.learning_curve.push_back(point_from_grid_json(point));
+  summary.best = read_optional_point(journaled["best"]);
+  summary.final = read_optional_point(journaled["final"]);
   // The final evaluation is the curve's last point and the best one of its points; without a curve there are none.
   const auto on_curve = [&](const EvaluationPoint& point) {
     return std::any_of(summary.learning_curve.begin(), summary.learning_curve.end(),
                        [&](const EvaluationPoint& held) { return held.update == point.update; });
   };
-  require(summary.learning_curve.empty()
-              ? !summary.best && !summary.final
-              : summary.final && summary.final->update == summary.learning_curve.back().update &&
-                    (!summary.best || on_curve(*summary.best)),
-          "its learning curve (" + std::to_string(summary.learning_curve.size()) +
-              " points) does not hold its best and final evaluations");
-  summary.seconds = finite_number(experiments::read_exact_number(json.at("seconds")), "its time in seconds");
+  journaled["learning_curve"].require_that(
+      summary.learning_curve.empty() ? !summary.best && !summary.final
+                                     : summary.final && summary.final->update == summary.learning_curve.back().update &&
+                                           (!summary.best || on_curve(*summary.best)),
+      std::to_string(summary.learning_curve.size()) + " points that do not hold its best and final evaluations");
+  summary.seconds = journaled["seconds"].at_least(0.0);
 }
 
 }  // namespace rbmix

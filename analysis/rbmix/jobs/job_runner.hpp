@@ -91,8 +91,10 @@ requires GridSerializable<JobResult<Job>> OrPartDone<std::vector<JobResult<Job>>
   for (std::size_t index = 0; index < count; ++index) try {
       from_grid_json(nlohmann::json::parse(texts.value()[index]), results[index]);
     } catch (const std::exception& error) {
-      throw InputError("journal file '" + runner.grid()->journal_file(phase, index).string() + "': the result of job " +
-                       std::to_string(index) + " cannot be read (written by another rbmix version?): " + error.what());
+      // The entry's grid identity holds rbmix's version, so a result that its reader refuses is damaged, not old.
+      throw InputError("journal file '" + runner.grid()->journal_file(phase, index).string() +
+                       "' is damaged: the result of job " + std::to_string(index) + ": " + error.what() +
+                       "; delete it to run that job again");
     }
   return results;
 }

@@ -34,8 +34,8 @@ void take_step(const BatchStep& step, MatrixD& visible, MatrixD& hidden) {
              " × " + std::to_string(states.cols()) + ", expected " + std::to_string(rows) + " × " +
              std::to_string(units) + " (one chain per row)";
     });
-    for (Eigen::Index r = 0; r < states.rows(); ++r)
-      for (Eigen::Index c = 0; c < states.cols(); ++c)
+    for (Eigen::Index c = 0; c < states.cols(); ++c)  // column-major: down each column
+      for (Eigen::Index r = 0; r < states.rows(); ++r)
         require(states(r, c) == 0.0 || states(r, c) == 1.0, [&] {
           std::ostringstream message;
           message << "sampler step: " << layer << " state of chain " << r << ", unit " << c << " is " << states(r, c)

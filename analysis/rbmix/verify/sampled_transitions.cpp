@@ -18,12 +18,17 @@ StartStates start_states(const Rbm& rbm, Eigen::Index chains_per_start, Eigen::I
           "start_states: the start states lie outside the joint state space");
   StartStates states{MatrixD(count * chains_per_start, rbm.n_visible()),
                      MatrixD(count * chains_per_start, rbm.n_hidden())};
+  // Column by column: the matrices are column-major, so each unit's chains of one start are one contiguous run.
   for (Eigen::Index k = 0; k < count; ++k) {
     const auto state = static_cast<std::uint64_t>(first + k);
-    states.visible.middleRows(k * chains_per_start, chains_per_start).rowwise() =
-        analysis::JointStateSpace::bits(space.visible_part(state), space.n_visible()).transpose();
-    states.hidden.middleRows(k * chains_per_start, chains_per_start).rowwise() =
-        analysis::JointStateSpace::bits(space.hidden_part(state), space.n_hidden()).transpose();
+    const auto fill = [&](MatrixD& layer, std::uint64_t part) {
+      for (Eigen::Index unit = 0; unit < layer.cols(); ++unit)
+        layer.col(unit)
+            .segment(k * chains_per_start, chains_per_start)
+            .setConstant(static_cast<double>((part >> unit) & 1U));
+    };
+    fill(states.visible, space.visible_part(state));
+    fill(states.hidden, space.hidden_part(state));
   }
   return states;
 }

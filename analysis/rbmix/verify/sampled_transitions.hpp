@@ -53,7 +53,10 @@ TransitionCounts count_transitions(const analysis::JointStateSpace& space, const
 
 // At most this many chains per call of a user's sampler: at 2^10 states and 20 000 chains per start one call would
 // hand it 2·10^7 rows, and a numpy sampler's temporaries then took 8 GB, most of its time spent in page faults.
-inline constexpr Eigen::Index max_chains_per_sampler_call = Eigen::Index{1} << 18;
+// Blocks of 2^18 chains still put 10 MB in each of a numpy step's temporaries, which the allocator maps and the
+// kernel zeroes anew every call: a numpy Gibbs sweep over the 2·10^7 rows took 13.3 s of CPU in such blocks and
+// 2.7 s in blocks of 20 000 (docs/performance.md, "The audit at 10 units").
+inline constexpr Eigen::Index max_chains_per_sampler_call = Eigen::Index{1} << 15;
 
 // One sweep of BatchedChains<Scalar> under `rule` (UnitRule or any ConcreteUnitRule) at inverse temperature β from
 // every joint state; chain b draws from RandomStream(seed, first_stream + b).

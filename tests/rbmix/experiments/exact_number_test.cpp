@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 #include "rbmix/core/error.hpp"
@@ -146,6 +147,94 @@ TEST(ExactNumber, DiagnosticsKeepEveryFieldAndBit) {
   nlohmann::json decimal_disagreement = exact_diagnostics(diagnostics);
   decimal_disagreement["signals"][0]["disagreement"] = 0.5;
   EXPECT_THROW(read_exact_diagnostics(decimal_disagreement), InputError);
+}
+
+// A journaled record holding a value that no run writes is refused naming the field by its path and saying what is
+// wrong: an interval out of order or not holding the estimator's band, a trusted estimate without a finite time or
+// with a warning, a negative cutoff, signals that are not one per estimate, a count that is no integer or out of range.
+TEST(JournaledValue, RefusesADamagedFieldByItsPath) {
+  analysis::MixingDiagnostics diagnostics;
+  diagnostics.steps = 5000;
+  diagnostics.chains = 16;
+  diagnostics.estimates = {{"adaptive_window", 6.5, 6.1, 6.9, 33, true, "", 6.2, 6.8},
+                           {"batch_means", 11.1, 9.0, 13.2, 292, false, "wide interval", 9.0, 13.2}};
+  diagnostics.signals = {{"", 1.0, 200.0, 0.05, 0.0, 9.0}, {"", 1.0, 200.0, 0.19, 0.5, 26.0}};
+  const nlohmann::json intact = exact_diagnostics(diagnostics);
+  const auto refusal = [&](const std::function<void(nlohmann::json&)>& damage) {
+    nlohmann::json damaged = intact;
+    damage(damaged);
+    try {
+      read_exact_diagnostics(damaged);
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](nlohmann::json&) {}), "accepted");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["upper"] = exact_number(6.0); }),
+            "field 'estimates[0].upper': below its lower end");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["band_lower"] = exact_number(6.0); }),
+            "field 'estimates[0].band_lower': below the interval's lower end");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["band_upper"] = exact_number(7.0); }),
+            "field 'estimates[0].band_upper': above the interval's upper end");
+  const std::string trusted =
+      "field 'estimates[0].trusted': true for an estimate without a finite time and interval, "
+      "or with a warning";
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["time"] = "nan"; }), trusted);
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["upper"] = "inf"; }), trusted);
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][0]["warning"] = "wide interval"; }), trusted);
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"][1]["cutoff"] = -1; }),
+            "field 'estimates[1].cutoff': -1 is out of range (at least 0)");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["signals"].erase(1); }),
+            "field 'signals': not one set of trust signals per estimate");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["signals"][1].erase("nested"); }), "field 'signals[1]': no 'nested'");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["chains"] = "16"; }), "field 'chains': \"16\" is not an integer");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["steps"] = std::numeric_limits<std::uint64_t>::max(); }),
+            "field 'steps': 18446744073709551615 is out of range (at least 0)");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["estimates"] = nlohmann::json::object(); }),
+            "field 'estimates': not a list");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j = nlohmann::json::array(); }), "the result: not an object");
+  const JournaledValue journaled(intact);
+  try {
+    journaled["estimates"].element(2);
+    ADD_FAILURE() << "no third estimate, but no refusal";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(), "field 'estimates': not a list of more than 2 elements");
+  }
+}
+
+// The readers of single values: a finite number, NaN only where missing is allowed, a range, a log-likelihood.
+TEST(JournaledValue, ReadsEachKindOfNumberOrRefusesIt) {
+  const nlohmann::json record = {
+      {"nan", "nan"}, {"inf", "inf"}, {"minus_inf", "-inf"}, {"half", "0x1p-1"}, {"two", "0x1p+1"}};
+  const JournaledValue json(record);
+  const auto refusal = [](const std::function<double()>& read) {
+    try {
+      read();
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  using Missing = JournaledValue::Missing;
+  EXPECT_EQ(refusal([&] { return json["inf"].finite(); }), "field 'inf': inf is not a finite number");
+  EXPECT_EQ(refusal([&] { return json["nan"].finite(); }), "field 'nan': nan is not a finite number");
+  EXPECT_TRUE(std::isnan(json["nan"].finite_or_missing()));
+  EXPECT_EQ(refusal([&] { return json["minus_inf"].finite_or_missing(); }),
+            "field 'minus_inf': -inf is neither a finite number nor missing (nan)");
+  EXPECT_EQ(json["half"].within(0.0, 1.0), 0.5);
+  EXPECT_EQ(refusal([&] { return json["two"].within(0.0, 1.0); }), "field 'two': 0x1p+1 is outside [0, 1]");
+  EXPECT_EQ(refusal([&] { return json["nan"].within(0.0, 1.0); }), "field 'nan': nan is not a finite number");
+  EXPECT_TRUE(std::isnan(json["nan"].within(0.0, 1.0, Missing::allowed)));
+  EXPECT_EQ(json["two"].at_least(2.0), 2.0);
+  EXPECT_EQ(refusal([&] { return json["half"].at_least(1.0); }), "field 'half': 0x1p-1 is below 1");
+  EXPECT_EQ(json["minus_inf"].log_likelihood(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(refusal([&] { return json["inf"].log_likelihood(); }),
+            "field 'inf': inf is not a log-likelihood (finite, or -inf for a diverged model)");
+  EXPECT_EQ(refusal([&] { return json["nan"].log_likelihood(); }),
+            "field 'nan': nan is not a log-likelihood (finite, or -inf for a diverged model)");
+  EXPECT_TRUE(std::isnan(json["nan"].log_likelihood(Missing::allowed)));
+  EXPECT_EQ(refusal([&] { return json["absent"].number(); }), "the result: no 'absent'");
 }
 
 }  // namespace

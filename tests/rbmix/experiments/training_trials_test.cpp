@@ -77,13 +77,14 @@ TEST(TrainingTrials, JournaledSummariesAreReadBackOrRefused) {
     return std::string("accepted");
   };
   EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve[1].train_log_likelihood = INFINITY; }),
-            "the learning curve's point at update 10: its train log-likelihood is inf, not a finite number");
+            "field 'learning_curve[1].train_log_likelihood': inf is not a finite number");
   EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve[0].train_log_likelihood = NAN; }),
-            "the learning curve's point at update 0: its train log-likelihood is nan, not a finite number");
+            "field 'learning_curve[0].train_log_likelihood': nan is not a finite number");
   EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve.clear(); }),
-            "its learning curve (0 points) does not hold its best and final evaluations");
+            "field 'learning_curve': 0 points that do not hold its best and final evaluations");
   EXPECT_EQ(refusal([](TrainingSummary& s) { s.learning_curve.pop_back(); }),
-            "its learning curve (2 points) does not hold its best and final evaluations");
+            "field 'learning_curve': 2 points that do not hold its best and final evaluations");
+  EXPECT_EQ(refusal([](TrainingSummary& s) { s.seconds = -1.0; }), "field 'seconds': -0x1p+0 is below 0");
 }
 
 }  // namespace
