@@ -1558,6 +1558,35 @@ case_train_monitor_trajectory() {
   rejects "holds no state of the trajectory monitor" train "${options[@]}" --updates 40 --out proxies --resume
 }
 
+# tools/scripts/trajectory-coverage.sh at smoke scale (its full scale: docs/algorithms/log-partition-along-training.md
+# §11.4): one row per seed and evaluation, the error log Ẑ − log Z and the inside flag recomputed from each run's
+# learning curve, the total they add up to; bad usage exits 2.
+case_trajectory_coverage_script() {
+  local script
+  script=$(dirname "$(readlink -f -- "${BASH_SOURCE[0]}")")/../../tools/scripts/trajectory-coverage.sh
+  write_random_rows train.npy 100 10 4
+  OUTPUT=$(bash "$script" "$RBMIX" 2 cover -- --data train.npy --hidden 5 --algo cd --lr 0.1 --batch 10 \
+    --updates 60 --eval-every 20 --trajectory-particles 40 --trajectory-groups 4 2>&1) || fail "the script failed: $OUTPUT"
+  expect_equal "coverage rows" "$(wc -l <cover/coverage.csv)" 9
+  local expected
+  expected=$(python - cover <<'PY'
+import csv, math, sys
+rows = []
+for seed in (1, 2):
+    for point in csv.DictReader(open(f"{sys.argv[1]}/seed-{seed}/learning_curve.csv")):
+        exact, estimate = float(point["train_log_likelihood_exact"]), float(point["train_log_likelihood"])
+        inside = float(point["train_log_likelihood_lower"]) <= exact <= float(point["train_log_likelihood_upper"])
+        rows.append(f"{seed},{point['update']},{exact - estimate:.4f},{int(inside)}")
+print("\n".join(rows))
+PY
+)
+  expect_equal "coverage table" "$(tail -n +2 cover/coverage.csv)" "$expected"
+  expect_output_contains "inside the band: $(grep -c ',1$' <<<"$expected") of 8 evaluations"
+  OUTPUT=$(bash "$script" "$RBMIX" 0 cover -- --data train.npy 2>&1)
+  expect_equal "status of a bad seed count" "$?" 2
+  expect_output_contains "usage: trajectory-coverage.sh"
+}
+
 # The progress line: quiet where stderr is not a terminal, whole lines there with --progress (the last one at 100 %
 # with the latest monitored score), and --quiet and --progress together are refused.
 case_train_progress() {

@@ -27,10 +27,9 @@ using ::testing::HasSubstr;
 constexpr double kStandardErrors = 6.0;
 constexpr Eigen::Index kGroups = 40;
 
-// (mean Ẑ − Z) / se from the estimate's band log(mean + 3 se), relative to the mean so that nothing overflows.
+// (mean Ẑ − Z) / se, relative to the mean so that nothing overflows.
 double standard_errors_from_exact(const TrackedLogPartition& tracked, double exact_log_partition) {
-  const double relative_standard_error = std::expm1(tracked.upper - tracked.log_partition) / 3.0;
-  return -std::expm1(exact_log_partition - tracked.log_partition) / relative_standard_error;
+  return -std::expm1(exact_log_partition - tracked.log_partition) / tracked.relative_standard_error;
 }
 
 // A random walk of `steps` models from `first`: every parameter moves by U[−step, step] per model.
