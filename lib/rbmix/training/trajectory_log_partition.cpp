@@ -60,11 +60,12 @@ void copy_ancestor_rows(Matrix<Scalar>& matrix, Eigen::Index first, const std::v
 // The band's reach in standard errors, as AIS's (log_mean_with_band, ais.hpp).
 constexpr double band_standard_errors = 3.0;
 
-// The band of log Z from the groups' log Ẑ_g when they are near lognormal (docs/algorithms/log-partition-along-
-// training.md §11.3): with m and s² the mean and variance of the log Ẑ_g, log E[Ẑ_g] = m + s²/2 ± 3 standard errors,
-// the standard error sqrt(s²/G + s⁴/(2(G − 1))) of m and of s²/2 (normal theory). Where the many resamplings of
-// small groups make the Ẑ_g heavy-tailed (Bérard, Del Moral & Doucet 2014), the mean of G of them falls below Z by
-// up to s²/2, which the band of their mean cannot reach (its upper end is at most about log 4 above it).
+// The band of log Z from the groups' log Ẑ_g when they are near lognormal
+// (docs/algorithms/log-partition-along-training.md §11.3): with m and s² the mean and variance of the log Ẑ_g,
+// log E[Ẑ_g] = m + s²/2 ± 3 standard errors, the standard error sqrt(s²/G + s⁴/(2(G − 1))) of m and of s²/2 (normal
+// theory). Where the many resamplings of small groups make the Ẑ_g heavy-tailed (Bérard, Del Moral & Doucet 2014),
+// the mean of G of them falls below Z by up to s²/2, which the band of their mean cannot reach (its upper end is at
+// most about log 4 above it).
 LogMeanBand lognormal_band(const VectorD& group_log_partitions) {
   const auto groups = static_cast<double>(group_log_partitions.size());
   const double mean = group_log_partitions.mean();
