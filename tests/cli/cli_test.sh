@@ -1545,6 +1545,8 @@ case_train_monitor_trajectory() {
   succeeds train "${options[@]}" --updates 40 --out run
   expect_output_contains "monitor: trajectory: log-likelihood from log Z tracked along training (40 particles in 4"
   expect_output_contains "exact beside it: train"
+  expect_output_contains "over the groups, or their lognormal band where wider"
+  expect_output_contains "band (log Z +- 3 standard errors, or the groups' lognormal band where wider): train ["
   expect_equal "learning-curve columns" "$(head -1 run/learning_curve.csv)" \
     "update,epoch,train_log_likelihood,train_log_likelihood_lower,train_log_likelihood_upper,train_log_likelihood_exact,train_pseudo_log_likelihood,train_reconstruction_error"
   expect_equal "evaluations" "$(wc -l <run/learning_curve.csv)" 6
