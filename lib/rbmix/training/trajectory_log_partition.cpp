@@ -27,11 +27,6 @@ Rbm independent_model(const Rbm& model) {
   return independent;
 }
 
-// log Z of a model without couplings: its units are independent, Z = Π (1 + e^{b_j}) Π (1 + e^{c_i}).
-double independent_log_partition(const Rbm& independent) {
-  return softplus_array(independent.visible_bias.array()).sum() + softplus_array(independent.hidden_bias.array()).sum();
-}
-
 // The ancestors of systematic resampling (Kitagawa 1996): with one uniform u, the k-th of S offspring is the
 // particle whose cumulative weight interval holds (u + k)/S. `weights` need not be normalised.
 std::vector<Eigen::Index> systematic_ancestors(const Eigen::ArrayXd& weights, double uniform) {
@@ -76,6 +71,10 @@ LogMeanBand lognormal_band(const VectorD& group_log_partitions) {
 }
 
 }  // namespace
+
+double independent_log_partition(const Rbm& independent) {
+  return softplus_array(independent.visible_bias.array()).sum() + softplus_array(independent.hidden_bias.array()).sum();
+}
 
 class TrajectoryLogPartition::Particles {
  public:

@@ -41,6 +41,9 @@ namespace rbmix {
 // step's log-weight increment falls as 1/K², so K steps together add about 1/K of the variance of a single jump.
 inline constexpr int initial_bridge_steps = 100;
 
+// log Z of a model without couplings (W = 0): its units are independent, Z = Π (1 + e^{b_j}) Π (1 + e^{c_i}).
+double independent_log_partition(const Rbm& independent);
+
 struct TrajectoryLogPartitionOptions {
   Eigen::Index particles = 100;
   Eigen::Index groups = 10;  // independent particle groups, for the band; particles must be a multiple
