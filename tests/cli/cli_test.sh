@@ -1879,4 +1879,38 @@ case_trajectory_and_ladders() {
   rejects "at least 2 models" train --data bas.npy --hidden 4 --updates 10 --trajectory 1 --out bad
 }
 
+# rbmix trajectory log-partition: log Z of every saved model by Bennett's acceptance ratio chained from the exact
+# independent model; the last model's within 5.5 standard errors of its exact log Z (4e-8 per run at this seed), the
+# train log-likelihood beside it, the files written; bad input refused naming it, exit 2.
+case_trajectory_log_partition() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --algo cd --k 5 --lr 0.1 --updates 200 --eval-every 0 --seed 1 \
+    --trajectory 5 --out run
+  succeeds trajectory extract run/trajectory.rbtraj --update 200 --out last.npz
+  succeeds loglik --model last.npz --data bas.npy --exact --json
+  local exact_log_z exact_likelihood
+  exact_log_z=$(json_value log_partition)
+  exact_likelihood=$(json_value average_log_likelihood)
+  succeeds trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 500 --sweeps 50 --seed 2 \
+    --out estimate --json
+  expect_equal "models" "$(json_value models.4.update)" 200
+  local estimate standard_error
+  estimate=$(json_value models.4.log_partition)
+  standard_error=$(json_value models.4.log_partition_standard_error)
+  expect_near "log Z of the last model" "$estimate" "$exact_log_z" "$(awk -v s="$standard_error" 'BEGIN { print 5.5 * s }')"
+  expect_near "train log-likelihood" "$(json_value models.4.train_log_likelihood)" \
+    "$(awk -v l="$exact_likelihood" -v z="$exact_log_z" -v e="$estimate" 'BEGIN { printf "%.12g", l + z - e }')" 1e-6
+  expect_equal "distinct-rows verdict" "$(json_value exceeds_distinct_rows)" 0
+  expect_equal "seed recorded" "$(json_value seed)" 2
+  for file in run.json log_partition.csv; do [[ -s estimate/$file ]] || fail "trajectory log-partition did not write $file"; done
+  [[ $(wc -l <estimate/log_partition.csv) -eq 6 ]] || fail "log_partition.csv does not hold a header and 5 models"
+  rejects "--samples: at least 2" trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 1
+  ((STATUS == 2)) || fail "--samples 1 exited $STATUS, not 2"
+  succeeds data make bas --size 2 --out narrow.npy
+  rejects "--data narrow.npy has 4 columns" trajectory log-partition run/trajectory.rbtraj --data narrow.npy
+  ((STATUS == 2)) || fail "rows of another width exited $STATUS, not 2"
+  rejects "missing.rbtraj" trajectory log-partition missing.rbtraj --data bas.npy
+  ((STATUS == 2)) || fail "a missing trajectory exited $STATUS, not 2"
+}
+
 run_case
