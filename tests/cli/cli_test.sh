@@ -1904,6 +1904,33 @@ case_trajectory_log_partition() {
   expect_equal "seed recorded" "$(json_value seed)" 2
   for file in run.json log_partition.csv; do [[ -s estimate/$file ]] || fail "trajectory log-partition did not write $file"; done
   [[ $(wc -l <estimate/log_partition.csv) -eq 6 ]] || fail "log_partition.csv does not hold a header and 5 models"
+  # With every visible state as a training row the distinct-rows bound is the exact log Z, so few short chains put
+  # some estimates below it (this seed: at least one): each such model is flagged, the run's verdict is 1, a warning
+  # names the updates, and no other model is flagged.
+  local state unit row
+  for ((state = 0; state < 512; state++)); do
+    row=""
+    for ((unit = 0; unit < 9; unit++)); do row+="$(((state >> unit) & 1)),"; done
+    echo "${row%,}"
+  done >every_state.csv
+  succeeds trajectory log-partition run/trajectory.rbtraj --data every_state.csv --samples 20 --sweeps 20 --seed 1 \
+    --out flagged
+  expect_output_contains "rbmix: warning: the estimated log Z lies below"
+  OUTPUT=$(cat flagged/run.json)
+  flatten_json
+  expect_equal "run verdict" "$(json_value exceeds_distinct_rows)" 1
+  expect_near "distinct-rows bound of the last model" "$(json_value models.4.distinct_rows_log_partition)" "$exact_log_z" 1e-9
+  local model flagged=0
+  for model in 0 1 2 3 4; do
+    local below
+    below=$(awk -v z="$(json_value models.$model.log_partition)" -v b="$(json_value models.$model.distinct_rows_log_partition)" \
+      'BEGIN { print (z < b) ? 1 : 0 }')
+    expect_equal "model $model flagged" "$(json_value models.$model.exceeds_distinct_rows)" "$below"
+    flagged=$((flagged + below))
+  done
+  ((flagged > 0)) || fail "no estimate fell below the bound at this seed: the flag is not exercised"
+  awk -F, 'NR > 1 && $NF == 1 { found = 1 } END { exit !found }' flagged/log_partition.csv ||
+    fail "log_partition.csv flags no model"
   rejects "--samples: at least 2" trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 1
   ((STATUS == 2)) || fail "--samples 1 exited $STATUS, not 2"
   succeeds data make bas --size 2 --out narrow.npy
