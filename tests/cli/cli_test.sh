@@ -1549,6 +1549,8 @@ case_train_monitor_trajectory() {
   succeeds train "${options[@]}" --updates 40 --out run
   expect_output_contains "monitor: trajectory: log-likelihood from log Z tracked along training (40 particles in 4"
   expect_output_contains "exact beside it: train"
+  expect_output_contains "over the groups, or their lognormal band where wider"
+  expect_output_contains "band (log Z +- 3 standard errors, or the groups' lognormal band where wider): train ["
   expect_equal "learning-curve columns" "$(head -1 run/learning_curve.csv)" \
     "update,epoch,train_log_likelihood,train_log_likelihood_lower,train_log_likelihood_upper,train_log_likelihood_exact,train_pseudo_log_likelihood,train_reconstruction_error"
   expect_equal "evaluations" "$(wc -l <run/learning_curve.csv)" 6
@@ -1560,6 +1562,35 @@ case_train_monitor_trajectory() {
   rejects "multiple of the 3 groups" train "${tracked[@]}" --updates 40 --trajectory-groups 3 --out bad
   rejects "resampling threshold" train "${tracked[@]}" --updates 40 --resampling-threshold 2 --out bad
   rejects "holds no state of the trajectory monitor" train "${options[@]}" --updates 40 --out proxies --resume
+}
+
+# tools/scripts/trajectory-coverage.sh at smoke scale (its full scale: docs/algorithms/log-partition-along-training.md
+# §11.4): one row per seed and evaluation, the error log Ẑ − log Z and the inside flag recomputed from each run's
+# learning curve, the total they add up to; bad usage exits 2.
+case_trajectory_coverage_script() {
+  local script
+  script=$(dirname "$(readlink -f -- "${BASH_SOURCE[0]}")")/../../tools/scripts/trajectory-coverage.sh
+  write_random_rows train.npy 100 10 4
+  OUTPUT=$(bash "$script" "$RBMIX" 2 cover -- --data train.npy --hidden 5 --algo cd --lr 0.1 --batch 10 \
+    --updates 60 --eval-every 20 --trajectory-particles 40 --trajectory-groups 4 2>&1) || fail "the script failed: $OUTPUT"
+  expect_equal "coverage rows" "$(wc -l <cover/coverage.csv)" 9
+  local expected
+  expected=$(python - cover <<'PY'
+import csv, math, sys
+rows = []
+for seed in (1, 2):
+    for point in csv.DictReader(open(f"{sys.argv[1]}/seed-{seed}/learning_curve.csv")):
+        exact, estimate = float(point["train_log_likelihood_exact"]), float(point["train_log_likelihood"])
+        inside = float(point["train_log_likelihood_lower"]) <= exact <= float(point["train_log_likelihood_upper"])
+        rows.append(f"{seed},{point['update']},{exact - estimate:.4f},{int(inside)}")
+print("\n".join(rows))
+PY
+)
+  expect_equal "coverage table" "$(tail -n +2 cover/coverage.csv)" "$expected"
+  expect_output_contains "inside the band: $(grep -c ',1$' <<<"$expected") of 8 evaluations"
+  OUTPUT=$(bash "$script" "$RBMIX" 0 cover -- --data train.npy 2>&1)
+  expect_equal "status of a bad seed count" "$?" 2
+  expect_output_contains "usage: trajectory-coverage.sh"
 }
 
 # The progress line: quiet where stderr is not a terminal, whole lines there with --progress (the last one at 100 %
@@ -1855,6 +1886,67 @@ case_trajectory_and_ladders() {
   rejects "--model and --ptt" convergence --ptt run/trajectory.rbtraj --model last.npz
   rejects "--temperature-ladder needs --model" sample --temperature-ladder --out x
   rejects "at least 2 models" train --data bas.npy --hidden 4 --updates 10 --trajectory 1 --out bad
+}
+
+# rbmix trajectory log-partition: log Z of every saved model by Bennett's acceptance ratio chained from the exact
+# independent model; the last model's within 5.5 standard errors of its exact log Z (4e-8 per run at this seed), the
+# train log-likelihood beside it, the files written; bad input refused naming it, exit 2.
+case_trajectory_log_partition() {
+  succeeds data make bas --size 3 --out bas.npy
+  succeeds train --data bas.npy --hidden 4 --algo cd --k 5 --lr 0.1 --updates 200 --eval-every 0 --seed 1 \
+    --trajectory 5 --out run
+  succeeds trajectory extract run/trajectory.rbtraj --update 200 --out last.npz
+  succeeds loglik --model last.npz --data bas.npy --exact --json
+  local exact_log_z exact_likelihood
+  exact_log_z=$(json_value log_partition)
+  exact_likelihood=$(json_value average_log_likelihood)
+  succeeds trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 500 --sweeps 50 --seed 2 \
+    --out estimate --json
+  expect_equal "models" "$(json_value models.4.update)" 200
+  local estimate standard_error
+  estimate=$(json_value models.4.log_partition)
+  standard_error=$(json_value models.4.log_partition_standard_error)
+  expect_near "log Z of the last model" "$estimate" "$exact_log_z" "$(awk -v s="$standard_error" 'BEGIN { print 5.5 * s }')"
+  expect_near "train log-likelihood" "$(json_value models.4.train_log_likelihood)" \
+    "$(awk -v l="$exact_likelihood" -v z="$exact_log_z" -v e="$estimate" 'BEGIN { printf "%.12g", l + z - e }')" 1e-6
+  expect_equal "distinct-rows verdict" "$(json_value exceeds_distinct_rows)" 0
+  expect_equal "seed recorded" "$(json_value seed)" 2
+  for file in run.json log_partition.csv; do [[ -s estimate/$file ]] || fail "trajectory log-partition did not write $file"; done
+  [[ $(wc -l <estimate/log_partition.csv) -eq 6 ]] || fail "log_partition.csv does not hold a header and 5 models"
+  # With every visible state as a training row the distinct-rows bound is the exact log Z, so few short chains put
+  # some estimates below it (this seed: at least one): each such model is flagged, the run's verdict is 1, a warning
+  # names the updates, and no other model is flagged.
+  local state unit row
+  for ((state = 0; state < 512; state++)); do
+    row=""
+    for ((unit = 0; unit < 9; unit++)); do row+="$(((state >> unit) & 1)),"; done
+    echo "${row%,}"
+  done >every_state.csv
+  succeeds trajectory log-partition run/trajectory.rbtraj --data every_state.csv --samples 20 --sweeps 20 --seed 1 \
+    --out flagged
+  expect_output_contains "rbmix: warning: the estimated log Z lies below"
+  OUTPUT=$(cat flagged/run.json)
+  flatten_json
+  expect_equal "run verdict" "$(json_value exceeds_distinct_rows)" 1
+  expect_near "distinct-rows bound of the last model" "$(json_value models.4.distinct_rows_log_partition)" "$exact_log_z" 1e-9
+  local model flagged=0
+  for model in 0 1 2 3 4; do
+    local below
+    below=$(awk -v z="$(json_value models.$model.log_partition)" -v b="$(json_value models.$model.distinct_rows_log_partition)" \
+      'BEGIN { print (z < b) ? 1 : 0 }')
+    expect_equal "model $model flagged" "$(json_value models.$model.exceeds_distinct_rows)" "$below"
+    flagged=$((flagged + below))
+  done
+  ((flagged > 0)) || fail "no estimate fell below the bound at this seed: the flag is not exercised"
+  awk -F, 'NR > 1 && $NF == 1 { found = 1 } END { exit !found }' flagged/log_partition.csv ||
+    fail "log_partition.csv flags no model"
+  rejects "--samples: at least 2" trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 1
+  ((STATUS == 2)) || fail "--samples 1 exited $STATUS, not 2"
+  succeeds data make bas --size 2 --out narrow.npy
+  rejects "--data narrow.npy has 4 columns" trajectory log-partition run/trajectory.rbtraj --data narrow.npy
+  ((STATUS == 2)) || fail "rows of another width exited $STATUS, not 2"
+  rejects "missing.rbtraj" trajectory log-partition missing.rbtraj --data bas.npy
+  ((STATUS == 2)) || fail "a missing trajectory exited $STATUS, not 2"
 }
 
 run_case

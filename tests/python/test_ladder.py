@@ -73,3 +73,18 @@ def test_coupled_ladders_meet_and_bound_the_distance(trained):
     assert temperature.bound.met == 10
     with pytest.raises(rbmix.InputError, match="not both"):
         rbmix.place_ladder(path, temperature_model=result.model)
+
+
+def test_trajectory_log_partition_chains_to_the_exact_log_z_and_refuses_bad_data(trained):
+    result, path = trained
+    columns = rbmix.trajectory_log_partition(path, bars_and_stripes(), samples=500, sweeps=50, seed=2)
+    np.testing.assert_array_equal(columns["update"], np.arange(0, 201, 20))
+    exact = rbmix.log_partition(result.model)
+    # 5.5 standard errors: a false failure with probability 4e-8 (the seed is fixed).
+    assert abs(columns["log_z"][-1] - exact) <= 5.5 * columns["log_z_se"][-1]
+    assert not columns["exceeds_distinct_rows"].any()
+    again = rbmix.trajectory_log_partition(rbmix.read_trajectory(path), bars_and_stripes(), samples=500, sweeps=50,
+                                           seed=2)
+    np.testing.assert_array_equal(columns["log_z"], again["log_z"])
+    with pytest.raises(rbmix.InputError, match="data"):
+        rbmix.trajectory_log_partition(path, bars_and_stripes()[:, :4])

@@ -286,8 +286,10 @@ void print_training_summary(const TrainingSummary& summary, const Trainer& train
     std::cout << "final average log-likelihood (" << to_string(trainer.monitor().kind()) << "): train "
               << *last.train_log_likelihood << test_part(last.test_log_likelihood) << '\n';
   if (last.train_log_likelihood_lower && last.train_log_likelihood_upper)
-    std::cout << "  band (log Z +- 3 standard errors): train [" << *last.train_log_likelihood_lower << ", "
-              << *last.train_log_likelihood_upper << "]"
+    std::cout << "  band (log Z +- 3 standard errors"
+              << (trainer.monitor().kind() == MonitorKind::trajectory ? ", or the groups' lognormal band where wider"
+                                                                      : "")
+              << "): train [" << *last.train_log_likelihood_lower << ", " << *last.train_log_likelihood_upper << "]"
               << (last.test_log_likelihood_lower && last.test_log_likelihood_upper
                       ? ", test [" + std::to_string(*last.test_log_likelihood_lower) + ", " +
                             std::to_string(*last.test_log_likelihood_upper) + "]"

@@ -1,14 +1,22 @@
 // rbmix trajectory ...: list the models a training run kept along its trajectory (rbmix train --trajectory K;
-// lib/rbmix/training/trajectory_file.hpp) and extract one of them as a model file.
+// lib/rbmix/training/trajectory_file.hpp), extract one of them as a model file, and estimate log Z and the train
+// log-likelihood of every one of them (lib/rbmix/training/saved_model_bridges.hpp).
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/data_option.hpp"
 #include "rbmix/io/model_file.hpp"
+#include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/report/run_record.hpp"
+#include "rbmix/report/table.hpp"
+#include "rbmix/training/saved_model_bridges.hpp"
 #include "rbmix/training/trajectory_file.hpp"
 
 namespace rbmix::cli::trajectory_commands {
@@ -91,12 +99,103 @@ void attach_extract(CLI::App& trajectory) {
   });
 }
 
+void attach_log_partition(CLI::App& trajectory) {
+  struct LogPartition {
+    std::string file;
+    std::string data;
+    SavedModelBridgeOptions options;
+    std::string out;
+    bool json = false;
+  };
+  auto arguments = std::make_shared<LogPartition>();
+  CLI::App* command = trajectory.add_subcommand(
+      "log-partition",
+      "log Z and the train log-likelihood of every model of a trajectory file: Bennett's acceptance ratio between "
+      "consecutive models, chained from the exact log Z of the independent model");
+  command->add_option("file", arguments->file, "trajectory file (trajectory.rbtraj)")->required();
+  command->add_option("--data", arguments->data, "the run's binary training rows (.npy, .csv or .png)")->required();
+  command->add_option("--samples", arguments->options.samples, "Gibbs chains per model and link, one sample each")
+      ->capture_default_str();
+  command->add_option("--sweeps", arguments->options.sweeps, "Gibbs sweeps from a training row before the sample")
+      ->capture_default_str();
+  command->add_option("--seed", arguments->options.seed, "random seed")->capture_default_str();
+  command->add_option("--out", arguments->out, "output directory for log_partition.csv and run.json");
+  command->add_flag("--json", arguments->json, "print the results as JSON");
+  command->callback([arguments] {
+    const Trajectory loaded = read_trajectory(arguments->file);
+    const MatrixD rows = load_rows(arguments->data, false, "binary rows are needed (the run's training rows)");
+    require(rows.cols() == loaded.n_visible, "--data " + arguments->data + " has " + std::to_string(rows.cols()) +
+                                                 " columns but " + arguments->file + " has " +
+                                                 std::to_string(loaded.n_visible) + " visible units");
+    require(!loaded.models.empty(), arguments->file + ": the trajectory holds no model yet");
+    const std::filesystem::path out = arguments->out;
+    std::optional<OutputDirectoryLock> lock;
+    if (!out.empty()) lock.emplace(out);
+    const std::vector<SavedModelLogPartition> rungs =
+        saved_model_log_partitions(loaded, rows, arguments->options);
+    Table table({"update", "delta_log_z", "delta_log_z_se", "delta_log_z_fep", "delta_log_z_fep_se", "log_z",
+                 "log_z_se", "train_log_likelihood", "distinct_rows_log_z", "exceeds_distinct_rows"});
+    nlohmann::json models = nlohmann::json::array();
+    std::string exceeding;  // "update 120, update 200": the models whose estimate fails the distinct-rows check
+    for (const SavedModelLogPartition& rung : rungs) {
+      table.add_row({static_cast<long long>(rung.update), rung.bennett.value, rung.bennett.standard_error,
+                     rung.free_energy_perturbation.value, rung.free_energy_perturbation.standard_error,
+                     rung.log_partition.value, rung.log_partition.standard_error, rung.train_log_likelihood,
+                     rung.distinct_rows_bound, static_cast<long long>(rung.exceeds_distinct_rows() ? 1 : 0)});
+      models.push_back({{"update", rung.update},
+                        {"delta_log_partition", rung.bennett.value},
+                        {"delta_log_partition_standard_error", rung.bennett.standard_error},
+                        {"delta_log_partition_fep", rung.free_energy_perturbation.value},
+                        {"delta_log_partition_fep_standard_error", rung.free_energy_perturbation.standard_error},
+                        {"log_partition", rung.log_partition.value},
+                        {"log_partition_standard_error", rung.log_partition.standard_error},
+                        {"train_log_likelihood", rung.train_log_likelihood},
+                        {"distinct_rows_log_partition", rung.distinct_rows_bound},
+                        {"exceeds_distinct_rows", rung.exceeds_distinct_rows() ? 1 : 0}});
+      if (rung.exceeds_distinct_rows())
+        exceeding += (exceeding.empty() ? "update " : ", update ") + std::to_string(rung.update);
+    }
+    const std::string warning =
+        exceeding.empty() ? ""
+                          : "the estimated log Z lies below log Σ e^{-F(v)} over the distinct training rows at " +
+                                exceeding + ": it gives those rows a total probability above 1 (the chains missed "
+                                            "mass; raise --sweeps or --samples)";
+    const nlohmann::json configuration = {
+        {"trajectory", arguments->file},
+        {"data", arguments->data},
+        {"samples", arguments->options.samples},
+        {"sweeps", arguments->options.sweeps},
+        {"sampler", "Gibbs chains started at the training rows (row b mod rows for chain b), one sample each"},
+        {"estimator", "Bennett's acceptance ratio per link, chained from the exact log Z of the independent model"}};
+    nlohmann::json record = make_run_record("trajectory log-partition", configuration, arguments->options.seed);
+    record["independent_log_partition"] = rungs.front().log_partition.value - rungs.front().bennett.value;
+    record["models"] = models;
+    record["exceeds_distinct_rows"] = exceeding.empty() ? 0 : 1;
+    if (!warning.empty()) record["warnings"] = {warning};
+    if (!out.empty()) {
+      table.write_csv(out / "log_partition.csv");
+      write_run_record(out, record, {"log_partition.csv"});
+    }
+    if (!warning.empty()) std::cerr << "rbmix: warning: " << warning << '\n';
+    if (arguments->json) {
+      std::cout << record.dump(2) << '\n';
+      return;
+    }
+    std::cout << arguments->file << ": log Z of " << rungs.size() << " models (" << arguments->options.samples
+              << " samples of " << arguments->options.sweeps << " Gibbs sweeps per model and link, seed "
+              << arguments->options.seed << ")\n";
+    table.print(std::cout);
+    if (!out.empty()) std::cout << "wrote " << arguments->out << "/log_partition.csv, run.json\n";
+  });
+}
+
 void attach_trajectory_commands(CLI::App& app) {
   CLI::App* trajectory =
       app.add_subcommand("trajectory", "Inspect the models a training run kept (rbmix train --trajectory K)");
   trajectory->require_subcommand(1);
   attach_list(*trajectory);
   attach_extract(*trajectory);
+  attach_log_partition(*trajectory);
 }
 
 }  // namespace

@@ -161,7 +161,8 @@ std::string TrainingMonitor::description(const Rbm& rbm) const {
              " particles in " + std::to_string(options_.trajectory_groups) + " groups, resampled below ESS " +
              std::to_string(options_.resampling_threshold) + " x particles, " +
              std::to_string(options_.sweeps_per_update) +
-             " sweep(s) per update; band log Z +- 3 standard errors over the groups)" +
+             " sweep(s) per update; band log Z +- 3 standard errors over the groups, or their lognormal band where "
+             "wider)" +
              (std::min(rbm.n_visible(), rbm.n_hidden()) <= max_enumerated_units_ ? ", the exact value beside it" : "") +
              ", with the proxies";
     case MonitorKind::proxies:

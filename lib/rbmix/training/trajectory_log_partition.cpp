@@ -1,5 +1,6 @@
 #include "rbmix/training/trajectory_log_partition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -24,11 +25,6 @@ Rbm independent_model(const Rbm& model) {
   independent.visible_bias = model.visible_bias;
   independent.hidden_bias = model.hidden_bias;
   return independent;
-}
-
-// log Z of a model without couplings: its units are independent, Z = Π (1 + e^{b_j}) Π (1 + e^{c_i}).
-double independent_log_partition(const Rbm& independent) {
-  return softplus_array(independent.visible_bias.array()).sum() + softplus_array(independent.hidden_bias.array()).sum();
 }
 
 // The ancestors of systematic resampling (Kitagawa 1996): with one uniform u, the k-th of S offspring is the
@@ -56,7 +52,29 @@ void copy_ancestor_rows(Matrix<Scalar>& matrix, Eigen::Index first, const std::v
   for (Eigen::Index k = 0; k < count; ++k) matrix.row(first + k) = block.row(ancestors[static_cast<std::size_t>(k)]);
 }
 
+// The band's reach in standard errors, as AIS's (log_mean_with_band, ais.hpp).
+constexpr double band_standard_errors = 3.0;
+
+// The band of log Z from the groups' log Ẑ_g when they are near lognormal
+// (docs/algorithms/log-partition-along-training.md §11.3): with m and s² the mean and variance of the log Ẑ_g,
+// log E[Ẑ_g] = m + s²/2 ± 3 standard errors, the standard error sqrt(s²/G + s⁴/(2(G − 1))) of m and of s²/2 (normal
+// theory). Where the many resamplings of small groups make the Ẑ_g heavy-tailed (Bérard, Del Moral & Doucet 2014),
+// the mean of G of them falls below Z by up to s²/2, which the band of their mean cannot reach (its upper end is at
+// most about log 4 above it).
+LogMeanBand lognormal_band(const VectorD& group_log_partitions) {
+  const auto groups = static_cast<double>(group_log_partitions.size());
+  const double mean = group_log_partitions.mean();
+  const double variance = (group_log_partitions.array() - mean).square().sum() / (groups - 1.0);
+  const double centre = mean + variance / 2.0;
+  const double standard_error = std::sqrt(variance / groups + variance * variance / (2.0 * (groups - 1.0)));
+  return {centre, centre - band_standard_errors * standard_error, centre + band_standard_errors * standard_error};
+}
+
 }  // namespace
+
+double independent_log_partition(const Rbm& independent) {
+  return softplus_array(independent.visible_bias.array()).sum() + softplus_array(independent.hidden_bias.array()).sum();
+}
 
 class TrajectoryLogPartition::Particles {
  public:
@@ -126,10 +144,14 @@ class ParticlesIn final : public TrajectoryLogPartition::Particles {
       result.smallest_effective_sample_size =
           std::min(result.smallest_effective_sample_size, effective_sample_size(weights));
     }
-    const LogMeanBand band = log_mean_with_band(group_log_partitions);
-    result.log_partition = band.log_mean;
-    result.lower = band.lower;
-    result.upper = band.upper;
+    // The union of the two bands of §11.3: the mean's, right where the Ẑ_g are near normal, and the lognormal one,
+    // right where they are heavy-tailed; the estimate stays the mean, unbiased in Z.
+    const LogMeanBand of_the_mean = log_mean_with_band(group_log_partitions);
+    const LogMeanBand lognormal = lognormal_band(group_log_partitions);
+    result.log_partition = of_the_mean.log_mean;
+    result.lower = std::min(of_the_mean.lower, lognormal.lower);
+    result.upper = std::max(of_the_mean.upper, lognormal.upper);
+    result.relative_standard_error = std::expm1(of_the_mean.upper - of_the_mean.log_mean) / band_standard_errors;
     result.resamplings = resamplings_;
     return result;
   }

@@ -12,8 +12,10 @@
 //               marginal, so the chain must be Markov in v, which a fresh Gibbs draw of h makes it for every rule).
 // A group's Ẑ_g = Z_start · Π (banked means) · mean w is unbiased for Z_θ at every step (Del Moral 2004; the
 // resampling keeps E[Ẑ_g] because it draws ancestors in proportion to the weights). The groups are independent
-// (their own particles, streams and resampling), so the estimate is log mean_g Ẑ_g and its band is that of AIS
-// (ais.hpp): log(mean ± 3 standard errors of the mean over groups), the lower end −∞ where mean − 3 se ≤ 0.
+// (their own particles, streams and resampling), so the estimate is log mean_g Ẑ_g. Its band holds both that of AIS
+// (ais.hpp: log(mean ± 3 standard errors of the mean over groups)), right while the Ẑ_g are near normal, and a
+// lognormal one from the spread of the log Ẑ_g, right once many resamplings of small groups have made them
+// heavy-tailed and their mean falls below Z by more than its standard error shows.
 //
 // The start: the model without couplings (W = 0, the first model's biases), whose log Z = Σ softplus(b) +
 // Σ softplus(c) is exact and whose visible units are independent, so the particles are exact draws. When the first
@@ -39,6 +41,9 @@ namespace rbmix {
 // step's log-weight increment falls as 1/K², so K steps together add about 1/K of the variance of a single jump.
 inline constexpr int initial_bridge_steps = 100;
 
+// log Z of a model without couplings (W = 0): its units are independent, Z = Π (1 + e^{b_j}) Π (1 + e^{c_i}).
+double independent_log_partition(const Rbm& independent);
+
 struct TrajectoryLogPartitionOptions {
   Eigen::Index particles = 100;
   Eigen::Index groups = 10;  // independent particle groups, for the band; particles must be a multiple
@@ -54,8 +59,11 @@ struct TrajectoryLogPartitionOptions {
 // The estimate at the current model.
 struct TrackedLogPartition {
   double log_partition = 0.0;  // log mean_g Ẑ_g
-  double lower = 0.0;          // log(mean − 3 se), −∞ where not positive
-  double upper = 0.0;          // log(mean + 3 se)
+  // The band: the union of log(mean ± 3 se), whose lower end is −∞ where mean − 3 se ≤ 0, and the lognormal band
+  // m + s²/2 ± 3 standard errors of the log Ẑ_g (docs/algorithms/log-partition-along-training.md §11.3).
+  double lower = 0.0;
+  double upper = 0.0;
+  double relative_standard_error = 0.0;  // se / mean of the Ẑ_g: the scale of (mean − Z)/Z where they are near normal
   double smallest_effective_sample_size = 0.0;  // over the groups, of the current weights
   std::int64_t resamplings = 0;                 // over all groups, since the start
 };

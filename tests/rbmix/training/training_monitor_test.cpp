@@ -155,8 +155,10 @@ TEST(TrainingMonitor, ProxiesOnlyRecordNoLikelihoodAndChooseTheBestByPseudoLikel
 // standard errors, away.
 constexpr double kTrackedStandardErrors = 6.0;
 
-// (mean Ẑ − Z)/se at an evaluation, from the log-likelihood band the monitor wrote (log Ẑ + 3 se ↔ the low end):
-// log-likelihoods are mean(−F) − log Z, so the exact one minus the estimate is log Ẑ − log Z.
+// (mean Ẑ − Z)/se at an evaluation, from the log-likelihood band the monitor wrote (its low end ↔ the upper end of
+// log Z, at least log(Ẑ + 3 se): the lognormal band may reach higher, so this se may be larger than the mean's and
+// the check looser, by little on these models, whose groups agree closely): log-likelihoods are mean(−F) − log Z, so
+// the exact one minus the estimate is log Ẑ − log Z.
 double tracked_standard_errors(const EvaluationPoint& point) {
   const double relative_standard_error =
       std::expm1(*point.train_log_likelihood - *point.train_log_likelihood_lower) / 3.0;
@@ -326,30 +328,31 @@ MatrixD stroke_images(Eigen::Index rows, std::uint64_t seed) {
   return images;
 }
 
-// The smoke scale of the 784 × 20 check (docs/algorithms/log-partition-along-training.md): CD-1 on MNIST-like rows,
-// log Z tracked by 200 particles in 20 groups, within 6 standard errors of the exact value (2^20 hidden states
-// enumerated) at every evaluation. Longer runs need more particles per group: the document measures how small
-// groups fall behind after about 500 updates.
-TEST(TrainingMonitor, TrajectoryAgreesWithTheExactValueOnA784By20Model) {
+// The smoke scale of the 784 × 20 check (docs/algorithms/log-partition-along-training.md §11.4): CD-1 on MNIST-like
+// rows, log Z tracked with the default 100 particles in 10 groups for 1 000 updates, and the exact value (2^20 hidden
+// states enumerated) inside the band at every evaluation. By update 750 the groups of 10 have resampled often enough
+// that their Ẑ_g are heavy-tailed and their mean falls nats below Z: the band of the mean alone (AIS's) misses it
+// here, the lognormal band reaches it. The seed is fixed, so the outcome repeats; over seeds, §11.4 measures how
+// often the band holds the exact value.
+TEST(TrainingMonitor, TrajectoryBandHoldsTheExactValueOnA784By20Model) {
   const MatrixD train = stroke_images(500, 1);
   const MatrixD test = stroke_images(100, 2);
   TrainingOptions options;
   apply_algorithm(options, Algorithm::cd);
   options.learning_rate = 0.05;
   options.batch_size = 20;
-  options.updates = 300;
-  options.evaluation_interval = 100;
+  options.updates = 1000;
+  options.evaluation_interval = 250;
   options.seed = 2;
   options.monitor.kind = MonitorKind::trajectory;
-  options.monitor.trajectory_particles = 200;
-  options.monitor.trajectory_groups = 20;
   Trainer trainer(options, train, test, 20);
   const TrainingSummary summary = trainer.run();
-  ASSERT_EQ(summary.learning_curve.size(), 4u);
+  ASSERT_EQ(summary.learning_curve.size(), 5u);
   for (const EvaluationPoint& point : summary.learning_curve) {
     SCOPED_TRACE("update " + std::to_string(point.update));
     ASSERT_TRUE(point.train_log_likelihood_exact);
-    EXPECT_LT(std::abs(tracked_standard_errors(point)), kTrackedStandardErrors);
+    EXPECT_GE(*point.train_log_likelihood_exact, *point.train_log_likelihood_lower);
+    EXPECT_LE(*point.train_log_likelihood_exact, *point.train_log_likelihood_upper);
   }
   // The model learned couplings: its log-likelihood rose far above the initial one.
   EXPECT_GT(*summary.final->test_log_likelihood_exact, *summary.learning_curve.front().test_log_likelihood_exact + 50);

@@ -6,10 +6,13 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
+#include "rbmix/estimation/ais.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/training/binary_archive.hpp"
 #include "rbmix/training/test_models.hpp"
 #include "rbmix/verify/generators.hpp"
 #include "support/input_error_message.hpp"
@@ -27,10 +30,9 @@ using ::testing::HasSubstr;
 constexpr double kStandardErrors = 6.0;
 constexpr Eigen::Index kGroups = 40;
 
-// (mean Ẑ − Z) / se from the estimate's band log(mean + 3 se), relative to the mean so that nothing overflows.
+// (mean Ẑ − Z) / se, relative to the mean so that nothing overflows.
 double standard_errors_from_exact(const TrackedLogPartition& tracked, double exact_log_partition) {
-  const double relative_standard_error = std::expm1(tracked.upper - tracked.log_partition) / 3.0;
-  return -std::expm1(exact_log_partition - tracked.log_partition) / relative_standard_error;
+  return -std::expm1(exact_log_partition - tracked.log_partition) / tracked.relative_standard_error;
 }
 
 // A random walk of `steps` models from `first`: every parameter moves by U[−step, step] per model.
@@ -167,6 +169,58 @@ TEST(TrajectoryLogPartition, SavedStateContinuesBitForBitAndOtherOptionsAreRefus
   BinaryReader again(writer.bytes(), "state");
   EXPECT_THAT(testing::input_error_message([&] { other.load(again); }),
               HasSubstr("\"sweeps_per_update\":1"));
+}
+
+// A tracked state of 4 groups whose log Ẑ_g are `group_log_partitions` (their banked means, every weight 1): a saved
+// state of Rbm(3, 2) with those two records replaced, so that estimate() is read on constructed groups.
+TrajectoryLogPartition tracked_with_groups(const VectorD& group_log_partitions) {
+  TrajectoryLogPartitionOptions options;
+  options.particles = 8;
+  options.groups = 4;
+  const Rbm model(3, 2);
+  BinaryWriter saved;
+  TrajectoryLogPartition(model, options).save(saved);
+  BinaryReader reader(saved.bytes(), "state");
+  BinaryWriter constructed;
+  constructed.write_string(reader.read_string());
+  constructed.write_matrix(reader.read_state_matrix<double>(8, 3, "visible"));
+  constructed.write_matrix(reader.read_state_matrix<double>(8, 2, "hidden"));
+  constructed.write_streams(reader.read_streams(8, "particle streams"));
+  constructed.write_streams(reader.read_streams(4, "resampling streams"));
+  reader.read_vector<double>(8, "log-weights");
+  constructed.write_vector(VectorD(VectorD::Zero(8)));
+  reader.read_vector<double>(4, "banked");
+  constructed.write_vector(group_log_partitions);
+  constructed.write_vector(reader.read_vector<double>(8, "log marginals"));
+  constructed.write_i64(reader.read_i64());
+  TrajectoryLogPartition tracked(model, options);
+  BinaryReader constructed_reader(constructed.bytes(), "constructed state");
+  tracked.load(constructed_reader);
+  return tracked;
+}
+
+// The band is the union of the mean's band (log_mean_with_band, ais.hpp) and the lognormal one, m + s²/2 ± 3 ·
+// sqrt(s²/G + s⁴/(2(G − 1))) of the groups' log Ẑ_g (docs/algorithms/log-partition-along-training.md §11.3), on
+// groups built by hand. Spread far apart (log Ẑ_g = 0, 1, 2, 3: m = 1.5, s² = 5/3), the mean's upper end lies
+// below the lognormal one, which the band takes; close together (0, 0.1, 0.2, 0.3: s² = 1/60), the mean's lower end
+// lies below the lognormal one, which the band leaves.
+TEST(TrajectoryLogPartition, BandIsTheUnionOfTheMeansBandAndTheLognormalOne) {
+  VectorD spread(4);
+  spread << 0.0, 1.0, 2.0, 3.0;
+  const TrackedLogPartition far_apart = tracked_with_groups(spread).estimate();
+  EXPECT_NEAR(far_apart.log_partition, log_mean_with_band(spread).log_mean, 1e-12);
+  EXPECT_EQ(far_apart.lower, -std::numeric_limits<double>::infinity());
+  EXPECT_NEAR(far_apart.upper, 1.5 + 5.0 / 6.0 + 3.0 * std::sqrt(5.0 / 12.0 + 25.0 / 54.0), 1e-12);
+  EXPECT_GT(far_apart.upper, log_mean_with_band(spread).upper + 2.0);
+
+  VectorD close(4);
+  close << 0.0, 0.1, 0.2, 0.3;
+  const TrackedLogPartition close_together = tracked_with_groups(close).estimate();
+  const double variance = 1.0 / 60.0;
+  const double lognormal_half_width = 3.0 * std::sqrt(variance / 4.0 + variance * variance / 6.0);
+  EXPECT_NEAR(close_together.lower, log_mean_with_band(close).lower, 1e-12);
+  EXPECT_LT(close_together.lower, 0.15 + variance / 2.0 - lognormal_half_width);
+  EXPECT_NEAR(close_together.upper, 0.15 + variance / 2.0 + lognormal_half_width, 1e-12);
 }
 
 TEST(TrajectoryLogPartitionOptions, RefusesWhatCannotRunSayingWhy) {

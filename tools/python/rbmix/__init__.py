@@ -38,6 +38,7 @@ from ._rbmix import (
     run_experiment,
     sample,
     sample_ptt,
+    trajectory_log_partition,
 )
 from ._training import TrainingInterrupted, train
 from . import verify
@@ -73,6 +74,7 @@ __all__ = [
     "sample",
     "sample_ptt",
     "train",
+    "trajectory_log_partition",
     "verify",
     "__version__",
 ]

@@ -147,6 +147,9 @@ class Trajectory:
     def __len__(self) -> int: ...
 
 def read_trajectory(path: _Path) -> Trajectory: ...
+def trajectory_log_partition(
+    trajectory: Union[Trajectory, _Path], data: _Array, samples: int = 1000, sweeps: int = 100, seed: int = 1
+) -> dict[str, npt.NDArray[Any]]: ...
 
 class TemperingLadder:
     rungs: list[Rbm]

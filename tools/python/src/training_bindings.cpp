@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "rbmix/model/classification_rbm.hpp"
 #include "rbmix/training/best_evaluation.hpp"
+#include "rbmix/training/saved_model_bridges.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "rbmix/training/training_settings.hpp"
 #include "rbmix/training/trajectory_file.hpp"
@@ -231,6 +232,44 @@ void bind_training(py::module_& module) {
       "read_trajectory", [](const std::filesystem::path& path) { return read_trajectory(path); }, "path"_a,
       "Reads and checks a trajectory file (damaged records, shapes, increasing updates); InputError names what is "
       "wrong.");
+  module.def(
+      "trajectory_log_partition",
+      [](const py::object& trajectory, const py::handle& data, Eigen::Index samples, Eigen::Index sweeps,
+         std::uint64_t seed) {
+        const Trajectory loaded = py::isinstance<Trajectory>(trajectory)
+                                      ? trajectory.cast<Trajectory>()
+                                      : read_trajectory(trajectory.cast<std::filesystem::path>());
+        const MatrixD rows = binary_matrix(data, "data", loaded.n_visible);
+        const auto rungs = saved_model_log_partitions(loaded, rows, {samples, sweeps, seed});
+        // One column per reported quantity, as rbmix trajectory log-partition's CSV.
+        const auto column = [&rungs](auto value) {
+          py::array_t<decltype(value(rungs.front()))> out(static_cast<py::ssize_t>(rungs.size()));
+          auto view = out.template mutable_unchecked<1>();
+          for (std::size_t k = 0; k < rungs.size(); ++k) view(static_cast<py::ssize_t>(k)) = value(rungs[k]);
+          return out;
+        };
+        py::dict columns;
+        columns["update"] = column([](const SavedModelLogPartition& r) { return r.update; });
+        columns["delta_log_z"] = column([](const SavedModelLogPartition& r) { return r.bennett.value; });
+        columns["delta_log_z_se"] = column([](const SavedModelLogPartition& r) { return r.bennett.standard_error; });
+        columns["delta_log_z_fep"] =
+            column([](const SavedModelLogPartition& r) { return r.free_energy_perturbation.value; });
+        columns["delta_log_z_fep_se"] =
+            column([](const SavedModelLogPartition& r) { return r.free_energy_perturbation.standard_error; });
+        columns["log_z"] = column([](const SavedModelLogPartition& r) { return r.log_partition.value; });
+        columns["log_z_se"] = column([](const SavedModelLogPartition& r) { return r.log_partition.standard_error; });
+        columns["train_log_likelihood"] =
+            column([](const SavedModelLogPartition& r) { return r.train_log_likelihood; });
+        columns["distinct_rows_log_z"] = column([](const SavedModelLogPartition& r) { return r.distinct_rows_bound; });
+        columns["exceeds_distinct_rows"] =
+            column([](const SavedModelLogPartition& r) { return r.exceeds_distinct_rows(); });
+        return columns;
+      },
+      "trajectory"_a, "data"_a, "samples"_a = SavedModelBridgeOptions{}.samples,
+      "sweeps"_a = SavedModelBridgeOptions{}.sweeps, "seed"_a = SavedModelBridgeOptions{}.seed,
+      "log Z of every model of a trajectory (a Trajectory or its file) by Bennett's acceptance ratio between "
+      "consecutive models, chained from the exact independent model; dict of arrays, the columns of rbmix "
+      "trajectory log-partition's CSV (exceeds_distinct_rows: bool).");
   py::class_<TrainingResult>(module, "TrainingResult",
                              "A trained model, its learning curve and why training stopped (termination: "
                              "'completed', 'interrupted' by Ctrl-C, ...).")

@@ -1,0 +1,67 @@
+#include "rbmix/training/saved_model_bridges.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "rbmix/core/entry_checks.hpp"
+#include "rbmix/core/error.hpp"
+#include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/training/trajectory_log_partition.hpp"
+
+namespace rbmix {
+namespace {
+
+// `options.samples` visible states of `model`, one per Gibbs chain after `options.sweeps` sweeps from the training
+// rows, the chains on streams first_stream … first_stream + samples − 1 of the seed.
+MatrixD chain_samples(const Rbm& model, const MatrixD& training_rows, const SavedModelBridgeOptions& options,
+                      std::uint64_t first_stream) {
+  BatchedChains<double> chains(options.samples, model.n_visible(), model.n_hidden(), options.seed, first_stream);
+  MatrixD start(options.samples, model.n_visible());
+  for (Eigen::Index chain = 0; chain < options.samples; ++chain)
+    start.row(chain) = training_rows.row(chain % training_rows.rows());
+  chains.set_visible(start);
+  const UnitRule gibbs = GibbsRule{};
+  for (Eigen::Index sweep = 0; sweep < options.sweeps; ++sweep) chains.sweep(model, gibbs);
+  return chains.visible();
+}
+
+}  // namespace
+
+std::vector<SavedModelLogPartition> saved_model_log_partitions(const Trajectory& trajectory,
+                                                               const MatrixD& training_rows,
+                                                               const SavedModelBridgeOptions& options) {
+  require(options.samples >= 2, "--samples: at least 2 (for the standard error), got " +
+                                    std::to_string(options.samples));
+  require(options.sweeps >= 1, "--sweeps: at least 1, got " + std::to_string(options.sweeps));
+  require(!trajectory.models.empty(), "the trajectory holds no model yet");
+  require(training_rows.rows() >= 2 && training_rows.cols() == trajectory.n_visible && all_binary(training_rows),
+          "training rows: expected at least 2 rows of " + std::to_string(trajectory.n_visible) +
+              " values 0 or 1 (the trajectory's visible units), got " + std::to_string(training_rows.rows()) +
+              " rows of " + std::to_string(training_rows.cols()));
+  const auto samples = static_cast<std::uint64_t>(options.samples);
+  Rbm previous = trajectory.independent_model();
+  LogPartitionDifference accumulated{independent_log_partition(previous), 0.0};
+  double accumulated_variance = 0.0;
+  std::vector<SavedModelLogPartition> rungs;
+  for (std::size_t link = 0; link < trajectory.models.size(); ++link) {
+    const Rbm& model = trajectory.models[link].parameters;
+    // Link l draws its two sample sets on streams of its own, so no two links share a sample.
+    const MatrixD of_previous = chain_samples(previous, training_rows, options, 2 * link * samples);
+    const MatrixD of_model = chain_samples(model, training_rows, options, (2 * link + 1) * samples);
+    SavedModelLogPartition rung;
+    rung.update = trajectory.models[link].update;
+    rung.bennett = bennett_acceptance_ratio(previous, model, of_previous, of_model);
+    rung.free_energy_perturbation = free_energy_perturbation(previous, model, of_previous);
+    accumulated.value += rung.bennett.value;
+    accumulated_variance += rung.bennett.standard_error * rung.bennett.standard_error;
+    accumulated.standard_error = std::sqrt(accumulated_variance);
+    rung.log_partition = accumulated;
+    rung.train_log_likelihood = -model.free_energy(training_rows).mean() - accumulated.value;
+    rung.distinct_rows_bound = distinct_rows_log_partition_bound(model, training_rows);
+    rungs.push_back(rung);
+    previous = model;
+  }
+  return rungs;
+}
+
+}  // namespace rbmix
