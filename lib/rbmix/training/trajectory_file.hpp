@@ -1,7 +1,7 @@
 #pragma once
 // The training trajectory file: models saved along one training run, with their update numbers, for parallel
-// tempering along the trajectory (docs/algorithms/tempering.md) and log Z along training
-// (docs/algorithms/estimation.md). Little-endian records (binary_archive), appended while the run trains:
+// tempering along the trajectory (docs/algorithms/tempering-along-trajectory.md §10) and log Z along training
+// (docs/algorithms/log-partition-along-training.md §11). Little-endian records (binary_archive), appended while the run trains:
 //
 //   header record:  "RBMIXTRJ" · format version 1 · visible units · hidden units · configuration (JSON text: the
 //                   schedule, the seed and the trajectory fingerprint of the training options) · the training rows'
