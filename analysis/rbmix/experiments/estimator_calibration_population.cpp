@@ -172,8 +172,15 @@ OrPartDone<EstimatorCalibrationResult> run_estimator_calibration(const Estimator
                                          configuration.superchains};
         const MatrixD traces = specification.modified ? sample_modified_sweep_energy_traces(rbm, request)
                                                       : sample_energy_traces(rbm, request);
-        CalibrationRun run{model.name,   name,      *exact, slowest_time, configuration,
-                           replicate,    analysis::mixing_diagnostics(traces, options.rule)};
+        CalibrationRun run{model.name,
+                           name,
+                           *exact,
+                           slowest_time,
+                           configuration,
+                           replicate,
+                           analysis::mixing_diagnostics(traces, options.rule),
+                           std::numeric_limits<double>::quiet_NaN(),  // set below for superchain shapes
+                           {}};
         if (configuration.superchains > 0) {
           run.nested_potential_scale_reduction = analysis::rank_normalised_split_nested_potential_scale_reduction(
               traces, analysis::consecutive_superchains(traces.cols(), configuration.superchains));

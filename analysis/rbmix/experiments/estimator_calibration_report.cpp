@@ -60,7 +60,7 @@ Table coverage_by_configuration_table(const EstimatorCalibrationOptions& options
   for (const ChainConfiguration& configuration : options.configurations)
     for (const std::optional<double> horizon : {std::optional<double>(), std::optional(options.horizon_in_slowest_times)})
       for (const EstimatorScore& score :
-           score_estimators(result, options.rule, {1, configuration, horizon}))
+           score_estimators(result, options.rule, {1, configuration, horizon, {}}))
         table.add_row({static_cast<long long>(configuration.chains), static_cast<long long>(configuration.steps),
                        static_cast<long long>(configuration.superchains),
                        std::string(horizon ? "within horizon" : "all"), score.method,
@@ -77,7 +77,7 @@ void write_coverage_plot(const EstimatorCalibrationOptions& options, const Estim
                          ResultDirectory& out) {
   std::vector<PlotSeries> series;
   for (const ChainConfiguration& configuration : options.configurations) {
-    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, {1, configuration, {}});
+    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, {1, configuration, {}, {}});
     if (series.empty())
       for (const EstimatorScore& score : scores)
         series.push_back({analysis::estimator_label(score.method), {}, {}, {}, {}, score.method == "all"});
@@ -118,7 +118,7 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
   out.write_csv("estimator_calibration_coverage.csv", coverage_by_configuration_table(options, result));
   out.write_csv("estimator_calibration.csv", estimator_score_table(score_estimators(result, options.rule)));
   out.write_csv("estimator_calibration_multi_chain.csv",
-                estimator_score_table(score_estimators(result, options.rule, {multi_chain_runs, {}, {}})));
+                estimator_score_table(score_estimators(result, options.rule, {multi_chain_runs, {}, {}, {}})));
   out.write_csv("estimator_calibration_goal_runs.csv",
                 estimator_score_table(score_estimators(result, options.rule, goal_runs(options))));
   out.write_csv("estimator_calibration_held_out.csv", trust_goals_table(options, result, options.rule));
@@ -223,7 +223,7 @@ ExperimentReport EstimatorCalibration::report(const EstimatorCalibrationOptions&
   report.tables.back().table.print(log, 3);
   log << "the same over the runs of at least " << multi_chain_runs << " chains:\n";
   report.tables.push_back({"scores_multi_chain", estimator_score_table(score_estimators(
-                                                     result, options.rule, {multi_chain_runs, {}, {}}))});
+                                                     result, options.rule, {multi_chain_runs, {}, {}, {}}))});
   report.tables.back().table.print(log, 3);
   log << "the same over those of them within their horizon (chains at least " << options.horizon_in_slowest_times
       << " exact tau_exp long), where the goals apply:\n";

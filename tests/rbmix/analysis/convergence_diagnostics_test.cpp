@@ -133,8 +133,9 @@ TEST(ConvergenceDiagnostics, RanksReadFromOneSortEqualRanksOfCopies) {
       std::sort(draws.begin(), draws.end());
       const double median = 0.5 * (draws[draws.size() / 2 - 1] + draws[draws.size() / 2]);
       const MatrixD folded = (split.array() - median).abs().matrix();
-      if (tied)
+      if (tied) {
         ASSERT_NE(std::adjacent_find(draws.begin(), draws.end()), draws.end()) << "no ties: the case tests less";
+      }
       EXPECT_EQ(rank_normalise(split), scores_by_definition(split));
       EXPECT_EQ(rank_normalise(folded), scores_by_definition(folded));
       EXPECT_EQ(rank_normalise(traces), scores_by_definition(traces));

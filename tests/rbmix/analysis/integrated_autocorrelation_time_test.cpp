@@ -415,7 +415,9 @@ TEST(MixingDiagnostics, BatchMeansShorterThanTheSequencesReachWarn) {
       const bool short_batches = static_cast<double>(estimate.cutoff) < min_batch_in_sequence_reach * reach;
       EXPECT_EQ(short_batches, diagnostics == &slow) << "reach " << reach << ": the case tests nothing";
       EXPECT_EQ(estimate.warning.find("shorter than") != std::string::npos, short_batches) << estimate.warning;
-      if (short_batches) EXPECT_FALSE(estimate.trusted);
+      if (short_batches) {
+        EXPECT_FALSE(estimate.trusted);
+      }
     }
   }
 }

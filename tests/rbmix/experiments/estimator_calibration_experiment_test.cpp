@@ -94,7 +94,7 @@ TEST(EstimatorCalibration, CoveragePerRunShapeSplitsTheOverallCoverage) {
   std::vector<int> estimates(overall.size(), 0);
   std::vector<double> covered(overall.size(), 0.0);
   for (const ChainConfiguration& configuration : options.configurations) {
-    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, {1, configuration, {}});
+    const std::vector<EstimatorScore> scores = score_estimators(result, options.rule, {1, configuration, {}, {}});
     ASSERT_EQ(scores.size(), overall.size());
     for (std::size_t k = 0; k < scores.size(); ++k) {
       EXPECT_EQ(scores[k].method, overall[k].method);
@@ -147,12 +147,12 @@ TEST(EstimatorCalibration, TheGoalRunsAreTheMultiChainRunsWithinTheirHorizon) {
   EXPECT_TRUE(goal_runs(options).selects(run));
   run.slowest_time = 2500.0;
   EXPECT_FALSE(goal_runs(options).selects(run));
-  EXPECT_TRUE((RunSelection{16, std::nullopt, std::nullopt}.selects(run)));
+  EXPECT_TRUE((RunSelection{16, std::nullopt, std::nullopt, std::nullopt}.selects(run)));
   run.slowest_time = 1.0;
   run.configuration.chains = 4;
   EXPECT_FALSE(goal_runs(options).selects(run));
-  EXPECT_TRUE((RunSelection{1, ChainConfiguration{4, 20000, 0}, std::nullopt}.selects(run)));
-  EXPECT_FALSE((RunSelection{1, ChainConfiguration{4, 20000, 2}, std::nullopt}.selects(run)));
+  EXPECT_TRUE((RunSelection{1, ChainConfiguration{4, 20000, 0}, std::nullopt, std::nullopt}.selects(run)));
+  EXPECT_FALSE((RunSelection{1, ChainConfiguration{4, 20000, 2}, std::nullopt, std::nullopt}.selects(run)));
 }
 
 // The interval construction chosen: the narrowest under which every estimator covers ≥ 90 %; else the one whose
