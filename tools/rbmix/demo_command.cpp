@@ -176,8 +176,8 @@ void show_autocorrelation_times(const Rbm& trained, const MatrixD& data, std::ui
   for (const std::string& reason : reasons) std::cout << "  ? " << reason << "\n";
   // What a '?' and its absence promise, per estimator (docs/algorithms/calibration.md §6.7.2).
   std::cout << "  per estimator, on tiny RBMs of known tau with 16+ chains at least 10 slowest relaxation times long,\n"
-               "  the rule flagged 55-100 % of the estimates more than 20 % off (its misses: slow modes the draws did\n"
-               "  not show, where every estimator agrees) and 0-12 % of those within 10 %: calibration.md 6.7.2\n";
+               "  the rule flagged 64-100 % of the estimates more than 20 % off (its misses: rare slow excursions that\n"
+               "  no chain made, where every estimator agrees) and 0-17 % of those within 10 %: calibration.md 6.7.2\n";
   out.write_csv("autocorrelation_times.csv", times);
 }
 

@@ -373,6 +373,12 @@ std::string trust_verdict(const TrustSignals& signals, const TrustRule& rule) {
   if (signals.disagreement > rule.max_disagreement)
     add_reason(reasons, "disagrees with the cross-check by " + format_number(signals.disagreement) +
                             " standard errors (more than " + format_number(rule.max_disagreement) + ")");
+  // A slow excursion that one chain made and the others did not moves τ̂ far more than the band, which assumes
+  // every chain shows the same correlation, allows (docs/algorithms/mixing-metrics.md §6.6, rule 8).
+  if (signals.chain_jackknife_half_width > rule.max_relative_half_width)
+    add_reason(reasons, "leaving out groups of chains moves it by ±" +
+                            format_number(100.0 * signals.chain_jackknife_half_width) + " % (jackknife), more than ±" +
+                            format_number(100.0 * rule.max_relative_half_width) + " %: it rests on a few chains");
   if (std::isfinite(signals.batch_in_times) && signals.batch_in_times < rule.min_batch_in_times)
     add_reason(reasons, "its batches are " + format_number(signals.batch_in_times) + " τ̂ long, fewer than " +
                             format_number(rule.min_batch_in_times) + ": the batch means are biased low");
@@ -417,29 +423,34 @@ void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
   }
 }
 
-MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule) {
-  validate_traces(traces, "mixing_diagnostics");
-  require(traces.rows() >= min_mixing_steps, [&] {
-    return "mixing_diagnostics: each chain needs at least " + std::to_string(min_mixing_steps) +
-           " steps (the sequence estimators split it into halves of 4), got " + std::to_string(traces.rows());
-  });
-  if (const std::optional<MatrixD> scaled = traces_in_unit_range(traces)) return mixing_diagnostics(*scaled, rule);
-  MixingDiagnostics out;
-  out.steps = traces.rows();
-  out.chains = traces.cols();
+namespace {
+
+// Every estimator on the same traces, with the multi-chain diagnostics they share and the long batches: what
+// mixing_diagnostics reports before it reads the signals, and what the jackknife over chains recomputes.
+struct Estimates {
+  ConvergenceDiagnostics convergence;
+  std::vector<IntegratedTimeEstimate> estimates;
+  IntegratedTimeEstimate long_batch_means;
+};
+
+// With `convergence` false only the bulk ESS of the multi-chain diagnostics is computed (what the rank-normalised
+// estimate needs): R̂ and the tail ESS are left at 0 (the jackknife reads the estimates alone).
+Estimates estimate_every_method(const MatrixD& traces, bool convergence = true) {
+  Estimates out;
+  const Eigen::Index steps = traces.rows();
   // The split chains, their rank-normalised scores and their autocovariances are each computed once and shared by
   // R̂, the ESS and the three sequence estimators: the numbers of the estimators called one by one.
-  const ConvergenceDiagnostics convergence = convergence_diagnostics(traces);
-  out.potential_scale_reduction = convergence.potential_scale_reduction;
-  out.bulk_effective_sample_size = convergence.bulk.effective_sample_size;
-  out.tail_effective_sample_size = convergence.tail_effective_sample_size;
+  if (convergence)
+    out.convergence = convergence_diagnostics(traces);
+  else
+    out.convergence.bulk = bulk_effective_sample_size(traces);
 
   // The lag-window estimators read γ̂ up to the adaptive window (the AR order is far below it): more lags are
   // computed only while the window is not found within those there are.
-  TraceAutocovariance covariance = trace_autocovariance(traces, first_largest_lag(out.steps));
+  TraceAutocovariance covariance = trace_autocovariance(traces, first_largest_lag(steps));
   IntegratedTimeEstimate window = adaptive_window_integrated_time(covariance);
   while (!covariance.complete() && window.cutoff == covariance.largest_lag()) {
-    covariance = trace_autocovariance(traces, grown_lag(covariance.largest_lag(), out.steps));
+    covariance = trace_autocovariance(traces, grown_lag(covariance.largest_lag(), steps));
     window = adaptive_window_integrated_time(covariance);
   }
   out.estimates = {autoregressive_integrated_time(covariance), window};
@@ -453,7 +464,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     const SequenceEstimates sequences = effective_sample_sizes(split_chains(traces));
     out.estimates.push_back(sequence_estimate("initial_positive_sequence", traces, sequences.positive));
     out.estimates.push_back(sequence_estimate("initial_monotone_sequence", traces, sequences.monotone));
-    out.estimates.push_back(sequence_estimate("rank_normalised", traces, convergence.bulk));
+    out.estimates.push_back(sequence_estimate("rank_normalised", traces, out.convergence.bulk));
   }
   out.estimates.push_back(batch_means_integrated_time(traces));
   out.estimates.push_back(overlapping_batch_means_integrated_time(traces));
@@ -462,7 +473,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
   const auto monotone = std::find_if(out.estimates.begin(), out.estimates.end(), [](const auto& estimate) {
     return estimate.method == "initial_monotone_sequence";
   });
-  out.long_batch_means = batch_means_integrated_time(traces, long_batch_size(out.steps, monotone->cutoff));
+  out.long_batch_means = batch_means_integrated_time(traces, long_batch_size(steps, monotone->cutoff));
   out.long_batch_means.method = "long_batch_means";
   // Batches shorter than the correlation the monotone sequence saw (min_batch_in_sequence_reach).
   for (IntegratedTimeEstimate& estimate : out.estimates)
@@ -472,10 +483,76 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
                                        format_number(min_batch_in_sequence_reach) +
                                        " × the lag the monotone sequence reached (" +
                                        std::to_string(monotone->cutoff) + "): they miss its slow correlation");
+  return out;
+}
+
+// The traces without the chains [first, first + count).
+MatrixD without_chains(const MatrixD& traces, Eigen::Index first, Eigen::Index count) {
+  MatrixD kept(traces.rows(), traces.cols() - count);
+  kept.leftCols(first) = traces.leftCols(first);
+  kept.rightCols(traces.cols() - first - count) = traces.rightCols(traces.cols() - first - count);
+  return kept;
+}
+
+// Per method, 1.96 × the delete-a-group jackknife standard error of τ̂ over G = min(chains, max_jackknife_groups)
+// groups of consecutive chains, over τ̂ (Efron & Stein 1981; Busing, Meijer & van der Leeden 1999 for unequal
+// groups, which the pseudo-values below weight by their size): how far the estimate moves with the chains it rests
+// on. NaN for fewer than min_jackknife_chains chains, or where an estimate without some group is not finite.
+std::vector<double> chain_jackknife_half_widths(const MatrixD& traces,
+                                                const std::vector<IntegratedTimeEstimate>& estimates) {
+  std::vector<double> widths(estimates.size(), not_a_number);
+  const Eigen::Index chains = traces.cols();
+  if (chains < min_jackknife_chains) return widths;
+  const Eigen::Index groups = std::min(chains, max_jackknife_groups);
+  // pseudo[k][g] = (n τ̂ − (n − m_g) τ̂_(−g)) / m_g, the pseudo-value of group g of m_g chains (n chains in all).
+  std::vector<std::vector<double>> pseudo(estimates.size());
+  const double n = static_cast<double>(chains);
+  for (Eigen::Index group = 0; group < groups; ++group) {
+    const Eigen::Index first = group * chains / groups, last = (group + 1) * chains / groups;
+    const double size = static_cast<double>(last - first);
+    const Estimates without = estimate_every_method(without_chains(traces, first, last - first), false);
+    for (std::size_t k = 0; k < estimates.size(); ++k)
+      pseudo[k].push_back((n * estimates[k].time - (n - size) * without.estimates[k].time) / size);
+  }
+  for (std::size_t k = 0; k < estimates.size(); ++k) {
+    const double time = estimates[k].time;
+    if (!(time > 0.0) || !std::all_of(pseudo[k].begin(), pseudo[k].end(), [](double x) { return std::isfinite(x); }))
+      continue;
+    // The jackknife variance of the mean of G pseudo-values: their variance over G.
+    const double g = static_cast<double>(groups);
+    double mean = 0.0;
+    for (const double value : pseudo[k]) mean += value / g;
+    double sum_of_squares = 0.0;
+    for (const double value : pseudo[k]) sum_of_squares += (value - mean) * (value - mean);
+    const double standard_error = std::sqrt(sum_of_squares / (g * (g - 1.0)));
+    widths[k] = band_quantile * standard_error / time;
+  }
+  return widths;
+}
+
+}  // namespace
+
+MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rule) {
+  validate_traces(traces, "mixing_diagnostics");
+  require(traces.rows() >= min_mixing_steps, [&] {
+    return "mixing_diagnostics: each chain needs at least " + std::to_string(min_mixing_steps) +
+           " steps (the sequence estimators split it into halves of 4), got " + std::to_string(traces.rows());
+  });
+  if (const std::optional<MatrixD> scaled = traces_in_unit_range(traces)) return mixing_diagnostics(*scaled, rule);
+  MixingDiagnostics out;
+  out.steps = traces.rows();
+  out.chains = traces.cols();
+  Estimates every = estimate_every_method(traces);
+  out.potential_scale_reduction = every.convergence.potential_scale_reduction;
+  out.bulk_effective_sample_size = every.convergence.bulk.effective_sample_size;
+  out.tail_effective_sample_size = every.convergence.tail_effective_sample_size;
+  out.estimates = std::move(every.estimates);
+  out.long_batch_means = std::move(every.long_batch_means);
   for (IntegratedTimeEstimate& estimate : out.estimates) {
     estimate.band_lower = estimate.lower;
     estimate.band_upper = estimate.upper;
   }
+  const std::vector<double> jackknife_widths = chain_jackknife_half_widths(traces, out.estimates);
 
   for (IntegratedTimeEstimate& estimate : out.estimates) {
     TrustSignals signals;
@@ -502,6 +579,7 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     // shows as a disagreement with the batch means (docs/algorithms/mixing-metrics.md §6.6).
     signals.relative_half_width =
         estimate.time > 0.0 ? (estimate.upper - estimate.lower) / (2.0 * estimate.time) : not_a_number;
+    signals.chain_jackknife_half_width = jackknife_widths[out.signals.size()];
     // The reported interval: the band joined with the long batches' interval (the header), where both are defined.
     if (std::isfinite(estimate.time) && std::isfinite(out.long_batch_means.time)) {
       estimate.lower = std::fmin(estimate.lower, out.long_batch_means.lower);

@@ -66,6 +66,12 @@ Eigen::Index long_batch_size(Eigen::Index steps, Eigen::Index cutoff,
 // largest factor of {1, 2, 3, 5} that flagged no more of the batch means' close estimates than no such check did.
 inline constexpr double min_batch_in_sequence_reach = 2.0;
 
+// The jackknife over chains of rule 8 (docs/algorithms/mixing-metrics.md §6.6): it needs at least this many chains,
+// and leaves out one of at most max_jackknife_groups groups of consecutive chains at a time, so that its cost is at
+// most that many more evaluations of every estimator whatever the number of chains.
+inline constexpr Eigen::Index min_jackknife_chains = 4;
+inline constexpr Eigen::Index max_jackknife_groups = 8;
+
 // Sokal's window factor c (emcee's default; Sokal suggests 4–10).
 inline constexpr double default_window_factor = 5.0;
 
@@ -86,7 +92,9 @@ IntegratedTimeEstimate overlapping_batch_means_integrated_time(const MatrixD& tr
 //   (upper − lower)/(2τ̂) ≤ max_relative_half_width (its own interval is narrow),
 //   |τ̂ − τ̂_ref|/√(se² + se_ref²) ≤ max_disagreement for the batch-means cross-checks τ̂_ref (for a batch-means
 //                                                    estimate: the initial monotone sequence), se from the intervals,
-//   b ≥ min_batch_in_times τ̂ for a batch-means estimate (its bias is of order τ̂/b).
+//   b ≥ min_batch_in_times τ̂ for a batch-means estimate (its bias is of order τ̂/b),
+//   1.96 × the jackknife standard error over groups of chains, over τ̂, ≤ max_relative_half_width (the estimate
+//                                                    does not rest on a few chains: rule 8 of §6.6).
 // With superchains (many short chains, several started from one state) the R̂ threshold applies to nested R̂
 // instead (use_nested_potential_scale_reduction).
 // The last three thresholds are chosen by `rbmix experiment estimator-calibration` (docs/algorithms/calibration.md
@@ -109,6 +117,9 @@ struct TrustSignals {
   double relative_half_width = 0.0;
   double disagreement = 0.0;  // the largest over the references; 0 without one
   double batch_in_times = std::numeric_limits<double>::quiet_NaN();  // b / τ̂ of a batch-means estimate; else NaN
+  // 1.96 × the delete-a-group jackknife standard error of τ̂ over groups of chains, over τ̂; NaN with fewer than
+  // min_jackknife_chains chains.
+  double chain_jackknife_half_width = std::numeric_limits<double>::quiet_NaN();
   bool nested = false;  // potential_scale_reduction is nested R̂ (use_nested_potential_scale_reduction)
 };
 

@@ -127,8 +127,8 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
 
   Table runs({"model", "operator", "chains", "steps", "superchains", "replicate", "exact_tau", "slowest_time",
               "within_horizon", "rhat", "nested_rhat", "ess_bulk", "ess_tail", "estimator", "tau", "lower", "upper",
-              "band_lower", "band_upper", "cutoff", "length_in_times", "relative_half_width", "disagreement",
-              "trusted", "warning"});
+              "band_lower", "band_upper", "cutoff", "length_in_times", "relative_half_width",
+              "chain_jackknife_half_width", "disagreement", "trusted", "warning"});
   for (const CalibrationRun& run : result.runs)
     for (std::size_t k = 0; k < run.diagnostics.estimates.size(); ++k) {
       const analysis::IntegratedTimeEstimate& estimate = run.diagnostics.estimates[k];
@@ -142,7 +142,7 @@ void write_estimator_calibration(const EstimatorCalibrationOptions& options, con
                     run.diagnostics.bulk_effective_sample_size, run.diagnostics.tail_effective_sample_size,
                     estimate.method, estimate.time, estimate.lower, estimate.upper, estimate.band_lower,
                     estimate.band_upper, static_cast<long long>(estimate.cutoff), signals.length_in_times,
-                    signals.relative_half_width, signals.disagreement,
+                    signals.relative_half_width, signals.chain_jackknife_half_width, signals.disagreement,
                     static_cast<long long>(estimate.trusted ? 1 : 0), estimate.warning});
     }
   out.write_csv("estimator_calibration_runs.csv", runs);

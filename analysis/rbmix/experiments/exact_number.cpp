@@ -166,7 +166,8 @@ nlohmann::json exact_signals(const analysis::TrustSignals& signals) {
           {"length_in_times", exact_number(signals.length_in_times)},
           {"relative_half_width", exact_number(signals.relative_half_width)},
           {"disagreement", exact_number(signals.disagreement)},
-          {"batch_in_times", exact_number(signals.batch_in_times)}};
+          {"batch_in_times", exact_number(signals.batch_in_times)},
+          {"chain_jackknife_half_width", exact_number(signals.chain_jackknife_half_width)}};
 }
 
 analysis::TrustSignals read_exact_signals(const JournaledValue& json) {
@@ -176,6 +177,7 @@ analysis::TrustSignals read_exact_signals(const JournaledValue& json) {
           json["relative_half_width"].number(),
           json["disagreement"].number(),
           json["batch_in_times"].number(),
+          json["chain_jackknife_half_width"].number(),
           json["nested"].flag()};
 }
 

@@ -247,6 +247,12 @@ TEST(TrustRule, NamesEveryReason) {
   EXPECT_NE(trust_verdict(signals, rule).find("batches are 4 τ̂ long"), std::string::npos);
   signals.batch_in_times = 10.0;
   EXPECT_EQ(trust_verdict(signals, rule), "");
+  signals = {"", 1.0, 100.0, 0.05, 1.0, none, 0.31};
+  EXPECT_NE(trust_verdict(signals, rule).find("moves it by ±31 % (jackknife), more than ±30 %: it rests on a few chains"),
+            std::string::npos)
+      << trust_verdict(signals, rule);
+  signals.chain_jackknife_half_width = 0.3;
+  EXPECT_EQ(trust_verdict(signals, rule), "");
   signals = {"own", 1.0, 100.0, 0.05, 10.0, none};
   const std::string both = trust_verdict(signals, rule);
   EXPECT_EQ(both.rfind("own; ", 0), 0u) << both;
@@ -446,6 +452,9 @@ TEST(TrustRule, ReadsTheRelativeHalfWidthOfTheEstimatorsOwnBand) {
   ASSERT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
   const std::size_t monotone = recommended_first(diagnostics.estimates).front();
   const double width = diagnostics.signals[monotone].relative_half_width;
+  // Rule 8 reads the same bound against the jackknife over chains (FlagsAnEstimateThatRestsOnOneChain); it is left
+  // out here, so that what is checked is the band alone.
+  for (TrustSignals& signals : diagnostics.signals) signals.chain_jackknife_half_width = std::nan("");
   // A bound between half the width and the width: the full width fails it, half of it would pass.
   TrustRule rule;
   rule.max_relative_half_width = 0.75 * width;
@@ -456,6 +465,68 @@ TEST(TrustRule, ReadsTheRelativeHalfWidthOfTheEstimatorsOwnBand) {
   rule.max_relative_half_width = 1.01 * width;
   apply_trust_rule(diagnostics, rule);
   EXPECT_TRUE(diagnostics.recommended().trusted) << diagnostics.recommended().warning;
+}
+
+// Rule 8: 1.96 × the delete-a-group jackknife standard error over groups of chains, over τ̂. With 12 chains the
+// 8 groups hold 1 or 2 chains ([g·12/8, (g+1)·12/8)), so the pseudo-values' weighting by group size is checked too.
+TEST(ChainJackknife, IsTheJackknifeOfTheEstimatesWithoutEachGroupOfChains) {
+  const MatrixD traces = testing::autoregressive_series(0.6, 3000, 12, 17);
+  const MixingDiagnostics diagnostics = mixing_diagnostics(traces);
+  const Eigen::Index groups = max_jackknife_groups;
+  const double n = static_cast<double>(traces.cols());
+  std::vector<std::vector<double>> pseudo(diagnostics.estimates.size());
+  for (Eigen::Index group = 0; group < groups; ++group) {
+    const Eigen::Index first = group * traces.cols() / groups, last = (group + 1) * traces.cols() / groups;
+    MatrixD kept(traces.rows(), traces.cols() - (last - first));
+    kept << traces.leftCols(first), traces.rightCols(traces.cols() - last);
+    const MixingDiagnostics without = mixing_diagnostics(kept);
+    const double size = static_cast<double>(last - first);
+    for (std::size_t k = 0; k < pseudo.size(); ++k)
+      pseudo[k].push_back((n * diagnostics.estimates[k].time - (n - size) * without.estimates[k].time) / size);
+  }
+  for (std::size_t k = 0; k < pseudo.size(); ++k) {
+    SCOPED_TRACE(diagnostics.estimates[k].method);
+    const VectorD values = Eigen::Map<const VectorD>(pseudo[k].data(), groups);
+    const double variance = (values.array() - values.mean()).square().sum() / (groups * (groups - 1.0));
+    EXPECT_NEAR(diagnostics.signals[k].chain_jackknife_half_width,
+                1.959963984540054 * std::sqrt(variance) / diagnostics.estimates[k].time, 1e-12);
+  }
+  // Fewer than min_jackknife_chains chains: no jackknife, and the rule does not read it.
+  const MixingDiagnostics three = mixing_diagnostics(traces.leftCols(min_jackknife_chains - 1));
+  for (const TrustSignals& signals : three.signals) EXPECT_TRUE(std::isnan(signals.chain_jackknife_half_width));
+}
+
+// A slow correlation that one chain of 16 shows and the others do not (as a rare metastable excursion on a peaked
+// RBM: docs/algorithms/calibration.md §6.7.2): the pooled τ̂ is the average of 15 chains at τ = 3 and one at τ = 199,
+// the bands assume every chain alike and stay narrow, and R̂ sees no shift of the mean. Only the jackknife over
+// chains sees that the estimate rests on one chain. Homogeneous chains: the jackknife width is of the band's size.
+TEST(TrustRule, FlagsAnEstimateThatRestsOnOneChain) {
+  MatrixD traces = testing::autoregressive_series(0.5, 20000, 16, 3);
+  const double slow = 0.99;
+  // The slow chain with the others' stationary variance 1/(1 − 0.5²).
+  traces.col(5) = testing::autoregressive_series(slow, 20000, 1, 4).col(0) *
+                  std::sqrt((1.0 - slow * slow) / (1.0 - 0.25));
+  const MixingDiagnostics diagnostics = mixing_diagnostics(traces);
+  EXPECT_LT(diagnostics.potential_scale_reduction, TrustRule{}.max_potential_scale_reduction);
+  for (std::size_t k = 0; k < diagnostics.estimates.size(); ++k) {
+    SCOPED_TRACE(diagnostics.estimates[k].method);
+    EXPECT_GT(diagnostics.signals[k].chain_jackknife_half_width, TrustRule{}.max_relative_half_width);
+    EXPECT_FALSE(diagnostics.estimates[k].trusted);
+    EXPECT_NE(diagnostics.estimates[k].warning.find("rests on a few chains"), std::string::npos)
+        << diagnostics.estimates[k].warning;
+  }
+  // Only rule 8 flags the recommended estimate: without the jackknife signal it would be trusted.
+  MixingDiagnostics without_rule = diagnostics;
+  for (TrustSignals& signals : without_rule.signals) signals.chain_jackknife_half_width = std::nan("");
+  apply_trust_rule(without_rule, TrustRule{});
+  EXPECT_TRUE(without_rule.recommended().trusted) << without_rule.recommended().warning;
+
+  const MixingDiagnostics alike = mixing_diagnostics(testing::autoregressive_series(0.5, 20000, 16, 3));
+  for (std::size_t k = 0; k < alike.estimates.size(); ++k) {
+    SCOPED_TRACE(alike.estimates[k].method);
+    EXPECT_LT(alike.signals[k].chain_jackknife_half_width, 3.0 * alike.signals[k].relative_half_width);
+    EXPECT_EQ(alike.estimates[k].warning.find("rests on a few chains"), std::string::npos);
+  }
 }
 
 // With superchains the rule reads nested R̂ and says so.
