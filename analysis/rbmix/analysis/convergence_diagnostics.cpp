@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -439,6 +440,14 @@ SequenceEstimates effective_sample_sizes(const MatrixD& traces, Eigen::Index ini
     const TraceAutocovariance covariance = trace_autocovariance(traces, lag);
     if (sequence_from(covariance, false, out.positive) && sequence_from(covariance, true, out.monotone)) return out;
   }
+}
+
+std::optional<SequenceEstimates> sequence_estimates(const TraceAutocovariance& split_covariance) {
+  SequenceEstimates out;
+  out.positive.monotone = false;
+  if (!sequence_from(split_covariance, false, out.positive) || !sequence_from(split_covariance, true, out.monotone))
+    return std::nullopt;
+  return out;
 }
 
 SequenceEstimate effective_sample_size(const MatrixD& traces, bool monotone) {

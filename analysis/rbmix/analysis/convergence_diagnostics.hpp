@@ -27,8 +27,10 @@
 //                             plus their mean within-chain variance. Many short chains can show it near 1 where each
 //                             chain is too short for R̂: it asks that the superchains forgot their starts.
 #include <Eigen/Core>
+#include <optional>
 #include <vector>
 
+#include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/core/types.hpp"
 
 namespace rbmix::analysis {
@@ -78,6 +80,9 @@ struct SequenceEstimates {
   SequenceEstimate monotone;
 };
 SequenceEstimates effective_sample_sizes(const MatrixD& traces, Eigen::Index initial_lag = 0);
+// Both sequences from the autocovariance of split chains computed already (the chains need not be constant);
+// nullopt where the sequences would read a lag beyond those it holds (compute more, grown_lag).
+std::optional<SequenceEstimates> sequence_estimates(const TraceAutocovariance& split_covariance);
 
 // ESS of the rank-normalised split chains (ArviZ ess(method="bulk")).
 SequenceEstimate bulk_effective_sample_size(const MatrixD& traces);

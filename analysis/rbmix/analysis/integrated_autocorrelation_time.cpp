@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "rbmix/analysis/autocorrelation.hpp"
 #include "rbmix/analysis/convergence_diagnostics.hpp"
@@ -425,34 +426,37 @@ void apply_trust_rule(MixingDiagnostics& diagnostics, const TrustRule& rule) {
 
 namespace {
 
+// The adaptive window from `covariance` of `traces`, and the autocovariance it was found in. The lag-window
+// estimators read γ̂ up to the adaptive window (the AR order is far below it): more lags are computed only while
+// the window is not found within those there are.
+std::pair<TraceAutocovariance, IntegratedTimeEstimate> lag_window_estimates(const MatrixD& traces,
+                                                                            TraceAutocovariance covariance) {
+  IntegratedTimeEstimate window = adaptive_window_integrated_time(covariance);
+  while (!covariance.complete() && window.cutoff == covariance.largest_lag()) {
+    covariance = trace_autocovariance(traces, grown_lag(covariance.largest_lag(), traces.rows()));
+    window = adaptive_window_integrated_time(covariance);
+  }
+  return {std::move(covariance), std::move(window)};
+}
+
 // Every estimator on the same traces, with the multi-chain diagnostics they share and the long batches: what
-// mixing_diagnostics reports before it reads the signals, and what the jackknife over chains recomputes.
+// mixing_diagnostics reports before it reads the signals.
 struct Estimates {
   ConvergenceDiagnostics convergence;
   std::vector<IntegratedTimeEstimate> estimates;
   IntegratedTimeEstimate long_batch_means;
+  Eigen::Index window_lag = 0;  // the largest lag of the autocovariance the lag-window estimators read
 };
 
-// With `convergence` false only the bulk ESS of the multi-chain diagnostics is computed (what the rank-normalised
-// estimate needs): R̂ and the tail ESS are left at 0 (the jackknife reads the estimates alone).
-Estimates estimate_every_method(const MatrixD& traces, bool convergence = true) {
+Estimates estimate_every_method(const MatrixD& traces) {
   Estimates out;
   const Eigen::Index steps = traces.rows();
   // The split chains, their rank-normalised scores and their autocovariances are each computed once and shared by
   // R̂, the ESS and the three sequence estimators: the numbers of the estimators called one by one.
-  if (convergence)
-    out.convergence = convergence_diagnostics(traces);
-  else
-    out.convergence.bulk = bulk_effective_sample_size(traces);
+  out.convergence = convergence_diagnostics(traces);
 
-  // The lag-window estimators read γ̂ up to the adaptive window (the AR order is far below it): more lags are
-  // computed only while the window is not found within those there are.
-  TraceAutocovariance covariance = trace_autocovariance(traces, first_largest_lag(steps));
-  IntegratedTimeEstimate window = adaptive_window_integrated_time(covariance);
-  while (!covariance.complete() && window.cutoff == covariance.largest_lag()) {
-    covariance = trace_autocovariance(traces, grown_lag(covariance.largest_lag(), steps));
-    window = adaptive_window_integrated_time(covariance);
-  }
+  const auto [covariance, window] = lag_window_estimates(traces, trace_autocovariance(traces, first_largest_lag(steps)));
+  out.window_lag = covariance.largest_lag();
   out.estimates = {autoregressive_integrated_time(covariance), window};
   // The three sequence estimators have the same preconditions: checked once, over the whole trace.
   if (const auto unavailable = unavailable_sequence("initial_positive_sequence", traces)) {
@@ -494,38 +498,137 @@ MatrixD without_chains(const MatrixD& traces, Eigen::Index first, Eigen::Index c
   return kept;
 }
 
+// The groups of consecutive chains rule 8 leaves out in turn: group g holds chains [start(g), start(g + 1)).
+struct ChainGroups {
+  Eigen::Index chains = 0;
+  Eigen::Index groups = 0;
+  Eigen::Index start(Eigen::Index group) const { return group * chains / groups; }
+  Eigen::Index size(Eigen::Index group) const { return start(group + 1) - start(group); }
+};
+
+// The autocovariance of each group's chains, up to `largest_lag`: of their columns of `traces`, or, with `split`,
+// of their halves as split_chains lays them out (the first ⌊N/2⌋ steps and the last), copied a group at a time
+// rather than the whole trace at once. Each group's FFTs are its own, so the groups run on the team and the pieces
+// do not depend on the thread count.
+std::vector<TraceAutocovariance> group_autocovariances(const MatrixD& traces, const ChainGroups& groups, bool split,
+                                                       Eigen::Index largest_lag) {
+  std::vector<TraceAutocovariance> pieces(static_cast<std::size_t>(groups.groups));
+#pragma omp parallel for schedule(dynamic)
+  for (Eigen::Index group = 0; group < groups.groups; ++group) {
+    const Eigen::Index first = groups.start(group), size = groups.size(group);
+    if (!split) {
+      pieces[static_cast<std::size_t>(group)] = trace_autocovariance(traces.middleCols(first, size), largest_lag);
+    } else {
+      const Eigen::Index half = traces.rows() / 2;
+      MatrixD halves(half, 2 * size);
+      halves << traces.topRows(half).middleCols(first, size), traces.bottomRows(half).middleCols(first, size);
+      pieces[static_cast<std::size_t>(group)] = trace_autocovariance(halves, largest_lag);
+    }
+  }
+  return pieces;
+}
+
+// The autocovariance of every chain but group `left_out`'s, from the groups' own: γ̂ is a mean over chains, so it
+// is their mean weighted by their chains (equal to the direct computation to within rounding).
+TraceAutocovariance without_group(const std::vector<TraceAutocovariance>& pieces, std::size_t left_out) {
+  TraceAutocovariance out{VectorD::Zero(pieces.front().mean_autocovariance.size()), VectorD(), pieces.front().steps,
+                          0};
+  std::vector<double> means;
+  for (std::size_t group = 0; group < pieces.size(); ++group) {
+    if (group == left_out) continue;
+    out.mean_autocovariance += static_cast<double>(pieces[group].chains) * pieces[group].mean_autocovariance;
+    out.chains += pieces[group].chains;
+    means.insert(means.end(), pieces[group].chain_means.begin(), pieces[group].chain_means.end());
+  }
+  out.mean_autocovariance /= static_cast<double>(out.chains);
+  out.chain_means = Eigen::Map<const VectorD>(means.data(), static_cast<Eigen::Index>(means.size()));
+  return out;
+}
+
+// τ̂ of every method of `estimates` without each group of chains: row = group, column = the estimate's place. The
+// autocovariances, where the time goes, are computed once per group and combined for each group left out; the
+// sequences' lags grow as the full run's did until every group's sequences end within them. The rank-normalised
+// estimate keeps the full run's scores (ranks among all draws): the jackknife of its sequence with the scores held
+// fixed, which spares a sort of every draw per group.
+std::vector<std::vector<double>> times_without_each_group(const MatrixD& traces,
+                                                          const std::vector<IntegratedTimeEstimate>& estimates,
+                                                          const ChainGroups& groups, Eigen::Index window_lag) {
+  const auto g = static_cast<std::size_t>(groups.groups);
+  const std::vector<TraceAutocovariance> whole = group_autocovariances(traces, groups, false, window_lag);
+  const MatrixD scores = rank_normalise(traces);
+  const bool sequences = !unavailable_sequence("initial_positive_sequence", traces);
+  std::vector<TraceAutocovariance> halves, score_halves;
+  const Eigen::Index half = traces.rows() / 2;
+  for (Eigen::Index lag = first_largest_lag(half); sequences; lag = grown_lag(lag, half)) {
+    halves = group_autocovariances(traces, groups, true, lag);
+    score_halves = group_autocovariances(scores, groups, true, lag);
+    bool every_sequence_ends = true;
+    for (std::size_t group = 0; group < g && every_sequence_ends; ++group)
+      every_sequence_ends = sequence_estimates(without_group(halves, group)).has_value() &&
+                            sequence_estimates(without_group(score_halves, group)).has_value();
+    if (every_sequence_ends || halves.front().complete()) break;
+  }
+
+  std::vector<std::vector<double>> times(g);
+  for (std::size_t group = 0; group < g; ++group) {
+    const auto index = static_cast<Eigen::Index>(group);
+    const MatrixD kept = without_chains(traces, groups.start(index), groups.size(index));
+    // Without this group the window may reach farther than the full run's did: then more lags, for it alone.
+    const auto [covariance, window] = lag_window_estimates(kept, without_group(whole, group));
+    std::optional<SequenceEstimates> values, ranks;
+    if (sequences) {
+      values = sequence_estimates(without_group(halves, group));
+      ranks = sequence_estimates(without_group(score_halves, group));
+    }
+    for (const IntegratedTimeEstimate& estimate : estimates) {
+      const std::string& method = estimate.method;
+      double time = not_a_number;
+      if (method == "autoregressive") time = autoregressive_integrated_time(covariance).time;
+      if (method == "adaptive_window") time = window.time;
+      if (method == "initial_positive_sequence" && values) time = values->positive.time;
+      if (method == "initial_monotone_sequence" && values) time = values->monotone.time;
+      if (method == "rank_normalised" && ranks) time = ranks->monotone.time;
+      if (method == "batch_means") time = batch_means_integrated_time(kept).time;
+      if (method == "overlapping_batch_means") time = overlapping_batch_means_integrated_time(kept).time;
+      times[group].push_back(time);
+    }
+  }
+  return times;
+}
+
 // Per method, 1.96 × the delete-a-group jackknife standard error of τ̂ over G = min(chains, max_jackknife_groups)
 // groups of consecutive chains, over τ̂ (Efron & Stein 1981; Busing, Meijer & van der Leeden 1999 for unequal
 // groups, which the pseudo-values below weight by their size): how far the estimate moves with the chains it rests
 // on. NaN for fewer than min_jackknife_chains chains, or where an estimate without some group is not finite.
 std::vector<double> chain_jackknife_half_widths(const MatrixD& traces,
-                                                const std::vector<IntegratedTimeEstimate>& estimates) {
+                                                const std::vector<IntegratedTimeEstimate>& estimates,
+                                                Eigen::Index window_lag) {
   std::vector<double> widths(estimates.size(), not_a_number);
   const Eigen::Index chains = traces.cols();
   if (chains < min_jackknife_chains) return widths;
-  const Eigen::Index groups = std::min(chains, max_jackknife_groups);
+  const ChainGroups groups{chains, std::min(chains, max_jackknife_groups)};
+  const std::vector<std::vector<double>> times_without =
+      times_without_each_group(traces, estimates, groups, window_lag);
   // pseudo[k][g] = (n τ̂ − (n − m_g) τ̂_(−g)) / m_g, the pseudo-value of group g of m_g chains (n chains in all).
   std::vector<std::vector<double>> pseudo(estimates.size());
   const double n = static_cast<double>(chains);
-  for (Eigen::Index group = 0; group < groups; ++group) {
-    const Eigen::Index first = group * chains / groups, last = (group + 1) * chains / groups;
-    const double size = static_cast<double>(last - first);
-    const Estimates without = estimate_every_method(without_chains(traces, first, last - first), false);
+  for (Eigen::Index group = 0; group < groups.groups; ++group) {
+    const double size = static_cast<double>(groups.size(group));
     for (std::size_t k = 0; k < estimates.size(); ++k)
-      pseudo[k].push_back((n * estimates[k].time - (n - size) * without.estimates[k].time) / size);
+      pseudo[k].push_back((n * estimates[k].time - (n - size) * times_without[static_cast<std::size_t>(group)][k]) /
+                          size);
   }
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const double time = estimates[k].time;
     if (!(time > 0.0) || !std::all_of(pseudo[k].begin(), pseudo[k].end(), [](double x) { return std::isfinite(x); }))
       continue;
     // The jackknife variance of the mean of G pseudo-values: their variance over G.
-    const double g = static_cast<double>(groups);
+    const double count = static_cast<double>(groups.groups);
     double mean = 0.0;
-    for (const double value : pseudo[k]) mean += value / g;
+    for (const double value : pseudo[k]) mean += value / count;
     double sum_of_squares = 0.0;
     for (const double value : pseudo[k]) sum_of_squares += (value - mean) * (value - mean);
-    const double standard_error = std::sqrt(sum_of_squares / (g * (g - 1.0)));
-    widths[k] = band_quantile * standard_error / time;
+    widths[k] = band_quantile * std::sqrt(sum_of_squares / (count * (count - 1.0))) / time;
   }
   return widths;
 }
@@ -552,7 +655,8 @@ MixingDiagnostics mixing_diagnostics(const MatrixD& traces, const TrustRule& rul
     estimate.band_lower = estimate.lower;
     estimate.band_upper = estimate.upper;
   }
-  const std::vector<double> jackknife_widths = chain_jackknife_half_widths(traces, out.estimates);
+  const std::vector<double> jackknife_widths =
+      chain_jackknife_half_widths(traces, out.estimates, every.window_lag);
 
   for (IntegratedTimeEstimate& estimate : out.estimates) {
     TrustSignals signals;

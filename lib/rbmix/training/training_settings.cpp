@@ -38,8 +38,9 @@ constexpr TrainingSetting setting_table[] = {
      "run the monitor every E updates, and at 0 and the end (0: never)"},
     {"monitor", "--monitor", SettingType::text, "auto", false,
      "what an evaluation measures: auto (exact log-likelihood while the smaller layer has at most 25 units, AIS "
-     "otherwise), exact, ais, proxies (pseudo-likelihood, reconstruction error, free-energy gap only) or "
-     "classification; every kind but classification also records the proxies"},
+     "otherwise), exact, ais, trajectory (log Z tracked along the training by particles that follow every update), "
+     "proxies (pseudo-likelihood, reconstruction error, free-energy gap only) or classification; every kind but "
+     "classification also records the proxies"},
     {"monitor_particles", "--monitor-particles", SettingType::integer, "16", false,
      "AIS monitor: particles per evaluation"},
     {"monitor_distributions", "--monitor-distributions", SettingType::integer, "1000", false,
