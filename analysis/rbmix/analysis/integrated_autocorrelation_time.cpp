@@ -557,15 +557,19 @@ std::vector<std::vector<double>> times_without_each_group(const MatrixD& traces,
   const std::vector<TraceAutocovariance> whole = group_autocovariances(traces, groups, false, window_lag);
   const MatrixD scores = rank_normalise(traces);
   const bool sequences = !unavailable_sequence("initial_positive_sequence", traces);
-  std::vector<TraceAutocovariance> halves, score_halves;
+  // The sequences without each group, of the values and of the rank scores; nullopt where they did not end within
+  // the lags computed even once every lag was (then the estimate without that group is NaN).
+  std::vector<std::optional<SequenceEstimates>> values(g), ranks(g);
   const Eigen::Index half = traces.rows() / 2;
   for (Eigen::Index lag = first_largest_lag(half); sequences; lag = grown_lag(lag, half)) {
-    halves = group_autocovariances(traces, groups, true, lag);
-    score_halves = group_autocovariances(scores, groups, true, lag);
+    const std::vector<TraceAutocovariance> halves = group_autocovariances(traces, groups, true, lag);
+    const std::vector<TraceAutocovariance> score_halves = group_autocovariances(scores, groups, true, lag);
     bool every_sequence_ends = true;
-    for (std::size_t group = 0; group < g && every_sequence_ends; ++group)
-      every_sequence_ends = sequence_estimates(without_group(halves, group)).has_value() &&
-                            sequence_estimates(without_group(score_halves, group)).has_value();
+    for (std::size_t group = 0; group < g; ++group) {
+      values[group] = sequence_estimates(without_group(halves, group));
+      ranks[group] = sequence_estimates(without_group(score_halves, group));
+      every_sequence_ends = every_sequence_ends && values[group] && ranks[group];
+    }
     if (every_sequence_ends || halves.front().complete()) break;
   }
 
@@ -575,19 +579,14 @@ std::vector<std::vector<double>> times_without_each_group(const MatrixD& traces,
     const MatrixD kept = without_chains(traces, groups.start(index), groups.size(index));
     // Without this group the window may reach farther than the full run's did: then more lags, for it alone.
     const auto [covariance, window] = lag_window_estimates(kept, without_group(whole, group));
-    std::optional<SequenceEstimates> values, ranks;
-    if (sequences) {
-      values = sequence_estimates(without_group(halves, group));
-      ranks = sequence_estimates(without_group(score_halves, group));
-    }
     for (const IntegratedTimeEstimate& estimate : estimates) {
       const std::string& method = estimate.method;
       double time = not_a_number;
       if (method == "autoregressive") time = autoregressive_integrated_time(covariance).time;
       if (method == "adaptive_window") time = window.time;
-      if (method == "initial_positive_sequence" && values) time = values->positive.time;
-      if (method == "initial_monotone_sequence" && values) time = values->monotone.time;
-      if (method == "rank_normalised" && ranks) time = ranks->monotone.time;
+      if (method == "initial_positive_sequence" && values[group]) time = values[group]->positive.time;
+      if (method == "initial_monotone_sequence" && values[group]) time = values[group]->monotone.time;
+      if (method == "rank_normalised" && ranks[group]) time = ranks[group]->monotone.time;
       if (method == "batch_means") time = batch_means_integrated_time(kept).time;
       if (method == "overlapping_batch_means") time = overlapping_batch_means_integrated_time(kept).time;
       times[group].push_back(time);
