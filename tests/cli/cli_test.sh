@@ -1864,6 +1864,21 @@ case_trajectory_and_ladders() {
   expect_equal "ladder bound" "$(json_value bound_available)" true
   succeeds convergence --temperature-ladder --model last.npz --pairs 10 --max-sweeps 1000 --seed 1
   expect_output_contains "10 of 10 pairs of ladders met"
+  # Particle Metropolis along the same path: every pair meets, the bound and its files are written, the proposals'
+  # log Z-hat are recorded; it needs a path, and refuses a start of its own.
+  succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 10 --particles 10 --smc-steps 40 \
+    --max-sweeps 200 --seed 1 --out pm
+  expect_output_contains "10 of 10 pairs met"
+  for file in run.json bound.csv bound.svg; do [[ -s pm/$file ]] || fail "convergence --particle-metropolis did not write $file"; done
+  # Every proposal's log Z-hat: the first chains' and one start of each second chain.
+  expect_equal "proposals recorded" "$(json_file_value pm/run.json particle_metropolis.proposal_log_partitions | \
+    tr ',' '\n' | wc -l)" "$(($(json_file_value pm/run.json particle_metropolis.proposals_of_first_chains) + 10))"
+  rejects "--particle-metropolis needs a path" convergence --model last.npz --particle-metropolis
+  rejects "each chain starts at a proposal" convergence --ptt run/trajectory.rbtraj --particle-metropolis \
+    --start data:bas.npy
+  rejects "at least one step per segment of the path (11), got 4" convergence --ptt run/trajectory.rbtraj \
+    --particle-metropolis --smc-steps 4
+  ((STATUS == 2)) || fail "too few SMC steps exited $STATUS, not 2"
 
   # Damaged, cut, out of order, of another shape, or a single model: refused by name, exit 2.
   read -r -a records < <(trajectory_records run/trajectory.rbtraj | awk '{ printf "%s ", $1 }')

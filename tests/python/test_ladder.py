@@ -1,6 +1,8 @@
 """The trajectory file and tempering along it from Python: rbmix.train(trajectory=K, trajectory_file=PATH) keeps the
 models as `rbmix train --trajectory K` does, rbmix.read_trajectory reads them, and rbmix.sample_ptt and
-rbmix.ladder_convergence_bound run the ladder of `rbmix sample --ptt` and `rbmix convergence --ptt`."""
+rbmix.ladder_convergence_bound run the ladder of `rbmix sample --ptt` and `rbmix convergence --ptt`;
+rbmix.path_metropolis_bound couples particle Metropolis chains along the same path (`rbmix convergence
+--particle-metropolis`)."""
 
 import numpy as np
 import pytest
@@ -73,6 +75,23 @@ def test_coupled_ladders_meet_and_bound_the_distance(trained):
     assert temperature.bound.met == 10
     with pytest.raises(rbmix.InputError, match="not both"):
         rbmix.place_ladder(path, temperature_model=result.model)
+
+
+def test_particle_metropolis_chains_meet_and_their_proposals_centre_on_the_exact_log_z(trained):
+    result, path = trained
+    bound = rbmix.path_metropolis_bound(path, pairs=10, particles=20, smc_steps=40, seed=1)
+    assert bound.bound.met == 10
+    assert bound.bound.total_variation[-1] == 0.0
+    # The first chains' proposals, their starts included, and one start per second chain.
+    log_z = bound.proposal_log_partitions
+    assert len(log_z) == bound.proposals + 10
+    assert 0 < bound.accepted <= bound.proposals - 10
+    # Each Z-hat is unbiased for Z; their log is below log Z by about half its variance, and spreads little here.
+    assert abs(np.log(np.mean(np.exp(log_z - log_z.max()))) + log_z.max() - rbmix.log_partition(result.model)) < 0.1
+    again = rbmix.path_metropolis_bound(rbmix.read_trajectory(path), pairs=10, particles=20, smc_steps=40, seed=1)
+    np.testing.assert_array_equal(again.proposal_log_partitions, log_z)
+    with pytest.raises(rbmix.InputError, match="at least one step per segment"):
+        rbmix.path_metropolis_bound(path, smc_steps=2)
 
 
 def test_trajectory_log_partition_chains_to_the_exact_log_z_and_refuses_bad_data(trained):

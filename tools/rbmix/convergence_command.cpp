@@ -54,6 +54,9 @@ struct ConvergenceArguments {
   bool json = false;
   bool single_precision = false;
   ProgressFlags progress;
+  // --particle-metropolis: particle independent Metropolis–Hastings along the ladder's path instead of a ladder.
+  bool particle_metropolis = false;
+  PathMetropolisOptions proposals;
 };
 
 // The truth beside the bound on a tiny model: d_TV(π₀Pᵗ, π) over the bound's sweeps, and the SLEM where the dense
@@ -349,6 +352,99 @@ void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderA
               << (result.bound_available() ? ", bound.csv, bound.svg" : "") << '\n';
 }
 
+void print_path_metropolis_bound(const analysis::PathMetropolisBound& result, const std::string& source) {
+  const analysis::ConvergenceBound& bound = result.bound;
+  const VectorD log_partitions =
+      Eigen::Map<const VectorD>(result.proposal_log_partitions.data(),
+                                static_cast<Eigen::Index>(result.proposal_log_partitions.size()));
+  const double mean = log_partitions.mean();
+  const double spread = std::sqrt((log_partitions.array() - mean).square().sum() /
+                                  std::max<double>(1.0, static_cast<double>(log_partitions.size()) - 1.0));
+  const std::int64_t after_start = result.proposals - static_cast<std::int64_t>(bound.meeting_times.size());
+  std::cout << "particle Metropolis along " << source << ": " << result.proposal_log_partitions.size()
+            << " proposals; log Z-hat of the proposals " << mean << " +- " << spread << " (standard deviation); the "
+            << "first chains accepted " << result.accepted << " of " << after_start << '\n';
+  std::cout << "coupled chains: lag L = " << bound.lag << " proposals, " << bound.met << " of "
+            << bound.meeting_times.size() << " pairs met within " << bound.max_sweeps << " proposals\n";
+  if (!bound.all_met()) {
+    std::cout << "no bound: " << bound.meeting_times.size() - static_cast<std::size_t>(bound.met)
+              << " pair(s) did not meet; a chain at a high Z-hat waits for a higher one. Run more proposals "
+                 "(--max-sweeps), or make Z-hat less variable (--particles, --smc-steps, --sweeps-per-step); see "
+                 "docs/algorithms/tempering-along-trajectory.md §10.7\n";
+    return;
+  }
+  if (!bound.bound_available()) {
+    std::cout << "no bound: the moves' rule is not ergodic\n";
+    return;
+  }
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  std::cout << "latest meeting " << latest << " proposals; t_mix(" << mixing_epsilon
+            << ") <= " << *bound.mixing_time(mixing_epsilon) << " proposals (from the bound)\n";
+  thinned(bound_table(bound, std::nullopt)).print(std::cout);
+}
+
+void run_path_metropolis_convergence(const ConvergenceArguments& arguments, const LadderArguments& ladder_arguments) {
+  const std::filesystem::path out =
+      arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
+  const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
+  require(!specification.modified, "--operator modified:RULE is a whole-sweep matrix of tiny models; particle "
+                                   "Metropolis moves its particles by a unit rule");
+  require(arguments.beta == 1.0, "--beta does not apply to particle Metropolis: its path holds its temperatures");
+  require(arguments.start == "uniform",
+          "--start does not apply to particle Metropolis: each chain starts at a proposal, a draw of its own");
+  analysis::PathMetropolisBoundOptions options;
+  options.coupling.rule = specification.rule;
+  options.coupling.lag = arguments.lag;
+  options.coupling.pairs = arguments.pairs;
+  options.coupling.max_sweeps = arguments.max_sweeps;
+  options.coupling.seed = arguments.seed;
+  options.coupling.single_precision = arguments.single_precision;
+  options.proposals = arguments.proposals;
+  options.coupling.validate();
+  std::string source;
+  const ModelPath path = ladder_path(ladder_arguments, arguments.model, source);
+  options.proposals.validate(path);
+  ProgressReporter progress("convergence", "proposal", arguments.max_sweeps, arguments.progress.mode());
+  options.coupling.progress = [&](Eigen::Index proposals, Eigen::Index met) {
+    progress.update(proposals, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " pairs met");
+  };
+  const analysis::PathMetropolisBound result = analysis::path_metropolis_bound(path, options);
+  progress.finish();
+
+  const std::string operator_name = analysis::to_string(specification);
+  nlohmann::json record = convergence_record(arguments, operator_name, result.bound, std::nullopt);
+  record["time_unit"] = "proposal (one sequential Monte Carlo run along the path)";
+  record["particle_metropolis"] = {{"path", source},
+                                   {"path_models", path.segments() + 1},
+                                   {"particles", arguments.proposals.particles},
+                                   {"smc_steps", static_cast<Eigen::Index>(path.evenly_spaced_positions(
+                                                     arguments.proposals.steps).size()) - 1},
+                                   {"sweeps_per_step", arguments.proposals.sweeps_per_step},
+                                   {"resampling_threshold", arguments.proposals.resampling_threshold},
+                                   {"proposals_of_first_chains", result.proposals},
+                                   {"accepted_by_first_chains", result.accepted},
+                                   {"proposal_log_partitions", result.proposal_log_partitions}};
+  if (!arguments.out.empty()) {
+    std::vector<std::string> files;
+    if (result.bound.bound_available()) {
+      bound_table(result.bound, std::nullopt).write_csv(out / "bound.csv");
+      write_bound_plot(out / "bound.svg", result.bound, std::nullopt, operator_name + " particle Metropolis",
+                       "proposals t");
+      files = {"bound.csv", "bound.svg"};
+    }
+    write_run_record(out, record, files);
+  }
+  if (arguments.json) {
+    std::cout << record.dump(2) << '\n';
+    return;
+  }
+  print_path_metropolis_bound(result, source);
+  if (!arguments.out.empty())
+    std::cout << "wrote " << arguments.out << "/run.json"
+              << (result.bound.bound_available() ? ", bound.csv, bound.svg" : "") << '\n';
+}
+
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<ConvergenceArguments>();
   auto ladder = std::make_shared<LadderArguments>();
@@ -385,7 +481,27 @@ void attach(CLI::App& parent) {
   command->add_flag("--float", arguments->single_precision, "run the chains in float");
   add_progress_options(*command, arguments->progress);
   add_ladder_options(*command, *ladder);
+  command->add_flag("--particle-metropolis", arguments->particle_metropolis,
+                    "with --ptt or --temperature-ladder: couple particle independent Metropolis-Hastings chains, whose "
+                    "proposals are sequential Monte Carlo runs along the path, instead of ladders; a sweep is one "
+                    "proposal");
+  command->add_option("--particles", arguments->proposals.particles, "particles of each proposal's run")
+      ->capture_default_str();
+  command
+      ->add_option("--smc-steps", arguments->proposals.steps,
+                   "positions along the path, evenly per segment, that each proposal's particles move through")
+      ->capture_default_str();
+  command->add_option("--sweeps-per-step", arguments->proposals.sweeps_per_step, "their sweeps at each position")
+      ->capture_default_str();
+  command
+      ->add_option("--resampling-threshold", arguments->proposals.resampling_threshold,
+                   "resample a proposal's particles when their effective sample size falls below this share")
+      ->capture_default_str();
   command->callback([arguments, ladder] {
+    if (arguments->particle_metropolis) {
+      require(ladder->given(), "--particle-metropolis needs a path: --ptt TRAJECTORY or --temperature-ladder");
+      return run_path_metropolis_convergence(*arguments, *ladder);
+    }
     if (ladder->given()) return run_ladder_convergence(*arguments, *ladder);
     require(!arguments->model.empty(), "--model is required (or --ptt TRAJECTORY)");
     run_convergence(*arguments);

@@ -39,20 +39,22 @@ void add_ladder_options(CLI::App& command, LadderArguments& arguments) {
       ->capture_default_str();
 }
 
-BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
-                         std::uint64_t seed, bool single_precision, bool announce) {
-  BuiltLadder ladder;
-  std::optional<ModelPath> path;
+ModelPath ladder_path(const LadderArguments& arguments, const std::string& model_file, std::string& source) {
   if (!arguments.trajectory.empty()) {
     require(model_file.empty(), "--model and --ptt both name the model: the ladder's top rung is the trajectory's "
                                 "last model; give one");
-    path = trajectory_path(read_trajectory(arguments.trajectory), arguments.trajectory);
-    ladder.source = arguments.trajectory;
-  } else {
-    require(!model_file.empty(), "--temperature-ladder needs --model, the model at β = 1");
-    path = temperature_path(load_rbm(model_file).rbm);
-    ladder.source = model_file;
+    source = arguments.trajectory;
+    return trajectory_path(read_trajectory(arguments.trajectory), arguments.trajectory);
   }
+  require(!model_file.empty(), "--temperature-ladder needs --model, the model at β = 1");
+  source = model_file;
+  return temperature_path(load_rbm(model_file).rbm);
+}
+
+BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
+                         std::uint64_t seed, bool single_precision, bool announce) {
+  BuiltLadder ladder;
+  const ModelPath path = ladder_path(arguments, model_file, ladder.source);
   LadderPlacementOptions placement;
   placement.target_acceptance = arguments.target_acceptance;
   placement.candidates = arguments.candidates;
@@ -61,12 +63,12 @@ BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& mo
   placement.rule = rule;
   placement.seed = seed;
   placement.single_precision = single_precision;
-  ladder.placed = place_rungs(*path, placement);
-  ladder.rungs = ladder_rungs(*path, ladder.placed.positions);
-  for (const double position : ladder.placed.positions) ladder.descriptions.push_back(path->describe(position));
-  ladder.n_visible = path->n_visible();
+  ladder.placed = place_rungs(path, placement);
+  ladder.rungs = ladder_rungs(path, ladder.placed.positions);
+  for (const double position : ladder.placed.positions) ladder.descriptions.push_back(path.describe(position));
+  ladder.n_visible = path.n_visible();
   if (announce)
-    std::cerr << "ladder: " << ladder.rungs.size() << " rungs along " << path->segments() + 1 << " models of "
+    std::cerr << "ladder: " << ladder.rungs.size() << " rungs along " << path.segments() + 1 << " models of "
             << ladder.source << ", placed for exchange acceptance " << arguments.target_acceptance << '\n';
   return ladder;
 }

@@ -38,6 +38,10 @@ struct BuiltLadder {
   Eigen::Index n_visible = 0;
 };
 
+// The path of the ladder: the trajectory's (--ptt), or βθ of `model_file` (--temperature-ladder); `source` is set to
+// the file it came from.
+ModelPath ladder_path(const LadderArguments& arguments, const std::string& model_file, std::string& source);
+
 // Reads the trajectory (or takes `model` for a temperature ladder), places the rungs and, with `announce`, prints a
 // line about them on stderr. `model_file` is the --model of the command (required for --temperature-ladder, refused
 // with --ptt).

@@ -120,6 +120,63 @@ class LadderPairs {
   CoupledLadders<Scalar> ladders_;
 };
 
+// The pairs of particle independent Metropolis–Hastings along a path: pair b's proposals and uniforms come from
+// RandomStream(seed, b, tempering), the first chain's lag steps and then both chains' shared steps in turn.
+class PathMetropolisPairs {
+ public:
+  PathMetropolisPairs(const ModelPath& path, const PathMetropolisBoundOptions& options, PathMetropolisBound& record)
+      : proposals_(path, with_coupling(options)), record_(record) {
+    for (Eigen::Index pair = 0; pair < options.coupling.pairs; ++pair) {
+      RandomStream& stream = streams_.emplace_back(options.coupling.seed, static_cast<std::uint64_t>(pair),
+                                                   StreamDomain::tempering);
+      first_.push_back(draw(stream, true));
+      second_.push_back(draw(stream, false));
+    }
+  }
+  void sweep_first() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair) {
+      const PathMetropolisState proposal = draw(streams_[pair], true);
+      record_.accepted += PathProposals::accept(first_[pair], proposal, streams_[pair].uniform());
+    }
+  }
+  void coupled_sweep() {
+    for (std::size_t pair = 0; pair < first_.size(); ++pair) {
+      // A pair that has met moves as one and adds nothing to the bound: its proposals, whole sequential Monte Carlo
+      // runs, are not drawn.
+      if (first_[pair] == second_[pair]) continue;
+      const PathMetropolisState proposal = draw(streams_[pair], true);
+      const double uniform = streams_[pair].uniform();
+      record_.accepted += PathProposals::accept(first_[pair], proposal, uniform);
+      PathProposals::accept(second_[pair], proposal, uniform);
+    }
+  }
+  Eigen::Index distance(Eigen::Index pair) const {
+    const auto index = static_cast<std::size_t>(pair);
+    if (first_[index] == second_[index]) return 0;
+    const auto differing = (first_[index].visible.array() != second_[index].visible.array()).count();
+    return std::max<Eigen::Index>(1, differing);
+  }
+
+ private:
+  static PathMetropolisOptions with_coupling(const PathMetropolisBoundOptions& options) {
+    PathMetropolisOptions proposals = options.proposals;
+    proposals.rule = options.coupling.rule;
+    proposals.single_precision = options.coupling.single_precision;
+    return proposals;
+  }
+  PathMetropolisState draw(RandomStream& stream, bool for_first) {
+    PathMetropolisState proposal = proposals_.draw(stream);
+    record_.proposal_log_partitions.push_back(proposal.log_partition);
+    if (for_first) ++record_.proposals;
+    return proposal;
+  }
+
+  PathProposals proposals_;
+  PathMetropolisBound& record_;
+  std::vector<RandomStream> streams_;
+  std::vector<PathMetropolisState> first_, second_;
+};
+
 // Mean and Monte Carlo standard error (sample standard deviation / √R) of per-pair values.
 std::pair<double, double> mean_and_standard_error(const VectorD& values) {
   const double mean = values.mean();
@@ -318,6 +375,25 @@ LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, c
       result.bound.ergodicity = rung;
   }
   if (!result.bound_available()) {
+    result.bound.total_variation = result.bound.total_variation_standard_error = VectorD();
+    result.bound.wasserstein = result.bound.wasserstein_standard_error = VectorD();
+  }
+  return result;
+}
+
+PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetropolisBoundOptions& options) {
+  options.coupling.validate();
+  require(!options.coupling.modified_sweep && options.coupling.inverse_temperature == 1.0,
+          "particle Metropolis bound: the moves are the rule's sweeps of the path's models (no --beta, no modified:)");
+  PathMetropolisBound result;
+  PathMetropolisPairs pairs(path, options, result);
+  result.bound = run_pairs(pairs, options.coupling);
+  // Independent Metropolis–Hastings is ergodic when its proposal reaches every visible state: the first model's
+  // units are independent with probabilities in (0, 1), and an ergodic rule's moves keep every state reachable.
+  const bool claimed = std::visit([](const auto& concrete) { return concrete.claims_ergodicity(); },
+                                  options.coupling.rule);
+  result.bound.ergodicity = claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
+  if (!result.bound.bound_available()) {
     result.bound.total_variation = result.bound.total_variation_standard_error = VectorD();
     result.bound.wasserstein = result.bound.wasserstein_standard_error = VectorD();
   }

@@ -22,6 +22,7 @@
 #include "rbmix/analysis/start_distribution.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
+#include "rbmix/training/particle_independent_metropolis.hpp"
 
 namespace rbmix::analysis {
 
@@ -113,5 +114,26 @@ struct LadderConvergenceBound {
 
 LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, const StartDistribution& start,
                                                 const LadderBoundOptions& options);
+
+// The bound for coupled particle independent Metropolis–Hastings along a path of models
+// (rbmix/training/particle_independent_metropolis.hpp; docs/algorithms/tempering-along-trajectory.md §10.7): a sweep
+// of the L-lag run is one proposal, a sequential Monte Carlo run along the path that both chains of a pair share with
+// its uniform. π₀ is the proposal's own law (each chain starts at a proposal). The distance is the Hamming distance of
+// the two chains' visible states, and at least 1 while their Ẑ differ. The chain's state is (Ẑ, v) on the run's
+// extended space, so the bound on it bounds the law of v, the sample, from the path's last model's distribution.
+struct PathMetropolisBoundOptions {
+  ConvergenceBoundOptions coupling;  // lag, pairs, max_sweeps (proposals), seed, progress; the moves' rule, precision
+  PathMetropolisOptions proposals;   // particles, steps, sweeps; its rule and precision are coupling's
+};
+
+struct PathMetropolisBound {
+  ConvergenceBound bound;
+  std::int64_t proposals = 0;  // drawn for the first chains, start included
+  std::int64_t accepted = 0;   // of them, by the first chains after their start
+  // log Ẑ of every proposal, in the order drawn: their spread sets how often a chain accepts.
+  std::vector<double> proposal_log_partitions;
+};
+
+PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetropolisBoundOptions& options);
 
 }  // namespace rbmix::analysis

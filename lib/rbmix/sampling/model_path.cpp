@@ -1,5 +1,6 @@
 #include "rbmix/sampling/model_path.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -37,6 +38,17 @@ Rbm ModelPath::at(double position) const {
   model.visible_bias = (1.0 - fraction) * from.visible_bias + fraction * to.visible_bias;
   model.hidden_bias = (1.0 - fraction) * from.hidden_bias + fraction * to.hidden_bias;
   return model;
+}
+
+std::vector<double> ModelPath::evenly_spaced_positions(Eigen::Index count) const {
+  const Eigen::Index per_segment = std::max<Eigen::Index>(1, (count + segments() - 1) / segments());
+  std::vector<double> positions;
+  positions.reserve(static_cast<std::size_t>(per_segment * segments() + 1));
+  for (Eigen::Index segment = 0; segment < segments(); ++segment)
+    for (Eigen::Index step = 0; step < per_segment; ++step)
+      positions.push_back(static_cast<double>(segment) + static_cast<double>(step) / static_cast<double>(per_segment));
+  positions.push_back(static_cast<double>(segments()));
+  return positions;
 }
 
 std::string ModelPath::describe(double position) const {

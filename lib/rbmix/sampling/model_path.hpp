@@ -29,6 +29,9 @@ class ModelPath {
 
   // θ(s) for s ∈ [0, K]; InputError outside.
   Rbm at(double position) const;
+  // Positions spread evenly over each segment, ⌈count / K⌉ per segment from its start, then the path's end K:
+  // the candidates of a ladder's placement, the steps of a sequential Monte Carlo proposal.
+  std::vector<double> evenly_spaced_positions(Eigen::Index count) const;
   // "update 120", or "update 120 + 0.25 of the way to update 240" between knots.
   std::string describe(double position) const;
 

@@ -193,14 +193,7 @@ namespace {
 
 template <typename Scalar>
 PlacedLadder place_rungs_in(const ModelPath& path, const LadderPlacementOptions& options) {
-  // Candidates: q per segment, q = ⌈candidates / K⌉, then the end.
-  const Eigen::Index segments = path.segments();
-  const Eigen::Index per_segment = (options.candidates + segments - 1) / segments;
-  std::vector<double> positions;
-  for (Eigen::Index segment = 0; segment < segments; ++segment)
-    for (Eigen::Index step = 0; step < per_segment; ++step)
-      positions.push_back(static_cast<double>(segment) + static_cast<double>(step) / static_cast<double>(per_segment));
-  positions.push_back(static_cast<double>(segments));
+  const std::vector<double> positions = path.evenly_spaced_positions(options.candidates);
 
   // Anneal: exact at θ_0, then sweeps at each candidate in turn; keep the visible states at every candidate.
   const auto count = positions.size();

@@ -95,6 +95,9 @@ bool MonitorOptions::is_valid(std::string* why) const {
   if (ais_distributions < 1)
     return fail("the AIS monitor needs at least 1 distribution, got " + std::to_string(ais_distributions));
   if (proxy_rows < 1) return fail("the proxies need at least 1 row, got " + std::to_string(proxy_rows));
+  if (trajectory_groups < 2)
+    return fail("log Z along training needs at least 2 particle groups (for its band), got " +
+                std::to_string(trajectory_groups));
   if (std::string reason; !trajectory_options(*this, GibbsRule{}, false, 0).is_valid(&reason)) return fail(reason);
   return true;
 }

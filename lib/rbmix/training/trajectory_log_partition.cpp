@@ -81,6 +81,7 @@ class TrajectoryLogPartition::Particles {
   virtual ~Particles() = default;
   virtual void advance(const Rbm& next) = 0;
   virtual TrackedLogPartition estimate() const = 0;
+  virtual VectorD draw_visible(double uniform) const = 0;
   virtual const TrajectoryLogPartitionOptions& options() const = 0;
   virtual void save(BinaryWriter& writer) const = 0;
   virtual void load(BinaryReader& reader) = 0;
@@ -144,6 +145,14 @@ class ParticlesIn final : public TrajectoryLogPartition::Particles {
       result.smallest_effective_sample_size =
           std::min(result.smallest_effective_sample_size, effective_sample_size(weights));
     }
+    result.resamplings = resamplings_;
+    if (options_.groups == 1) {  // one Ẑ has no spread to read a band from
+      result.log_partition = group_log_partitions[0];
+      result.lower = -std::numeric_limits<double>::infinity();
+      result.upper = std::numeric_limits<double>::infinity();
+      result.relative_standard_error = std::numeric_limits<double>::infinity();
+      return result;
+    }
     // The union of the two bands of §11.3: the mean's, right where the Ẑ_g are near normal, and the lognormal one,
     // right where they are heavy-tailed; the estimate stays the mean, unbiased in Z.
     const LogMeanBand of_the_mean = log_mean_with_band(group_log_partitions);
@@ -152,8 +161,24 @@ class ParticlesIn final : public TrajectoryLogPartition::Particles {
     result.lower = std::min(of_the_mean.lower, lognormal.lower);
     result.upper = std::max(of_the_mean.upper, lognormal.upper);
     result.relative_standard_error = std::expm1(of_the_mean.upper - of_the_mean.log_mean) / band_standard_errors;
-    result.resamplings = resamplings_;
     return result;
+  }
+
+  VectorD draw_visible(double uniform) const override {
+    // Particle i of group g carries e^{banked_g + log w_i} of the sum whose mean over the groups is the estimate.
+    const Eigen::Index size = options_.particles / options_.groups;
+    Eigen::ArrayXd shares(options_.particles);
+    for (Eigen::Index particle = 0; particle < options_.particles; ++particle)
+      shares[particle] = banked_[particle / size] + log_weights_[particle];
+    shares = (shares - shares.maxCoeff()).exp();
+    const double target = uniform * shares.sum();
+    double cumulative = 0.0;
+    Eigen::Index chosen = 0;
+    for (; chosen + 1 < options_.particles; ++chosen) {
+      cumulative += shares[chosen];
+      if (target < cumulative) break;
+    }
+    return chains_.visible().row(chosen).transpose().template cast<double>();
   }
 
   const TrajectoryLogPartitionOptions& options() const override { return options_; }
@@ -288,8 +313,7 @@ bool TrajectoryLogPartitionOptions::is_valid(std::string* why) const {
     if (why != nullptr) *why = reason;
     return false;
   };
-  if (groups < 2)
-    return fail("log Z along training needs at least 2 particle groups (for its band), got " + std::to_string(groups));
+  if (groups < 1) return fail("log Z along training needs at least 1 particle group, got " + std::to_string(groups));
   if (particles < groups || particles % groups != 0)
     return fail("log Z along training: the " + std::to_string(particles) +
                 " particles must be a positive multiple of the " + std::to_string(groups) + " groups");
@@ -318,6 +342,7 @@ TrajectoryLogPartition& TrajectoryLogPartition::operator=(TrajectoryLogPartition
 
 void TrajectoryLogPartition::advance(const Rbm& next) { particles_->advance(next); }
 TrackedLogPartition TrajectoryLogPartition::estimate() const { return particles_->estimate(); }
+VectorD TrajectoryLogPartition::draw_visible(double uniform) const { return particles_->draw_visible(uniform); }
 const TrajectoryLogPartitionOptions& TrajectoryLogPartition::options() const { return particles_->options(); }
 void TrajectoryLogPartition::save(BinaryWriter& writer) const { particles_->save(writer); }
 void TrajectoryLogPartition::load(BinaryReader& reader) { particles_->load(reader); }

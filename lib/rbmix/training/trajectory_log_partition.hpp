@@ -46,7 +46,9 @@ double independent_log_partition(const Rbm& independent);
 
 struct TrajectoryLogPartitionOptions {
   Eigen::Index particles = 100;
-  Eigen::Index groups = 10;  // independent particle groups, for the band; particles must be a multiple
+  // Independent particle groups: at least 2 for the band (one group has none, its band is (−∞, ∞)); particles must be
+  // a multiple.
+  Eigen::Index groups = 10;
   double resampling_threshold = 0.3;  // resample a group when ESS < threshold × its particles (fastrbm's 0.3)
   int sweeps_per_update = 1;
   UnitRule rule = GibbsRule{};  // the visible layer's operator
@@ -80,6 +82,10 @@ class TrajectoryLogPartition {
   // One step of the sequence: from the current model to `next` (same shapes, finite).
   void advance(const Rbm& next);
   TrackedLogPartition estimate() const;
+  // One particle's visible state, drawn in proportion to its share of the estimate mean_g Ẑ_g: particle i of group g
+  // with probability e^{banked_g} w_i / Σ_{g′, j} e^{banked_g′} w_j, by inversion of `uniform` ∈ [0, 1). With the
+  // estimate, this is the proposal of particle independent Metropolis–Hastings (particle_independent_metropolis.hpp).
+  VectorD draw_visible(double uniform) const;
   const TrajectoryLogPartitionOptions& options() const;
 
   // The complete state (particles, weights, banked means, streams), so a resumed run continues bit

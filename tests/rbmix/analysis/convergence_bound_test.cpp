@@ -11,6 +11,7 @@
 #include "rbmix/model/random_rbm.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "support/input_error_message.hpp"
+#include "support/ladder_models.hpp"
 #include "support/rule_list.hpp"
 #include "support/tied_rbm.hpp"
 
@@ -240,6 +241,45 @@ TEST(ConvergenceBound, ThreadCountAndPairCountChangeNoNumber) {
 }
 
 // Each option refuses a value it cannot use, naming it.
+// Coupled particle Metropolis along a path (5 + 3 units, couplings up to ±3, coarse proposals of 2 particles): every
+// pair meets, and the bound + 3 standard errors lies above the distance of the chain's visible state from the last
+// model's p(v) at every t. That distance is estimated from 20 000 independent chains; its estimate exceeds the truth
+// by about the sampling floor ½ Σ_v √(2p(v)/(πn)) (0.014 here), so twice the floor is allowed on top.
+TEST(PathMetropolisBound, BoundLiesAboveTheDistanceOfTheChainsSamples) {
+  const ModelPath path = testing::small_trajectory_path(5, 3, 11, {1.0, 2.0, 3.0});
+  PathMetropolisBoundOptions options;
+  options.coupling.pairs = 400;
+  options.coupling.max_sweeps = 400;
+  options.proposals.particles = 2;
+  options.proposals.steps = 3;
+  options.proposals.sweeps_per_step = 1;
+  const PathMetropolisBound result = path_metropolis_bound(path, options);
+  ASSERT_TRUE(result.bound.bound_available()) << result.bound.met << " of 400 pairs met";
+  EXPECT_GT(result.accepted, 0);
+  EXPECT_LT(result.accepted, result.proposals - 400);  // some proposals are refused: the chains do wait
+
+  const VectorD marginal = testing::visible_marginal(path.knots().back());
+  const PathProposals proposals(path, options.proposals);
+  constexpr int chains = 20000;
+  const Eigen::Index times = result.bound.total_variation.size();
+  MatrixD frequencies = MatrixD::Zero(times, marginal.size());
+  for (int chain = 0; chain < chains; ++chain) {
+    RandomStream stream(3, static_cast<std::uint64_t>(chain), StreamDomain::experiment);
+    PathMetropolisState state = proposals.draw(stream);
+    for (Eigen::Index t = 0; t < times; ++t) {
+      if (t > 0) PathProposals::accept(state, proposals.draw(stream), stream.uniform());
+      frequencies(t, static_cast<Eigen::Index>(testing::visible_state_index(state.visible))) += 1.0 / chains;
+    }
+  }
+  const double floor = 0.5 * (2.0 * marginal.array() / (M_PI * chains)).sqrt().sum();
+  for (Eigen::Index t = 0; t < times; ++t) {
+    const double distance = 0.5 * (frequencies.row(t).transpose() - marginal).cwiseAbs().sum();
+    EXPECT_LE(distance, result.bound.total_variation[t] + 3.0 * result.bound.total_variation_standard_error[t] +
+                            2.0 * floor)
+        << "t = " << t;
+  }
+}
+
 TEST(ConvergenceBound, OptionsRefuseWhatTheyCannotUse) {
   const auto refusal = [](auto change) {
     ConvergenceBoundOptions options;

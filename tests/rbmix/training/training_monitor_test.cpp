@@ -60,6 +60,12 @@ TEST(ResolveMonitor, AnExplicitKindThatCannotRunIsRefusedSayingWhy) {
   options.ais_particles = 1;
   EXPECT_THAT(testing::input_error_message([&] { resolve_monitor(options, 784, 100, 0, 25); }),
               HasSubstr("at least 2 particles"));
+  options.ais_particles = 100;
+  options.kind = MonitorKind::trajectory;
+  options.trajectory_groups = 1;  // its band needs the spread of two groups at least
+  options.trajectory_particles = 100;
+  EXPECT_THAT(testing::input_error_message([&] { resolve_monitor(options, 784, 100, 0, 25); }),
+              HasSubstr("at least 2 particle groups"));
 }
 
 TEST(MonitorKindNames, RoundTrip) {

@@ -231,8 +231,8 @@ TEST(TrajectoryLogPartitionOptions, RefusesWhatCannotRunSayingWhy) {
   };
   TrajectoryLogPartitionOptions options;
   EXPECT_TRUE(options.is_valid(nullptr));
-  options.groups = 1;
-  EXPECT_THAT(refusal(options), HasSubstr("at least 2 particle groups"));
+  options.groups = 0;
+  EXPECT_THAT(refusal(options), HasSubstr("at least 1 particle group"));
   options = {};
   options.particles = 105;
   EXPECT_THAT(refusal(options), HasSubstr("multiple of the 10 groups"));

@@ -210,6 +210,28 @@ def ladder_convergence_bound(
     float32: bool = False,
 ) -> LadderConvergenceBound: ...
 
+class PathMetropolisBound:
+    bound: ConvergenceBound
+    proposals: int
+    accepted: int
+    @property
+    def proposal_log_partitions(self) -> npt.NDArray[np.float64]: ...
+
+def path_metropolis_bound(
+    trajectory: Union[None, Trajectory, _Path] = None,
+    temperature_model: Optional[Rbm] = None,
+    operator: str = "gibbs",
+    lag: int = 1,
+    pairs: int = 20,
+    max_proposals: int = 200,
+    seed: int = 1,
+    particles: int = 100,
+    smc_steps: int = 800,
+    sweeps_per_step: int = 4,
+    resampling_threshold: float = 0.7,
+    float32: bool = False,
+) -> PathMetropolisBound: ...
+
 class TrainingResult:
     model: Rbm
     best_model: Optional[Rbm]

@@ -155,6 +155,51 @@ void bind_ladder(py::module_& module) {
       "candidates"_a = 400, "placement_chains"_a = 64, "placement_sweeps"_a = 10, "float32"_a = false,
       "Couples pairs of tempering ladders (as rbmix convergence --ptt) and bounds the whole ladder's distance from "
       "its distribution after t ladder steps; no bound unless every pair met and every link exchanged.");
+
+  py::class_<analysis::PathMetropolisBound>(
+      module, "PathMetropolisBound",
+      "The L-lag bound of coupled particle independent Metropolis-Hastings chains along a path (as rbmix "
+      "convergence --particle-metropolis); t counts proposals.")
+      .def_readonly("bound", &analysis::PathMetropolisBound::bound, "a ConvergenceBound over proposals")
+      .def_readonly("proposals", &analysis::PathMetropolisBound::proposals,
+                    "proposals drawn for the first chains, their starts included")
+      .def_readonly("accepted", &analysis::PathMetropolisBound::accepted, "of them, accepted after the start")
+      .def_property_readonly("proposal_log_partitions",
+                             [](const analysis::PathMetropolisBound& b) {
+                               const VectorD values = Eigen::Map<const VectorD>(
+                                   b.proposal_log_partitions.data(),
+                                   static_cast<Eigen::Index>(b.proposal_log_partitions.size()));
+                               return to_numpy(values);
+                             },
+                             "log Z-hat of every proposal, in the order drawn");
+
+  module.def(
+      "path_metropolis_bound",
+      [](const py::object& trajectory, const std::optional<Rbm>& temperature_model, const std::string& operator_name,
+         Eigen::Index lag, Eigen::Index pairs, Eigen::Index max_proposals, std::uint64_t seed, Eigen::Index particles,
+         Eigen::Index smc_steps, int sweeps_per_step, double resampling_threshold, bool float32) {
+        analysis::PathMetropolisBoundOptions options;
+        options.coupling.rule = parse_unit_rule(operator_name);
+        options.coupling.lag = lag;
+        options.coupling.pairs = pairs;
+        options.coupling.max_sweeps = max_proposals;
+        options.coupling.seed = seed;
+        options.coupling.single_precision = float32;
+        options.proposals.particles = particles;
+        options.proposals.steps = smc_steps;
+        options.proposals.sweeps_per_step = sweeps_per_step;
+        options.proposals.resampling_threshold = resampling_threshold;
+        options.coupling.validate();
+        const ModelPath path = path_of(trajectory, temperature_model);
+        py::gil_scoped_release release;
+        return analysis::path_metropolis_bound(path, options);
+      },
+      "trajectory"_a = py::none(), "temperature_model"_a = py::none(), "operator"_a = "gibbs", "lag"_a = 1,
+      "pairs"_a = 20, "max_proposals"_a = 200, "seed"_a = 1, "particles"_a = 100, "smc_steps"_a = 800,
+      "sweeps_per_step"_a = 4, "resampling_threshold"_a = 0.7, "float32"_a = false,
+      "Couples pairs of particle independent Metropolis-Hastings chains whose proposals are sequential Monte Carlo "
+      "runs along the path (as rbmix convergence --particle-metropolis) and bounds the distance of the chain's "
+      "sample from the path's last model after t proposals; no bound unless every pair met.");
 }
 
 }  // namespace rbmix::python
