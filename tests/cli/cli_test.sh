@@ -1873,7 +1873,24 @@ case_trajectory_and_ladders() {
   # Every proposal's log Z-hat: the first chains' and one start of each second chain.
   expect_equal "proposals recorded" "$(json_file_value pm/run.json particle_metropolis.proposal_log_partitions | \
     tr ',' '\n' | wc -l)" "$(($(json_file_value pm/run.json particle_metropolis.proposals_of_first_chains) + 10))"
+  # The thread count changes no number.
+  OMP_NUM_THREADS=1 succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 4 --particles 64 \
+    --smc-steps 40 --seed 2 --out pm-one-thread
+  OMP_NUM_THREADS=2 succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 4 --particles 64 \
+    --smc-steps 40 --seed 2 --out pm-two-threads
+  expect_equal "log Z-hat on 1 and 2 threads" \
+    "$(json_file_value pm-one-thread/run.json particle_metropolis.proposal_log_partitions)" \
+    "$(json_file_value pm-two-threads/run.json particle_metropolis.proposal_log_partitions)"
   rejects "--particle-metropolis needs a path" convergence --model last.npz --particle-metropolis
+  # Samples of the same chains: --chains × --samples rows after --burn-in proposals; --burn-in is theirs alone.
+  succeeds sample --ptt run/trajectory.rbtraj --particle-metropolis --chains 3 --samples 20 --burn-in 2 --particles 10 \
+    --smc-steps 40 --seed 1 --out pm-samples
+  expect_output_contains "60 samples (3 chain(s) × 20 after 2 proposals of burn-in)"
+  expect_equal "particle Metropolis burn-in recorded" "$(json_file_value pm-samples/run.json configuration.burn_in)" 2
+  [[ -s pm-samples/samples.npy ]] || fail "sample --particle-metropolis did not write samples.npy"
+  rejects "--burn-in is for --particle-metropolis" sample --ptt run/trajectory.rbtraj --burn-in 3 --out x
+  rejects "--k does not apply to --sampler particle Metropolis" sample --ptt run/trajectory.rbtraj \
+    --particle-metropolis --k 2 --out x
   rejects "each chain starts at a proposal" convergence --ptt run/trajectory.rbtraj --particle-metropolis \
     --start data:bas.npy
   rejects "at least one step per segment of the path (11), got 4" convergence --ptt run/trajectory.rbtraj \

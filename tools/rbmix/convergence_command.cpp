@@ -481,22 +481,8 @@ void attach(CLI::App& parent) {
   command->add_flag("--float", arguments->single_precision, "run the chains in float");
   add_progress_options(*command, arguments->progress);
   add_ladder_options(*command, *ladder);
-  command->add_flag("--particle-metropolis", arguments->particle_metropolis,
-                    "with --ptt or --temperature-ladder: couple particle independent Metropolis-Hastings chains, whose "
-                    "proposals are sequential Monte Carlo runs along the path, instead of ladders; a sweep is one "
-                    "proposal");
-  command->add_option("--particles", arguments->proposals.particles, "particles of each proposal's run")
-      ->capture_default_str();
-  command
-      ->add_option("--smc-steps", arguments->proposals.steps,
-                   "positions along the path, evenly per segment, that each proposal's particles move through")
-      ->capture_default_str();
-  command->add_option("--sweeps-per-step", arguments->proposals.sweeps_per_step, "their sweeps at each position")
-      ->capture_default_str();
-  command
-      ->add_option("--resampling-threshold", arguments->proposals.resampling_threshold,
-                   "resample a proposal's particles when their effective sample size falls below this share")
-      ->capture_default_str();
+  add_particle_metropolis_options(*command, arguments->particle_metropolis, arguments->proposals,
+                                  "a sweep is one proposal");
   command->callback([arguments, ladder] {
     if (arguments->particle_metropolis) {
       require(ladder->given(), "--particle-metropolis needs a path: --ptt TRAJECTORY or --temperature-ladder");

@@ -39,6 +39,24 @@ void add_ladder_options(CLI::App& command, LadderArguments& arguments) {
       ->capture_default_str();
 }
 
+void add_particle_metropolis_options(CLI::App& command, bool& chosen, PathMetropolisOptions& options,
+                                     const std::string& what) {
+  command.add_flag("--particle-metropolis", chosen,
+                   "with --ptt or --temperature-ladder: particle independent Metropolis-Hastings chains, whose "
+                   "proposals are sequential Monte Carlo runs along the path, instead of ladders; " + what);
+  command.add_option("--particles", options.particles, "particles of each proposal's run")->capture_default_str();
+  command
+      .add_option("--smc-steps", options.steps,
+                  "positions along the path, evenly per segment, that each proposal's particles move through")
+      ->capture_default_str();
+  command.add_option("--sweeps-per-step", options.sweeps_per_step, "their sweeps at each position")
+      ->capture_default_str();
+  command
+      .add_option("--resampling-threshold", options.resampling_threshold,
+                  "resample a proposal's particles when their effective sample size falls below this share")
+      ->capture_default_str();
+}
+
 ModelPath ladder_path(const LadderArguments& arguments, const std::string& model_file, std::string& source) {
   if (!arguments.trajectory.empty()) {
     require(model_file.empty(), "--model and --ptt both name the model: the ladder's top rung is the trajectory's "

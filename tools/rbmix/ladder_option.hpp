@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rbmix/sampling/tempering_ladder.hpp"
+#include "rbmix/training/particle_independent_metropolis.hpp"
 
 namespace rbmix::cli {
 
@@ -37,6 +38,11 @@ struct BuiltLadder {
   std::string source;                     // the trajectory file, or the model file
   Eigen::Index n_visible = 0;
 };
+
+// Declares --particle-metropolis (into `chosen`) and the options of its proposals: --particles, --smc-steps,
+// --sweeps-per-step, --resampling-threshold (docs/algorithms/tempering-along-trajectory.md §10.7).
+void add_particle_metropolis_options(CLI::App& command, bool& chosen, PathMetropolisOptions& options,
+                                     const std::string& what);
 
 // The path of the ladder: the trajectory's (--ptt), or βθ of `model_file` (--temperature-ladder); `source` is set to
 // the file it came from.

@@ -52,6 +52,10 @@ struct SampleArguments {
   Eigen::Index picture_samples = 100;
   Eigen::Index picture_columns = 10;
   bool single_precision = false;  // a ladder's chains in float
+  // --particle-metropolis: chains of particle independent Metropolis–Hastings along the ladder's path.
+  bool particle_metropolis = false;
+  PathMetropolisOptions proposals;
+  Eigen::Index burn_in = 0;  // proposals before the first sample
 };
 
 // Which options the user gave, to refuse those the chosen sampler does not use.
@@ -263,6 +267,90 @@ void run_ladder_sample(const SampleArguments& arguments, const LadderArguments& 
             << "/samples.npy, ladder.csv" << (shape && pictured > 0 ? ", samples.png" : "") << ", run.json\n";
 }
 
+// Particle independent Metropolis–Hastings along a path (docs/algorithms/tempering-along-trajectory.md §10.7):
+// --chains chains, chain c drawing from RandomStream(seed, c, tempering); each starts at a proposal, takes --burn-in
+// proposals unrecorded, then records its state after each of --samples more.
+void run_path_metropolis_sample(const SampleArguments& arguments, const LadderArguments& ladder_arguments,
+                                const GivenOptions& given) {
+  refuse_unused(given.rates_data || given.fast_learning_rate || given.fast_decay || given.fixed_point_cap,
+                "--rates-data, --fast-lr, --fast-decay and --fixed-point-cap", "particle Metropolis",
+                "its proposals move their particles by --operator");
+  refuse_unused(given.sweeps, "--k", "particle Metropolis",
+                "a sample is one proposal; --smc-steps and --sweeps-per-step set its sweeps");
+  require(arguments.burn_in >= 0, "--burn-in must be at least 0, got " + std::to_string(arguments.burn_in));
+  PathMetropolisOptions options = arguments.proposals;
+  options.rule = parse_unit_rule(arguments.rule);
+  options.single_precision = arguments.single_precision;
+  std::string source;
+  const ModelPath path = ladder_path(ladder_arguments, arguments.model, source);
+  const PathProposals proposals(path, options);
+  const auto shape = image_shape(arguments.image_shape, path.n_visible());
+  const OutputDirectoryLock lock(arguments.out);
+  const std::filesystem::path& out = lock.directory();
+
+  const auto start = std::chrono::steady_clock::now();
+  BinaryMatrix samples(arguments.samples * arguments.chains, path.n_visible());
+  std::vector<double> log_partitions;  // of every proposal, chain by chain
+  std::int64_t accepted = 0;
+  const Eigen::Index per_chain = 1 + arguments.burn_in + arguments.samples;
+  ProgressReporter progress("sample", "proposal", per_chain * arguments.chains, arguments.progress.mode());
+  for (Eigen::Index chain = 0; chain < arguments.chains; ++chain) {
+    RandomStream stream(arguments.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
+    PathMetropolisState state = proposals.draw(stream);
+    log_partitions.push_back(state.log_partition);
+    for (Eigen::Index step = 1; step < per_chain; ++step) {
+      const PathMetropolisState proposal = proposals.draw(stream);
+      log_partitions.push_back(proposal.log_partition);
+      accepted += PathProposals::accept(state, proposal, stream.uniform());
+      if (const Eigen::Index sample = step - 1 - arguments.burn_in; sample >= 0)
+        samples.row(sample * arguments.chains + chain) = state.visible.transpose().cast<std::uint8_t>();
+      progress.update(chain * per_chain + step + 1);
+    }
+  }
+  progress.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  save_binary_matrix(out / "samples.npy", samples);
+  std::vector<std::string> files{"samples.npy"};
+  const Eigen::Index pictured = std::min(arguments.picture_samples, samples.rows());
+  const std::string picture_caption =
+      "the first " + std::to_string(pictured) + " samples in emission order, one per tile (binary states)";
+  if (shape && pictured > 0) {
+    write_png(out / "samples.png",
+              tile_images(samples.topRows(pictured).cast<float>(), shape->first, shape->second,
+                          {arguments.picture_columns}),
+              {{"Description", picture_caption}, {"Source", source}});
+    files.emplace_back("samples.png");
+  }
+  const auto proposals_after_start = static_cast<std::int64_t>(arguments.chains * (per_chain - 1));
+  nlohmann::json configuration = {{"sampler", "particle independent Metropolis-Hastings"},
+                                  {"operator", to_string(options.rule)},
+                                  {"path", source},
+                                  {"samples_per_chain", arguments.samples},
+                                  {"burn_in", arguments.burn_in},
+                                  {"chains", arguments.chains},
+                                  {"particles", options.particles},
+                                  {"smc_steps", static_cast<Eigen::Index>(proposals.positions().size()) - 1},
+                                  {"sweeps_per_step", options.sweeps_per_step},
+                                  {"resampling_threshold", options.resampling_threshold},
+                                  {"start", "each chain at a proposal of its own"},
+                                  {"order", "row t*chains + c is chain c's state after its (burn_in + t + 1)-th "
+                                            "proposal"},
+                                  {"float", arguments.single_precision}};
+  nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
+  record["accepted"] = accepted;
+  record["proposals_after_start"] = proposals_after_start;
+  record["proposal_log_partitions"] = log_partitions;
+  record["seconds"] = seconds;
+  if (shape && pictured > 0) record["samples_png"] = picture_caption;
+  write_run_record(out, record, files);
+  std::cout << "particle Metropolis along " << source << ": " << samples.rows() << " samples (" << arguments.chains
+            << " chain(s) × " << arguments.samples << " after " << arguments.burn_in << " proposals of burn-in); "
+            << accepted << " of " << proposals_after_start << " proposals accepted, in " << seconds
+            << " s\nwrote " << arguments.out << "/samples.npy" << (shape && pictured > 0 ? ", samples.png" : "")
+            << ", run.json\n";
+}
+
 void attach(CLI::App& parent) {
   auto arguments = std::make_shared<SampleArguments>();
   auto ladder = std::make_shared<LadderArguments>();
@@ -303,10 +391,23 @@ void attach(CLI::App& parent) {
                                              "run a ladder's chains in float (--ptt, --temperature-ladder)");
   add_progress_options(*command, arguments->progress);
   add_ladder_options(*command, *ladder);
+  add_particle_metropolis_options(*command, arguments->particle_metropolis, arguments->proposals,
+                                  "a sample is the chain's state after one proposal");
+  auto* burn_in = command
+      ->add_option("--burn-in", arguments->burn_in,
+                   "with --particle-metropolis: proposals before the first sample (rbmix convergence "
+                   "--particle-metropolis bounds how many are needed)")
+      ->capture_default_str();
   sampler->excludes(ladder->ptt_option)->excludes(ladder->temperature_option);
   command->callback([=] {
     *given = {rule->count() > 0,    rates->count() > 0,      sweeps->count() > 0,
               fast_lr->count() > 0, fast_decay->count() > 0, cap->count() > 0, single_precision->count() > 0};
+    if (arguments->particle_metropolis) {
+      require(ladder->given(), "--particle-metropolis needs a path: --ptt TRAJECTORY or --temperature-ladder");
+      return run_path_metropolis_sample(*arguments, *ladder, *given);
+    }
+    require(burn_in->count() == 0, "--burn-in is for --particle-metropolis; the other samplers record from the "
+                                   "start (a ladder from its first step)");
     if (ladder->given()) return run_ladder_sample(*arguments, *ladder, *given);
     require(!arguments->model.empty(), "--model is required (or --ptt TRAJECTORY)");
     require(!arguments->sampler.empty(), "--sampler is required (or --ptt / --temperature-ladder)");
