@@ -189,6 +189,14 @@ nlohmann::json convergence_record(const ConvergenceArguments& arguments, const s
   return record;
 }
 
+// "latest meeting N UNIT; t_mix(1/4) <= M UNIT": the line's start, once every pair has met.
+void print_latest_meeting_and_mixing(const analysis::ConvergenceBound& bound, const std::string& unit) {
+  Eigen::Index latest = 0;
+  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
+  std::cout << "latest meeting " << latest << ' ' << unit << "; t_mix(" << mixing_epsilon
+            << ") <= " << *bound.mixing_time(mixing_epsilon) << ' ' << unit;
+}
+
 void print_summary(const ConvergenceArguments& arguments, const std::string& operator_name,
                    const analysis::ConvergenceBound& bound, const std::optional<ExactReference>& exact) {
   std::cout << "operator " << operator_name << ", lag L = " << bound.lag << ", start " << arguments.start << ", "
@@ -205,10 +213,8 @@ void print_summary(const ConvergenceArguments& arguments, const std::string& ope
     std::cout << "no bound: the pairs met, but a chain that does not converge to pi can meet its lagged copy\n";
     return;
   }
-  Eigen::Index latest = 0;
-  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
-  std::cout << "latest meeting " << latest << " sweeps; t_mix(" << mixing_epsilon
-            << ") <= " << *bound.mixing_time(mixing_epsilon) << " sweeps (from the bound)";
+  print_latest_meeting_and_mixing(bound, "sweeps");
+  std::cout << " (from the bound)";
   if (exact) {
     const auto truth = analysis::first_time_within(exact->total_variation, mixing_epsilon);
     std::cout << ", exact " << (truth ? std::to_string(*truth) : "beyond the curve");
@@ -290,11 +296,9 @@ void print_ladder_bound(const ConvergenceArguments& arguments, const analysis::L
     std::cout << "no bound: the rungs' sweeps are not ergodic\n";
     return;
   }
-  Eigen::Index latest = 0;
-  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
-  const Eigen::Index mixing = *bound.mixing_time(mixing_epsilon);
-  std::cout << "latest meeting " << latest << " ladder steps; t_mix(" << mixing_epsilon << ") <= " << mixing
-            << " ladder steps = " << mixing * result.sweeps_per_step << " sweeps of every rung (from the bound)\n";
+  print_latest_meeting_and_mixing(bound, "ladder steps");
+  std::cout << " = " << *bound.mixing_time(mixing_epsilon) * result.sweeps_per_step
+            << " sweeps of every rung (from the bound)\n";
   thinned(bound_table(bound, std::nullopt)).print(std::cout);
 }
 
@@ -377,10 +381,8 @@ void print_path_metropolis_bound(const analysis::PathMetropolisBound& result, co
     std::cout << "no bound: the moves' rule is not ergodic\n";
     return;
   }
-  Eigen::Index latest = 0;
-  for (const auto& time : bound.meeting_times) latest = std::max(latest, *time);
-  std::cout << "latest meeting " << latest << " proposals; t_mix(" << mixing_epsilon
-            << ") <= " << *bound.mixing_time(mixing_epsilon) << " proposals (from the bound)\n";
+  print_latest_meeting_and_mixing(bound, "proposals");
+  std::cout << " (from the bound)\n";
   thinned(bound_table(bound, std::nullopt)).print(std::cout);
 }
 
