@@ -94,6 +94,19 @@ def test_particle_metropolis_chains_meet_and_their_proposals_centre_on_the_exact
         rbmix.path_metropolis_bound(path, smc_steps=2)
 
 
+def test_particle_metropolis_samples_repeat_and_a_negative_burn_in_is_refused(trained):
+    result, path = trained
+    out = rbmix.sample_path_metropolis(path, chains=3, samples=20, burn_in=2, particles=10, smc_steps=40, seed=1)
+    assert out["samples"].shape == (20, 3, 9)
+    assert out["proposals_after_start"] == 3 * 22
+    assert len(out["proposal_log_partitions"]) == 3 * 23
+    again = rbmix.sample_path_metropolis(rbmix.read_trajectory(path), chains=3, samples=20, burn_in=2, particles=10,
+                                         smc_steps=40, seed=1)
+    np.testing.assert_array_equal(again["samples"], out["samples"])
+    with pytest.raises(rbmix.InputError, match="the burn-in must be at least 0"):
+        rbmix.sample_path_metropolis(path, burn_in=-1, particles=10, smc_steps=40)
+
+
 def test_trajectory_log_partition_chains_to_the_exact_log_z_and_refuses_bad_data(trained):
     result, path = trained
     columns = rbmix.trajectory_log_partition(path, bars_and_stripes(), samples=500, sweeps=50, seed=2)

@@ -277,7 +277,6 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
                 "its proposals move their particles by --operator");
   refuse_unused(given.sweeps, "--k", "particle Metropolis",
                 "a sample is one proposal; --smc-steps and --sweeps-per-step set its sweeps");
-  require(arguments.burn_in >= 0, "--burn-in must be at least 0, got " + std::to_string(arguments.burn_in));
   PathMetropolisOptions options = arguments.proposals;
   options.rule = parse_unit_rule(arguments.rule);
   options.single_precision = arguments.single_precision;
@@ -290,23 +289,14 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
 
   const auto start = std::chrono::steady_clock::now();
   BinaryMatrix samples(arguments.samples * arguments.chains, path.n_visible());
-  std::vector<double> log_partitions;  // of every proposal, chain by chain
-  std::int64_t accepted = 0;
-  const Eigen::Index per_chain = 1 + arguments.burn_in + arguments.samples;
-  ProgressReporter progress("sample", "proposal", per_chain * arguments.chains, arguments.progress.mode());
-  for (Eigen::Index chain = 0; chain < arguments.chains; ++chain) {
-    RandomStream stream(arguments.seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
-    PathMetropolisState state = proposals.draw(stream);
-    log_partitions.push_back(state.log_partition);
-    for (Eigen::Index step = 1; step < per_chain; ++step) {
-      const PathMetropolisState proposal = proposals.draw(stream);
-      log_partitions.push_back(proposal.log_partition);
-      accepted += PathProposals::accept(state, proposal, stream.uniform());
-      if (const Eigen::Index sample = step - 1 - arguments.burn_in; sample >= 0)
-        samples.row(sample * arguments.chains + chain) = state.visible.transpose().cast<std::uint8_t>();
-      progress.update(chain * per_chain + step + 1);
-    }
-  }
+  ProgressReporter progress("sample", "proposal", (1 + arguments.burn_in + arguments.samples) * arguments.chains,
+                            arguments.progress.mode());
+  const PathMetropolisSampling run = sample_path_metropolis(
+      proposals, arguments.chains, arguments.burn_in, arguments.samples, arguments.seed,
+      [&](Eigen::Index sample, Eigen::Index chain, const VectorD& visible) {
+        samples.row(sample * arguments.chains + chain) = visible.transpose().cast<std::uint8_t>();
+      },
+      [&](Eigen::Index done) { progress.update(done); });
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -322,7 +312,6 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
               {{"Description", picture_caption}, {"Source", source}});
     files.emplace_back("samples.png");
   }
-  const auto proposals_after_start = static_cast<std::int64_t>(arguments.chains * (per_chain - 1));
   nlohmann::json configuration = {{"sampler", "particle independent Metropolis-Hastings"},
                                   {"operator", to_string(options.rule)},
                                   {"path", source},
@@ -338,15 +327,15 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
                                             "proposal"},
                                   {"float", arguments.single_precision}};
   nlohmann::json record = make_run_record("sample", configuration, arguments.seed);
-  record["accepted"] = accepted;
-  record["proposals_after_start"] = proposals_after_start;
-  record["proposal_log_partitions"] = log_partitions;
+  record["accepted"] = run.accepted;
+  record["proposals_after_start"] = run.proposals_after_start;
+  record["proposal_log_partitions"] = run.proposal_log_partitions;
   record["seconds"] = seconds;
   if (shape && pictured > 0) record["samples_png"] = picture_caption;
   write_run_record(out, record, files);
   std::cout << "particle Metropolis along " << source << ": " << samples.rows() << " samples (" << arguments.chains
             << " chain(s) × " << arguments.samples << " after " << arguments.burn_in << " proposals of burn-in); "
-            << accepted << " of " << proposals_after_start << " proposals accepted, in " << seconds
+            << run.accepted << " of " << run.proposals_after_start << " proposals accepted, in " << seconds
             << " s\nwrote " << arguments.out << "/samples.npy" << (shape && pictured > 0 ? ", samples.png" : "")
             << ", run.json\n";
 }

@@ -49,4 +49,29 @@ bool PathProposals::accept(PathMetropolisState& state, const PathMetropolisState
   return true;
 }
 
+PathMetropolisSampling sample_path_metropolis(
+    const PathProposals& proposals, Eigen::Index chains, Eigen::Index burn_in, Eigen::Index samples,
+    std::uint64_t seed, const std::function<void(Eigen::Index sample, Eigen::Index chain, const VectorD& visible)>& record,
+    const std::function<void(Eigen::Index done)>& progress) {
+  require(chains >= 1, "particle Metropolis: at least 1 chain, got " + std::to_string(chains));
+  require(burn_in >= 0, "particle Metropolis: the burn-in must be at least 0 proposals, got " + std::to_string(burn_in));
+  require(samples >= 1, "particle Metropolis: at least 1 sample per chain, got " + std::to_string(samples));
+  PathMetropolisSampling result;
+  const Eigen::Index per_chain = 1 + burn_in + samples;
+  for (Eigen::Index chain = 0; chain < chains; ++chain) {
+    RandomStream stream(seed, static_cast<std::uint64_t>(chain), StreamDomain::tempering);
+    PathMetropolisState state = proposals.draw(stream);
+    result.proposal_log_partitions.push_back(state.log_partition);
+    for (Eigen::Index step = 1; step < per_chain; ++step) {
+      const PathMetropolisState proposal = proposals.draw(stream);
+      result.proposal_log_partitions.push_back(proposal.log_partition);
+      result.accepted += PathProposals::accept(state, proposal, stream.uniform());
+      ++result.proposals_after_start;
+      if (const Eigen::Index sample = step - 1 - burn_in; sample >= 0) record(sample, chain, state.visible);
+      if (progress) progress(chain * per_chain + step + 1);
+    }
+  }
+  return result;
+}
+
 }  // namespace rbmix

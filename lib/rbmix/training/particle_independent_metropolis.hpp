@@ -16,6 +16,7 @@
 // The chain whose Ẑ is lower accepts whenever the other does, so the two meet the first time the one with the higher
 // Ẑ accepts, and move as one after.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "rbmix/core/types.hpp"
@@ -64,5 +65,20 @@ class PathProposals {
   PathMetropolisOptions options_;
   std::vector<double> positions_;
 };
+
+// What independent chains did (sample_path_metropolis).
+struct PathMetropolisSampling {
+  std::int64_t accepted = 0;
+  std::int64_t proposals_after_start = 0;
+  std::vector<double> proposal_log_partitions;  // every proposal's log Ẑ, chain by chain, starts included
+};
+
+// `chains` independent chains, chain c drawing from RandomStream(seed, c, tempering): each starts at a proposal,
+// takes `burn_in` proposals unrecorded, then hands its visible state to record(t, c, v) after each of `samples` more.
+// progress(done) follows every proposal, `done` counting all chains' proposals.
+PathMetropolisSampling sample_path_metropolis(
+    const PathProposals& proposals, Eigen::Index chains, Eigen::Index burn_in, Eigen::Index samples,
+    std::uint64_t seed, const std::function<void(Eigen::Index sample, Eigen::Index chain, const VectorD& visible)>& record,
+    const std::function<void(Eigen::Index done)>& progress = {});
 
 }  // namespace rbmix

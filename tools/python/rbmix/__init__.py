@@ -39,6 +39,7 @@ from ._rbmix import (
     rhat_nested,
     run_experiment,
     sample,
+    sample_path_metropolis,
     sample_ptt,
     trajectory_log_partition,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "rhat_nested",
     "run_experiment",
     "sample",
+    "sample_path_metropolis",
     "sample_ptt",
     "train",
     "trajectory_log_partition",

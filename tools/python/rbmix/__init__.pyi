@@ -210,6 +210,21 @@ def ladder_convergence_bound(
     float32: bool = False,
 ) -> LadderConvergenceBound: ...
 
+def sample_path_metropolis(
+    trajectory: Union[None, Trajectory, _Path] = None,
+    temperature_model: Optional[Rbm] = None,
+    operator: str = "gibbs",
+    chains: int = 4,
+    samples: int = 100,
+    burn_in: int = 0,
+    particles: int = 100,
+    smc_steps: int = 800,
+    sweeps_per_step: int = 4,
+    resampling_threshold: float = 0.7,
+    seed: int = 1,
+    float32: bool = False,
+) -> dict[str, Any]: ...
+
 class PathMetropolisBound:
     bound: ConvergenceBound
     proposals: int

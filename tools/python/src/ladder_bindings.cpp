@@ -1,6 +1,7 @@
 // rbmix.place_ladder, rbmix.sample_ptt and rbmix.ladder_convergence_bound: parallel tempering along a training
 // trajectory (or a temperature ladder) and the bound of coupled ladders, as `rbmix sample --ptt` and `rbmix
-// convergence --ptt` (docs/algorithms/tempering-along-trajectory.md).
+// convergence --ptt`; rbmix.sample_path_metropolis and rbmix.path_metropolis_bound: particle Metropolis along the
+// same path, as `--particle-metropolis` (docs/algorithms/tempering-along-trajectory.md).
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -8,6 +9,7 @@
 #include "bindings.hpp"
 #include "rbmix/analysis/convergence_bound.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
+#include "rbmix/training/particle_independent_metropolis.hpp"
 #include "rbmix/training/trajectory_file.hpp"
 
 namespace rbmix::python {
@@ -155,6 +157,51 @@ void bind_ladder(py::module_& module) {
       "candidates"_a = 400, "placement_chains"_a = 64, "placement_sweeps"_a = 10, "float32"_a = false,
       "Couples pairs of tempering ladders (as rbmix convergence --ptt) and bounds the whole ladder's distance from "
       "its distribution after t ladder steps; no bound unless every pair met and every link exchanged.");
+
+  module.def(
+      "sample_path_metropolis",
+      [](const py::object& trajectory, const std::optional<Rbm>& temperature_model, const std::string& operator_name,
+         Eigen::Index chains, Eigen::Index samples, Eigen::Index burn_in, Eigen::Index particles,
+         Eigen::Index smc_steps, int sweeps_per_step, double resampling_threshold, std::uint64_t seed,
+         bool float32) {
+        PathMetropolisOptions options;
+        options.particles = particles;
+        options.steps = smc_steps;
+        options.sweeps_per_step = sweeps_per_step;
+        options.resampling_threshold = resampling_threshold;
+        options.rule = parse_unit_rule(operator_name);
+        options.single_precision = float32;
+        const ModelPath path = path_of(trajectory, temperature_model);
+        const PathProposals proposals(path, options);
+        require(chains >= 1 && samples >= 1, "sample_path_metropolis: chains and samples must be at least 1");
+        const Eigen::Index n_visible = path.n_visible();
+        py::array_t<std::uint8_t> drawn({samples, chains, n_visible});
+        auto view = drawn.mutable_unchecked<3>();
+        PathMetropolisSampling run;
+        {
+          py::gil_scoped_release release;
+          run = sample_path_metropolis(proposals, chains, burn_in, samples, seed,
+                                       [&](Eigen::Index sample, Eigen::Index chain, const VectorD& visible) {
+                                         for (Eigen::Index unit = 0; unit < n_visible; ++unit)
+                                           view(sample, chain, unit) = static_cast<std::uint8_t>(visible[unit]);
+                                       });
+        }
+        py::dict out;
+        out["samples"] = drawn;
+        out["accepted"] = run.accepted;
+        out["proposals_after_start"] = run.proposals_after_start;
+        const VectorD log_partitions = Eigen::Map<const VectorD>(
+            run.proposal_log_partitions.data(), static_cast<Eigen::Index>(run.proposal_log_partitions.size()));
+        out["proposal_log_partitions"] = to_numpy(log_partitions);
+        return out;
+      },
+      "trajectory"_a = py::none(), "temperature_model"_a = py::none(), "operator"_a = "gibbs", "chains"_a = 4,
+      "samples"_a = 100, "burn_in"_a = 0, "particles"_a = 100, "smc_steps"_a = 800, "sweeps_per_step"_a = 4,
+      "resampling_threshold"_a = 0.7, "seed"_a = 1, "float32"_a = false,
+      "Particle independent Metropolis-Hastings along a trajectory's path (as rbmix sample --particle-metropolis): "
+      "each chain starts at a proposal, takes burn_in proposals, then records its state after each of `samples` "
+      "more. Returns a dict with samples (samples, chains, n_visible) uint8, accepted, proposals_after_start and "
+      "proposal_log_partitions (chain by chain).");
 
   py::class_<analysis::PathMetropolisBound>(
       module, "PathMetropolisBound",
