@@ -302,6 +302,20 @@ void print_ladder_bound(const ConvergenceArguments& arguments, const analysis::L
   thinned(bound_table(bound, std::nullopt)).print(std::cout);
 }
 
+// The L-lag run's options of a ladder or of particle Metropolis: the rule inside, lag, pairs, budget, seed, the
+// maximal coupling's reach and the precision.
+analysis::ConvergenceBoundOptions coupling_options(const ConvergenceArguments& arguments, const UnitRule& rule) {
+  analysis::ConvergenceBoundOptions coupling;
+  coupling.rule = rule;
+  coupling.lag = arguments.lag;
+  coupling.pairs = arguments.pairs;
+  coupling.max_sweeps = arguments.max_sweeps;
+  coupling.seed = arguments.seed;
+  coupling.maximal_coupling_distance = arguments.maximal_within;
+  coupling.single_precision = arguments.single_precision;
+  return coupling;
+}
+
 void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderArguments& ladder_arguments) {
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
@@ -311,13 +325,7 @@ void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderA
   require(arguments.beta == 1.0, "--beta does not apply to a ladder: its rungs are its temperatures");
   const analysis::StartDistribution start = analysis::parse_start_distribution(arguments.start);
   analysis::LadderBoundOptions options;
-  options.coupling.rule = specification.rule;
-  options.coupling.lag = arguments.lag;
-  options.coupling.pairs = arguments.pairs;
-  options.coupling.max_sweeps = arguments.max_sweeps;
-  options.coupling.seed = arguments.seed;
-  options.coupling.maximal_coupling_distance = arguments.maximal_within;
-  options.coupling.single_precision = arguments.single_precision;
+  options.coupling = coupling_options(arguments, specification.rule);
   options.swap_interval = ladder_arguments.swap_interval;
   options.coupling.validate();
   const BuiltLadder ladder =
@@ -396,12 +404,7 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
   require(arguments.start == "uniform",
           "--start does not apply to particle Metropolis: each chain starts at a proposal, a draw of its own");
   analysis::PathMetropolisBoundOptions options;
-  options.coupling.rule = specification.rule;
-  options.coupling.lag = arguments.lag;
-  options.coupling.pairs = arguments.pairs;
-  options.coupling.max_sweeps = arguments.max_sweeps;
-  options.coupling.seed = arguments.seed;
-  options.coupling.single_precision = arguments.single_precision;
+  options.coupling = coupling_options(arguments, specification.rule);
   options.proposals = arguments.proposals;
   options.coupling.validate();
   std::string source;
