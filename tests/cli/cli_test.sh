@@ -1545,7 +1545,9 @@ case_train_monitor_trajectory() {
   # An option is given once per command (the parser refuses a repeated one), so the variants are spelled out.
   local common=(--data train.npy --hidden 6 --algo pcd --lr 0.05 --batch 20 --eval-every 10 --seed 3)
   local tracked=("${common[@]}" --monitor trajectory --trajectory-particles 40)
-  local options=("${tracked[@]}" --trajectory-groups 4 --resampling-threshold 0.9)
+  # A stride that divides neither the evaluation nor the checkpoint interval: the checkpoint holds the model the
+  # particles last annealed to.
+  local options=("${tracked[@]}" --trajectory-groups 4 --resampling-threshold 0.9 --trajectory-stride 7)
   succeeds train "${options[@]}" --updates 40 --out run
   expect_output_contains "monitor: trajectory: log-likelihood from log Z tracked along training (40 particles in 4"
   expect_output_contains "exact beside it: train"
@@ -1561,6 +1563,11 @@ case_train_monitor_trajectory() {
   same_parameters run/model.npz proxies/model.npz || fail "the trajectory monitor changed the trained parameters"
   rejects "multiple of the 3 groups" train "${tracked[@]}" --updates 40 --trajectory-groups 3 --out bad
   rejects "resampling threshold" train "${tracked[@]}" --updates 40 --resampling-threshold 2 --out bad
+  rejects "a stride of at least 1 update" train "${tracked[@]}" --updates 40 --trajectory-stride 0 --out bad
+  rejects "a positive step size" train "${tracked[@]}" --updates 40 --trajectory-step-size 0 --out bad
+  rejects "annealed every 7 updates in steps of 0.1, this run every 8" \
+    train "${tracked[@]}" --trajectory-groups 4 --resampling-threshold 0.9 --trajectory-stride 8 --updates 40 \
+    --out resumed --resume
   rejects "holds no state of the trajectory monitor" train "${options[@]}" --updates 40 --out proxies --resume
 }
 

@@ -187,10 +187,12 @@ def test_the_trajectory_monitor_tracks_log_z_as_the_cli_does(cli, tmp_path):
     data = training_data()
     np.save(tmp_path / "data.npy", data)
     options = ["--updates", 40, "--eval-every", 20, "--monitor", "trajectory", "--trajectory-particles", 40,
-               "--trajectory-groups", 4, "--resampling-threshold", 0.5, "--sweeps-per-update", 2]
+               "--trajectory-groups", 4, "--resampling-threshold", 0.5, "--sweeps-per-update", 2,
+               "--trajectory-stride", 15, "--trajectory-step-size", 0.2]
     cli("train", "--data", tmp_path / "data.npy", "--hidden", 4, "--out", tmp_path / "run", *options)
     result = rbmix.train(data, hidden=4, updates=40, evaluate_every=20, monitor="trajectory", trajectory_particles=40,
-                         trajectory_groups=4, resampling_threshold=0.5, sweeps_per_update=2)
+                         trajectory_groups=4, resampling_threshold=0.5, sweeps_per_update=2, trajectory_stride=15,
+                         trajectory_step_size=0.2)
     lines = (tmp_path / "run" / "learning_curve.csv").read_text().splitlines()
     header = lines[0].split(",")
     assert list(result.learning_curve) == header

@@ -23,6 +23,14 @@ ModelPath::ModelPath(std::vector<Rbm> knots, std::vector<std::string> labels)
           "model path: the first model must have no couplings (W = 0), so that it is sampled exactly");
 }
 
+Rbm interpolate(const Rbm& from, const Rbm& to, double fraction) {
+  Rbm model;
+  model.weights = (1.0 - fraction) * from.weights + fraction * to.weights;
+  model.visible_bias = (1.0 - fraction) * from.visible_bias + fraction * to.visible_bias;
+  model.hidden_bias = (1.0 - fraction) * from.hidden_bias + fraction * to.hidden_bias;
+  return model;
+}
+
 Rbm ModelPath::at(double position) const {
   require(std::isfinite(position) && position >= 0.0 && position <= static_cast<double>(segments()),
           "model path: position " + std::to_string(position) + " lies outside [0, " + std::to_string(segments()) +
@@ -31,13 +39,8 @@ Rbm ModelPath::at(double position) const {
   const double fraction = position - static_cast<double>(segment);
   if (fraction == 0.0) return knots_[static_cast<std::size_t>(segment)];
   if (fraction == 1.0) return knots_[static_cast<std::size_t>(segment + 1)];
-  const Rbm& from = knots_[static_cast<std::size_t>(segment)];
-  const Rbm& to = knots_[static_cast<std::size_t>(segment + 1)];
-  Rbm model;
-  model.weights = (1.0 - fraction) * from.weights + fraction * to.weights;
-  model.visible_bias = (1.0 - fraction) * from.visible_bias + fraction * to.visible_bias;
-  model.hidden_bias = (1.0 - fraction) * from.hidden_bias + fraction * to.hidden_bias;
-  return model;
+  return interpolate(knots_[static_cast<std::size_t>(segment)], knots_[static_cast<std::size_t>(segment + 1)],
+                     fraction);
 }
 
 std::vector<double> ModelPath::evenly_spaced_positions(Eigen::Index count) const {

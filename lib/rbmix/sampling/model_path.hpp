@@ -15,6 +15,9 @@
 
 namespace rbmix {
 
+// (1 − fraction) θ_from + fraction θ_to, parameter by parameter (shapes equal).
+Rbm interpolate(const Rbm& from, const Rbm& to, double fraction);
+
 class ModelPath {
  public:
   // `knots` ≥ 2 models of one shape, the first without couplings (W = 0); `labels` names each knot in reports

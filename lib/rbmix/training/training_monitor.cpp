@@ -1,6 +1,8 @@
 #include "rbmix/training/training_monitor.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 
 #include "rbmix/core/error.hpp"
 #include "rbmix/estimation/ais.hpp"
@@ -8,10 +10,15 @@
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
 #include "rbmix/random/random_stream.hpp"
+#include "rbmix/sampling/model_path.hpp"
 #include "rbmix/training/binary_archive.hpp"
 
 namespace rbmix {
 namespace {
+
+// The first field of the trajectory monitor's state since it anneals along strides (§11.9): a state without it
+// was written by the monitor that annealed at every update.
+constexpr std::string_view monitor_state_tag = "trajectory monitor, strided";
 
 // The monitor's own stream domain ("moni"), apart from every domain training draws from.
 constexpr auto monitor_stream_domain = static_cast<StreamDomain>(0x6d6f6e69ULL);
@@ -99,6 +106,10 @@ bool MonitorOptions::is_valid(std::string* why) const {
     return fail("log Z along training needs at least 2 particle groups (for its band), got " +
                 std::to_string(trajectory_groups));
   if (std::string reason; !trajectory_options(*this, GibbsRule{}, false, 0).is_valid(&reason)) return fail(reason);
+  if (trajectory_stride < 1)
+    return fail("log Z along training needs a stride of at least 1 update, got " + std::to_string(trajectory_stride));
+  if (!(trajectory_step_size > 0.0 && std::isfinite(trajectory_step_size)))
+    return fail("log Z along training needs a positive step size, got " + std::to_string(trajectory_step_size));
   return true;
 }
 
@@ -148,6 +159,7 @@ TrainingMonitor::TrainingMonitor(const MonitorOptions& options, MonitorKind kind
   require(kind != MonitorKind::automatic, "TrainingMonitor: resolve the monitor kind first (resolve_monitor)");
   // Without rows the trainer refuses the data itself, with its own message.
   if (kind_ == MonitorKind::ais && train.rows() > 0) base_visible_bias_ = base_rate_visible_bias(train);
+  if (kind_ == MonitorKind::trajectory) reference_rows_ = spread_rows(train, options_.proxy_rows);
 }
 
 std::string TrainingMonitor::description(const Rbm& rbm) const {
@@ -200,7 +212,14 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
       return "trajectory monitor: asked for update " + std::to_string(point.update) + " but it followed " +
              std::to_string(updates_followed_) + " updates";
     });
-    const TrackedLogPartition tracked = tracked_->estimate();
+    TrackedLogPartition tracked;
+    if (reached_update_ == updates_followed_) {
+      tracked = tracked_->estimate();
+    } else {
+      TrajectoryLogPartition reading = *tracked_;
+      anneal_to(rbm, reading);
+      tracked = reading.estimate();
+    }
     set_estimated_log_likelihoods(rbm, train, test, tracked.log_partition, tracked.lower, tracked.upper, point);
     if (std::min(rbm.n_visible(), rbm.n_hidden()) <= max_enumerated_units_) {
       const double log_partition = exact_log_partition(rbm);
@@ -234,19 +253,44 @@ void TrainingMonitor::start_following(const Rbm& first) {
   tracked_.emplace(first, trajectory_options(options_, rule_, single_precision_,
                                              RandomStream(seed_, 0, monitor_stream_domain)()));
   updates_followed_ = 0;
+  reached_ = first;
+  reached_update_ = 0;
+  reached_free_energies_ = first.free_energy(reference_rows_);
 }
 
 void TrainingMonitor::follow_update(const Rbm& next) {
   if (!follows_updates()) return;
   require(tracked_.has_value(), "trajectory monitor: follow_update before start_following");
-  tracked_->advance(next);
   ++updates_followed_;
+  if (updates_followed_ - reached_update_ < options_.trajectory_stride) return;
+  reached_free_energies_ = anneal_to(next, *tracked_);
+  reached_ = next;
+  reached_update_ = updates_followed_;
+}
+
+VectorD TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const {
+  // Steps enough that each moves the reference rows' free energies by a spread of at most the step size: about the
+  // spread of one step's log-weight increments over the particles, measured on rows the particles do not touch.
+  VectorD free_energies = current.free_energy(reference_rows_);
+  const Eigen::ArrayXd change = (free_energies - reached_free_energies_).array();
+  const double spread = std::sqrt((change - change.mean()).square().mean());
+  const double steps = std::max(1.0, std::ceil(spread / options_.trajectory_step_size));
+  for (double step = 1.0; step < steps; step += 1.0) particles.advance(interpolate(reached_, current, step / steps));
+  particles.advance(current);  // the last step is the current model to the bit
+  return free_energies;
 }
 
 std::string TrainingMonitor::save_state() const {
   if (!tracked_) return {};
   BinaryWriter writer;
+  writer.write_string(std::string(monitor_state_tag));
+  writer.write_i64(options_.trajectory_stride);
+  writer.write_f64(options_.trajectory_step_size);
   writer.write_i64(updates_followed_);
+  writer.write_i64(reached_update_);
+  writer.write_matrix(reached_.weights);
+  writer.write_vector(reached_.visible_bias);
+  writer.write_vector(reached_.hidden_bias);
   tracked_->save(writer);
   return std::move(writer).take_bytes();
 }
@@ -257,10 +301,29 @@ void TrainingMonitor::load_state(const std::string& bytes, const std::string& so
   if (bytes.empty())
     reader.fail("it holds no state of the trajectory monitor (the run was started with another monitor)");
   require(tracked_.has_value(), "trajectory monitor: load_state before start_following");
+  if (reader.read_string() != monitor_state_tag)
+    reader.fail("its trajectory monitor's state was written by an older rbmix, which annealed at every update; "
+                "start the run anew");
+  const std::int64_t stride = reader.read_i64();
+  const double step_size = reader.read_f64();
+  if (stride != options_.trajectory_stride || step_size != options_.trajectory_step_size)
+    reader.fail("its trajectory monitor annealed every " + std::to_string(stride) + " updates in steps of " +
+                (std::ostringstream() << step_size).str() + ", this run every " +
+                std::to_string(options_.trajectory_stride) + " in steps of " +
+                (std::ostringstream() << options_.trajectory_step_size).str());
   const std::int64_t followed = reader.read_i64();
   if (followed != updates_done)
     reader.fail("its trajectory monitor followed " + std::to_string(followed) + " updates, but the run did " +
                 std::to_string(updates_done));
+  const std::int64_t reached = reader.read_i64();
+  if (reached < 0 || reached > followed || followed - reached >= stride)
+    reader.fail("its trajectory monitor's particles reached update " + std::to_string(reached) + ", not within the " +
+                std::to_string(stride) + " updates before " + std::to_string(followed));
+  reached_.weights = reader.read_matrix<double>(reached_.n_hidden(), reached_.n_visible(), "the trajectory monitor's model");
+  reached_.visible_bias = reader.read_vector<double>(reached_.n_visible(), "the trajectory monitor's visible biases");
+  reached_.hidden_bias = reader.read_vector<double>(reached_.n_hidden(), "the trajectory monitor's hidden biases");
+  reached_update_ = reached;
+  reached_free_energies_ = reached_.free_energy(reference_rows_);
   tracked_->load(reader);
   if (!reader.at_end()) reader.fail("the trajectory monitor's state does not end properly");
   updates_followed_ = followed;

@@ -223,7 +223,9 @@ nlohmann::json to_json(const TrainingOptions& options) {
                     {"trajectory_particles", options.monitor.trajectory_particles},
                     {"trajectory_groups", options.monitor.trajectory_groups},
                     {"resampling_threshold", options.monitor.resampling_threshold},
-                    {"sweeps_per_update", options.monitor.sweeps_per_update}};
+                    {"sweeps_per_update", options.monitor.sweeps_per_update},
+                    {"trajectory_stride", options.monitor.trajectory_stride},
+                    {"trajectory_step_size", options.monitor.trajectory_step_size}};
   out["initial_weight_scale"] = options.initial_weight_scale;
   out["base_rate_visible_bias"] = options.base_rate_visible_bias;
   // Only when used: the trajectory fingerprints of checkpoints written before the field existed stay valid.

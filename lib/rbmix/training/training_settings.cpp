@@ -38,7 +38,7 @@ constexpr TrainingSetting setting_table[] = {
      "run the monitor every E updates, and at 0 and the end (0: never)"},
     {"monitor", "--monitor", SettingType::text, "auto", false,
      "what an evaluation measures: auto (exact log-likelihood while the smaller layer has at most 25 units, AIS "
-     "otherwise), exact, ais, trajectory (log Z tracked along the training by particles that follow every update), "
+     "otherwise), exact, ais, trajectory (log Z tracked along the training by particles that follow its path), "
      "proxies (pseudo-likelihood, reconstruction error, free-energy gap only) or classification; every kind but "
      "classification also records the proxies"},
     {"monitor_particles", "--monitor-particles", SettingType::integer, "16", false,
@@ -54,7 +54,12 @@ constexpr TrainingSetting setting_table[] = {
     {"resampling_threshold", "--resampling-threshold", SettingType::real, "0.3", false,
      "trajectory monitor: resample a group when its effective sample size falls below this share of its particles"},
     {"sweeps_per_update", "--sweeps-per-update", SettingType::integer, "1", false,
-     "trajectory monitor: sweeps of the run's operator that move the particles after each update"},
+     "trajectory monitor: sweeps of the run's operator that move the particles after each annealing step"},
+    {"trajectory_stride", "--trajectory-stride", SettingType::integer, "1000", false,
+     "trajectory monitor: the particles anneal to the current model every S updates (and before each evaluation)"},
+    {"trajectory_step_size", "--trajectory-step-size", SettingType::real, "0.1", false,
+     "trajectory monitor: the particles anneal in linear steps of the parameters, as many as make each step change "
+     "the training rows' free energies by a spread (standard deviation) of at most this many nats"},
     {"keep", "--keep", SettingType::text, "final", false,
      "final, or best: also keep the model of the evaluation with the best monitored training score (the CLI writes it "
      "to best-model.npz)"},
@@ -209,6 +214,8 @@ TrainingRequest assemble_training_request(const GivenSettings& given, SettingSpe
   options.monitor.trajectory_groups = reader.small_integer("trajectory_groups");
   options.monitor.resampling_threshold = reader.real("resampling_threshold");
   options.monitor.sweeps_per_update = reader.small_integer("sweeps_per_update");
+  options.monitor.trajectory_stride = reader.integer("trajectory_stride");
+  options.monitor.trajectory_step_size = reader.real("trajectory_step_size");
   options.resample_binarisation = reader.flag("resample_binarisation");
   const std::int64_t seed = reader.integer("seed");
   require(seed >= 0,

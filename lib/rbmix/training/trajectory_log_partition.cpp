@@ -79,6 +79,7 @@ double independent_log_partition(const Rbm& independent) {
 class TrajectoryLogPartition::Particles {
  public:
   virtual ~Particles() = default;
+  virtual std::unique_ptr<Particles> clone() const = 0;
   virtual void advance(const Rbm& next) = 0;
   virtual TrackedLogPartition estimate() const = 0;
   virtual VectorD draw_visible(double uniform) const = 0;
@@ -118,6 +119,10 @@ class ParticlesIn final : public TrajectoryLogPartition::Particles {
       bridge.weights *= static_cast<double>(step) / initial_bridge_steps;  // the last step is `first` to the bit
       advance(bridge);
     }
+  }
+
+  std::unique_ptr<TrajectoryLogPartition::Particles> clone() const override {
+    return std::make_unique<ParticlesIn>(*this);
   }
 
   void advance(const Rbm& next) override {
@@ -337,6 +342,12 @@ TrajectoryLogPartition::TrajectoryLogPartition(const Rbm& first, const Trajector
 }
 
 TrajectoryLogPartition::~TrajectoryLogPartition() = default;
+TrajectoryLogPartition::TrajectoryLogPartition(const TrajectoryLogPartition& other)
+    : particles_(other.particles_->clone()) {}
+TrajectoryLogPartition& TrajectoryLogPartition::operator=(const TrajectoryLogPartition& other) {
+  if (this != &other) particles_ = other.particles_->clone();
+  return *this;
+}
 TrajectoryLogPartition::TrajectoryLogPartition(TrajectoryLogPartition&&) noexcept = default;
 TrajectoryLogPartition& TrajectoryLogPartition::operator=(TrajectoryLogPartition&&) noexcept = default;
 

@@ -76,6 +76,9 @@ class TrajectoryLogPartition {
   // invalid options or a model that does not validate.
   TrajectoryLogPartition(const Rbm& first, const TrajectoryLogPartitionOptions& options);
   ~TrajectoryLogPartition();
+  // A copy carries the particles, weights and streams: it continues exactly as the original would.
+  TrajectoryLogPartition(const TrajectoryLogPartition& other);
+  TrajectoryLogPartition& operator=(const TrajectoryLogPartition& other);
   TrajectoryLogPartition(TrajectoryLogPartition&&) noexcept;
   TrajectoryLogPartition& operator=(TrajectoryLogPartition&&) noexcept;
 

@@ -297,6 +297,8 @@ def train(
     trajectory_groups: int = 10,
     resampling_threshold: float = 0.3,
     sweeps_per_update: int = 1,
+    trajectory_stride: int = 1000,
+    trajectory_step_size: float = 0.1,
     keep: str = "final",
     rows: Optional[str] = None,
     classes: Optional[int] = None,
