@@ -217,7 +217,7 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
       tracked = tracked_->estimate();
     } else {
       TrajectoryLogPartition reading = *tracked_;
-      anneal_to(rbm, reading);
+      static_cast<void>(anneal_to(rbm, reading));
       tracked = reading.estimate();
     }
     set_estimated_log_likelihoods(rbm, train, test, tracked.log_partition, tracked.lower, tracked.upper, point);
@@ -253,6 +253,7 @@ void TrainingMonitor::start_following(const Rbm& first) {
   tracked_.emplace(first, trajectory_options(options_, rule_, single_precision_,
                                              RandomStream(seed_, 0, monitor_stream_domain)()));
   updates_followed_ = 0;
+  annealing_steps_ = 0;
   reached_ = first;
   reached_update_ = 0;
   reached_free_energies_ = first.free_energy(reference_rows_);
@@ -263,12 +264,14 @@ void TrainingMonitor::follow_update(const Rbm& next) {
   require(tracked_.has_value(), "trajectory monitor: follow_update before start_following");
   ++updates_followed_;
   if (updates_followed_ - reached_update_ < options_.trajectory_stride) return;
-  reached_free_energies_ = anneal_to(next, *tracked_);
+  Annealed annealed = anneal_to(next, *tracked_);
+  reached_free_energies_ = std::move(annealed.free_energies);
+  annealing_steps_ += annealed.steps;
   reached_ = next;
   reached_update_ = updates_followed_;
 }
 
-VectorD TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const {
+TrainingMonitor::Annealed TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const {
   // Steps enough that each moves the reference rows' free energies by a spread of at most the step size: about the
   // spread of one step's log-weight increments over the particles, measured on rows the particles do not touch.
   VectorD free_energies = current.free_energy(reference_rows_);
@@ -277,7 +280,7 @@ VectorD TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& p
   const double steps = std::max(1.0, std::ceil(spread / options_.trajectory_step_size));
   for (double step = 1.0; step < steps; step += 1.0) particles.advance(interpolate(reached_, current, step / steps));
   particles.advance(current);  // the last step is the current model to the bit
-  return free_energies;
+  return {std::move(free_energies), static_cast<std::int64_t>(steps)};
 }
 
 std::string TrainingMonitor::save_state() const {
@@ -288,6 +291,7 @@ std::string TrainingMonitor::save_state() const {
   writer.write_f64(options_.trajectory_step_size);
   writer.write_i64(updates_followed_);
   writer.write_i64(reached_update_);
+  writer.write_i64(annealing_steps_);
   writer.write_matrix(reached_.weights);
   writer.write_vector(reached_.visible_bias);
   writer.write_vector(reached_.hidden_bias);
@@ -319,6 +323,8 @@ void TrainingMonitor::load_state(const std::string& bytes, const std::string& so
   if (reached < 0 || reached > followed || followed - reached >= stride)
     reader.fail("its trajectory monitor's particles reached update " + std::to_string(reached) + ", not within the " +
                 std::to_string(stride) + " updates before " + std::to_string(followed));
+  annealing_steps_ = reader.read_i64();
+  if (annealing_steps_ < 0) reader.fail("its trajectory monitor's count of annealing steps is negative");
   reached_.weights = reader.read_matrix<double>(reached_.n_hidden(), reached_.n_visible(), "the trajectory monitor's model");
   reached_.visible_bias = reader.read_vector<double>(reached_.n_visible(), "the trajectory monitor's visible biases");
   reached_.hidden_bias = reader.read_vector<double>(reached_.n_hidden(), "the trajectory monitor's hidden biases");

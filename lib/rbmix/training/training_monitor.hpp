@@ -103,6 +103,9 @@ class TrainingMonitor {
   void start_following(const Rbm& first);
   void follow_update(const Rbm& next);
   std::int64_t updates_followed() const { return updates_followed_; }
+  // The annealing steps the particles took since start_following (a copy's for an evaluation not counted): each
+  // costs about one sweep of the particles.
+  std::int64_t annealing_steps() const { return annealing_steps_; }
 
   // What the monitor carries from update to update, for checkpoints: empty for the kinds that carry nothing.
   // load_state refuses, by an InputError naming `source`, a state of another monitor, other options or another
@@ -121,13 +124,18 @@ class TrainingMonitor {
   bool single_precision_;
   int max_enumerated_units_;
   // Anneals `particles` from reached_ (the model of update reached_update_) to `current`, the model of
-  // updates_followed_; returns current's free energies of the reference rows.
-  VectorD anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const;
+  // updates_followed_; returns current's free energies of the reference rows and the steps taken.
+  struct Annealed {
+    VectorD free_energies;
+    std::int64_t steps = 0;
+  };
+  Annealed anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const;
 
   std::optional<TrajectoryLogPartition> tracked_;  // the trajectory monitor's particles
   std::int64_t updates_followed_ = 0;
   Rbm reached_;  // the model the particles last annealed to
   std::int64_t reached_update_ = 0;
+  std::int64_t annealing_steps_ = 0;
   // Training rows (at most proxy_rows, evenly spaced) whose free-energy changes set the annealing steps, and their
   // free energies under reached_. They depend on the path alone, never on the particles, so each group's Ẑ stays
   // unbiased.
