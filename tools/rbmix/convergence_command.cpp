@@ -223,6 +223,20 @@ void print_summary(const ConvergenceArguments& arguments, const std::string& ope
   thinned(bound_table(bound, exact)).print(std::cout);
 }
 
+// The L-lag run's options shared by single chains, ladders and particle Metropolis: the rule inside, lag, pairs,
+// budget, seed, the maximal coupling's reach and the precision.
+analysis::ConvergenceBoundOptions coupling_options(const ConvergenceArguments& arguments, const UnitRule& rule) {
+  analysis::ConvergenceBoundOptions coupling;
+  coupling.rule = rule;
+  coupling.lag = arguments.lag;
+  coupling.pairs = arguments.pairs;
+  coupling.max_sweeps = arguments.max_sweeps;
+  coupling.seed = arguments.seed;
+  coupling.maximal_coupling_distance = arguments.maximal_within;
+  coupling.single_precision = arguments.single_precision;
+  return coupling;
+}
+
 void run_convergence(const ConvergenceArguments& arguments) {
   const std::filesystem::path out =
       arguments.out.empty() ? std::filesystem::path{} : prepare_output_directory(arguments.out);
@@ -230,16 +244,9 @@ void run_convergence(const ConvergenceArguments& arguments) {
   const analysis::OperatorSpecification specification = analysis::parse_operator_specification(arguments.rule);
   const analysis::StartDistribution start = analysis::parse_start_distribution(arguments.start);
 
-  analysis::ConvergenceBoundOptions options;
-  options.rule = specification.rule;
+  analysis::ConvergenceBoundOptions options = coupling_options(arguments, specification.rule);
   options.modified_sweep = specification.modified;
   options.inverse_temperature = arguments.beta;
-  options.lag = arguments.lag;
-  options.pairs = arguments.pairs;
-  options.max_sweeps = arguments.max_sweeps;
-  options.seed = arguments.seed;
-  options.maximal_coupling_distance = arguments.maximal_within;
-  options.single_precision = arguments.single_precision;
   options.validate();
   ProgressReporter progress("convergence", "sweep", arguments.max_sweeps, arguments.progress.mode());
   options.progress = [&](Eigen::Index sweeps, Eigen::Index met) {
@@ -300,20 +307,6 @@ void print_ladder_bound(const ConvergenceArguments& arguments, const analysis::L
   std::cout << " = " << *bound.mixing_time(mixing_epsilon) * result.sweeps_per_step
             << " sweeps of every rung (from the bound)\n";
   thinned(bound_table(bound, std::nullopt)).print(std::cout);
-}
-
-// The L-lag run's options of a ladder or of particle Metropolis: the rule inside, lag, pairs, budget, seed, the
-// maximal coupling's reach and the precision.
-analysis::ConvergenceBoundOptions coupling_options(const ConvergenceArguments& arguments, const UnitRule& rule) {
-  analysis::ConvergenceBoundOptions coupling;
-  coupling.rule = rule;
-  coupling.lag = arguments.lag;
-  coupling.pairs = arguments.pairs;
-  coupling.max_sweeps = arguments.max_sweeps;
-  coupling.seed = arguments.seed;
-  coupling.maximal_coupling_distance = arguments.maximal_within;
-  coupling.single_precision = arguments.single_precision;
-  return coupling;
 }
 
 void run_ladder_convergence(const ConvergenceArguments& arguments, const LadderArguments& ladder_arguments) {
