@@ -12,6 +12,7 @@
 #include "rbmix/core/error.hpp"
 #include "rbmix/model/exact.hpp"
 #include "rbmix/model/pseudo_likelihood.hpp"
+#include "rbmix/training/binary_archive.hpp"
 #include "rbmix/training/test_models.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "support/input_error_message.hpp"
@@ -306,6 +307,37 @@ TEST(TrainingMonitor, TrajectoryRunRefusesACheckpointWithoutItsParticles) {
   Trainer without(ais, train, {}, 6);
   EXPECT_NO_THROW(without.load_checkpoint(ais.checkpoint_path));
   std::filesystem::remove(ais.checkpoint_path);
+}
+
+// A monitor state that is not this version's, or whose fields cannot be true, is refused naming what is wrong: a
+// state of the first version (no tag: it began with the update count), a last-annealed update beyond the updates
+// followed, a negative count of annealing steps.
+TEST(TrainingMonitor, TrajectoryStateOfAnotherVersionOrImpossibleFieldsIsRefused) {
+  const MatrixD train = testing::random_binary_rows(60, 12, 1);
+  MonitorOptions options;
+  options.trajectory_particles = 20;
+  options.trajectory_groups = 2;
+  TrainingMonitor monitor(options, MonitorKind::trajectory, 1, train, false, 0);
+  monitor.start_following(Rbm(12, 6));
+  const auto state = [](std::int64_t followed, std::int64_t reached, std::int64_t steps) {
+    BinaryWriter writer;
+    writer.write_string("trajectory monitor, strided");
+    writer.write_i64(1000);
+    writer.write_f64(0.1);
+    writer.write_i64(followed);
+    writer.write_i64(reached);
+    writer.write_i64(steps);
+    return std::move(writer).take_bytes();
+  };
+  BinaryWriter first_version;
+  first_version.write_i64(0);
+  EXPECT_THAT(testing::input_error_message(
+                  [&] { monitor.load_state(std::move(first_version).take_bytes(), "old.ckpt", 0); }),
+              HasSubstr("written by an older rbmix, which annealed at every update"));
+  EXPECT_THAT(testing::input_error_message([&] { monitor.load_state(state(5, 7, 0), "bad.ckpt", 5); }),
+              HasSubstr("reached update 7, not within the 1000 updates before 5"));
+  EXPECT_THAT(testing::input_error_message([&] { monitor.load_state(state(5, 0, -1), "bad.ckpt", 5); }),
+              HasSubstr("count of annealing steps is negative"));
 }
 
 // The particles anneal at every stride-th update whatever the evaluation interval, and an evaluation between two
