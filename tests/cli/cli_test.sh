@@ -1054,11 +1054,18 @@ case_experiment_pcd_study() {
   succeeds experiment pcd-study --scale smoke --updates 100 --mrf-updates 100 --trials 1 --threads 1 --seed 2 --out p
   expect_output_contains "MRF training-data entropy"
   local file
-  for file in pcd_study.csv pcd_study_curves.csv pcd_study_exact.svg pcd_study_ais.svg pcd_study_classification.svg \
-    pcd_study_mrf.svg run.json; do
+  for file in pcd_study.csv pcd_study_curves.csv pcd_study_exact.svg pcd_study_ais.svg pcd_study_ais_updates.svg \
+    pcd_study_classification.svg pcd_study_mrf.svg run.json; do
     [[ -s "p/$file" ]] || fail "pcd-study wrote no $file"
   done
   [[ $(wc -l <p/pcd_study.csv) -eq 26 ]] || fail "pcd_study.csv should hold a header and 25 curves"
+  grep -q '"likelihood": "trajectory"' p/run.json || fail "run.json does not say how the ais part was scored"
+  # The tracked ais curves carry the AIS check of their final model; no other part does.
+  [[ $(awk -F, '$1 == "ais" && $9 != "" && $9 < 0' p/pcd_study.csv | wc -l) -eq 7 ]] ||
+    fail "the ais part's seven curves should each carry a final AIS test log-likelihood"
+  [[ $(awk -F, '$1 == "exact" && $9 != ""' p/pcd_study.csv | wc -l) -eq 0 ]] || fail "the exact part has no AIS check"
+  rejects "--likelihood" experiment pcd-study --scale smoke --likelihood exact --out q
+  rejects "--precision" experiment pcd-study --scale smoke --precision half --out q
   rejects "--parts" experiment pcd-study --scale smoke --parts exact,horse --out q
   rejects "--mnist" experiment pcd-study --scale paper --out q
   [[ ! -e q ]] || fail "a refused pcd-study made its output directory"

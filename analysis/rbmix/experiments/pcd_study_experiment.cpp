@@ -24,6 +24,7 @@
 #include "rbmix/model/exact.hpp"
 #include "rbmix/training/boltzmann_machine_trainer.hpp"
 #include "rbmix/training/trainer.hpp"
+#include "rbmix/training/training_monitor.hpp"
 
 namespace rbmix::experiments {
 namespace {
@@ -50,9 +51,18 @@ struct RbmRun {
   int trial;
 };
 
-std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData& data, const MatrixD& train,
-                                   const MatrixD& validation_rows, const MatrixD& test_rows, const RbmRun& run,
-                                   const JobProgress& progress) {
+// One training run's learning curve; for the ais part tracked along training, also the AIS check of its final model
+// and the monitor's seconds. The job grid journals it (job_runner.hpp: GridSerializable), every double exactly.
+struct RunResult {
+  std::vector<PcdStudyPoint> points;
+  double best_test = 0.0;  // MRF: the test score of the best model
+  double final_ais_test = std::numeric_limits<double>::quiet_NaN();
+  double monitor_seconds = 0.0;
+};
+
+RunResult run_rbm(const PcdStudyOptions& options, const RbmData& data, const MatrixD& train,
+                  const MatrixD& validation_rows, const MatrixD& test_rows, const RbmRun& run,
+                  const JobProgress& progress) {
   const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
   TrainingOptions training;
   apply_algorithm(training, algorithm.algorithm);
@@ -65,9 +75,16 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
   training.evaluation_interval = 0;
   training.resample_binarisation = data.grey;
   training.label_classes = run.part == PcdStudyPart::classification ? data.classes : 0;
+  training.sample_in_float = options.sample_in_float;
   training.seed = trial_seed(options.seed, static_cast<std::uint64_t>(run.trial));
+  const bool tracked = run.part == PcdStudyPart::ais && options.likelihood == PcdStudyLikelihood::trajectory;
+  if (tracked) training.monitor.kind = MonitorKind::trajectory;
   Trainer trainer(training, train, {}, hidden_units(options, run.part));
 
+  AisOptions ais;
+  ais.particles = options.ais_particles;
+  ais.distributions = options.ais_distributions;
+  ais.base_visible_bias = base_rate_visible_bias(validation_rows);
   const auto evaluate = [&](std::int64_t update, double seconds) {
     PcdStudyPoint point{update, seconds, 0.0, 0.0};
     const Rbm rbm = trainer.model();
@@ -79,29 +96,38 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
       const double log_partition = exact_log_partition(rbm);
       point.validation = exact_average_log_likelihood(rbm, validation_rows, log_partition);
       point.test = exact_average_log_likelihood(rbm, test_rows, log_partition);
+    } else if (tracked) {
+      // The monitor scores any rows by its tracked log Z: the validation rows stand where a run's training rows do.
+      EvaluationPoint scored;
+      scored.update = update;
+      trainer.monitor().evaluate(rbm, validation_rows, test_rows, scored);
+      point.validation = scored.train_log_likelihood.value();
+      point.test = scored.test_log_likelihood.value();
     } else {
-      AisOptions ais;
-      ais.particles = options.ais_particles;
-      ais.distributions = options.ais_distributions;
       ais.seed = training.seed + static_cast<std::uint64_t>(update);
-      ais.base_visible_bias = base_rate_visible_bias(validation_rows);
       const AisResult estimate = ais_log_partition(rbm, ais);
       point.validation = ais_average_log_likelihood(rbm, validation_rows, estimate).value;
       point.test = ais_average_log_likelihood(rbm, test_rows, estimate).value;
     }
     return point;
   };
-  std::vector<PcdStudyPoint> points{evaluate(0, 0.0)};
+  RunResult result;
+  std::vector<PcdStudyPoint>& points = result.points;
+  points.push_back(evaluate(0, 0.0));
   const auto report_progress = progress.training(options.updates);
   double seconds = 0.0;
+  bool diverged = false;
   for (int evaluation = 1; evaluation <= options.evaluations; ++evaluation) {
     const std::int64_t target = options.updates * evaluation / options.evaluations;
+    const double monitor_seconds = trainer.monitor().following_seconds();
     const auto start = std::chrono::steady_clock::now();
     while (trainer.updates_done() < target) {
       trainer.step();
       report_progress(trainer.updates_done());
     }
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // Update time alone: the trajectory monitor's annealing inside step() is the monitor's cost, reported apart.
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
+               (trainer.monitor().following_seconds() - monitor_seconds);
     const Rbm& parameters = trainer.parameters().parameters;
     if (!parameters.weights.allFinite() || !parameters.visible_bias.allFinite()) {
       // A diverged run keeps its last scores: its parameters are no model any more.
@@ -109,29 +135,33 @@ std::vector<PcdStudyPoint> run_rbm(const PcdStudyOptions& options, const RbmData
       last.update = target;
       last.seconds = seconds;
       points.push_back(last);
+      diverged = true;
       continue;
     }
     progress.stage("evaluation");
     points.push_back(evaluate(target, seconds));
     progress.stage("training");
   }
-  return points;
+  result.monitor_seconds = trainer.monitor().following_seconds();
+  if (tracked && !diverged) {
+    // Where the tracked curve ends, checked by an estimator that shares nothing with it but the model.
+    progress.stage("AIS check of the final model");
+    ais.seed = training.seed + static_cast<std::uint64_t>(options.updates);
+    const Rbm rbm = trainer.model();
+    result.final_ais_test = ais_average_log_likelihood(rbm, test_rows, ais_log_partition(rbm, ais)).value;
+  }
+  return result;
 }
-
-// One MRF run: the trainer's history (validation LL against update time) and the test LL of its best model.
-// One training run's learning curve (and, for the MRF, the test score of its best model), as the job grid journals
-// it (job_runner.hpp: GridSerializable), every double exactly.
-struct RunResult {
-  std::vector<PcdStudyPoint> points;
-  double best_test = 0.0;
-};
 
 nlohmann::json to_grid_json(const RunResult& run) {
   nlohmann::json points = nlohmann::json::array();
   for (const PcdStudyPoint& point : run.points)
     points.push_back({point.update, exact_number(point.seconds), exact_number(point.validation),
                       exact_number(point.test)});
-  return {{"points", points}, {"best_test", exact_number(run.best_test)}};
+  return {{"points", points},
+          {"best_test", exact_number(run.best_test)},
+          {"final_ais_test", exact_number(run.final_ais_test)},
+          {"monitor_seconds", exact_number(run.monitor_seconds)}};
 }
 
 void from_grid_json(const nlohmann::json& json, RunResult& run) {
@@ -144,6 +174,8 @@ void from_grid_json(const nlohmann::json& json, RunResult& run) {
                           point.element(2).log_likelihood(),
                           point.element(3).log_likelihood(JournaledValue::Missing::allowed)});
   run.best_test = journaled["best_test"].log_likelihood();
+  run.final_ais_test = journaled["final_ais_test"].log_likelihood(JournaledValue::Missing::allowed);
+  run.monitor_seconds = journaled["monitor_seconds"].at_least(0.0);
 }
 
 // The curve of the learning rate with the best mean final validation score among `by_rate` (runs per rate, each a
@@ -210,8 +242,7 @@ std::optional<PartDone> run_rbm_parts(const PcdStudyOptions& options, const JobR
   const auto outcomes = run_jobs(runner, phase, runs.size(), [&](std::size_t index, const JobProgress& progress) {
     const RbmRun& run = runs[index];
     const bool labelled = run.part == PcdStudyPart::classification;
-    return RunResult{
-        run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run, progress), 0.0};
+    return run_rbm(options, data, labelled ? labelled_train : data.train, data.validation, data.test, run, progress);
   });
   if (!outcomes) return outcomes.part_done();
   const std::size_t per_curve = options.learning_rates.size() * static_cast<std::size_t>(options.trials);
@@ -221,7 +252,16 @@ std::optional<PartDone> run_rbm_parts(const PcdStudyOptions& options, const JobR
     for (std::size_t k = first; k < first + per_curve; ++k) by_rate[runs[k].rate].push_back(outcomes.value()[k].points);
     const PcdStudyAlgorithm& algorithm = options.algorithms[run.algorithm];
     const std::string rule = algorithm.algorithm == Algorithm::mfcd ? "" : to_string(options.rules[run.rule]);
-    result.curves.push_back(choose_rate(run.part, algorithm.label, rule, options.learning_rates, by_rate, {}));
+    PcdStudyCurve curve = choose_rate(run.part, algorithm.label, rule, options.learning_rates, by_rate, {});
+    std::vector<double> final_ais_tests, monitor_seconds;
+    for (std::size_t k = first; k < first + per_curve; ++k) {
+      if (options.learning_rates[runs[k].rate] != curve.learning_rate) continue;
+      final_ais_tests.push_back(outcomes.value()[k].final_ais_test);
+      monitor_seconds.push_back(outcomes.value()[k].monitor_seconds);
+    }
+    curve.final_ais_test_mean = mean(final_ais_tests);
+    curve.monitor_seconds = mean(monitor_seconds);
+    result.curves.push_back(std::move(curve));
   }
   return std::nullopt;
 }
@@ -305,6 +345,16 @@ std::string to_string(PcdStudyPart part) {
   return "unknown";
 }
 
+std::string to_string(PcdStudyLikelihood likelihood) {
+  return likelihood == PcdStudyLikelihood::trajectory ? "trajectory" : "ais";
+}
+
+PcdStudyLikelihood parse_pcd_study_likelihood(const std::string& text) {
+  for (PcdStudyLikelihood likelihood : {PcdStudyLikelihood::trajectory, PcdStudyLikelihood::ais})
+    if (to_string(likelihood) == text) return likelihood;
+  throw InputError("--likelihood: unknown estimator '" + text + "' (expected trajectory or ais)");
+}
+
 PcdStudyPart parse_pcd_study_part(const std::string& text) {
   for (PcdStudyPart part : {PcdStudyPart::exact, PcdStudyPart::ais, PcdStudyPart::classification, PcdStudyPart::mrf})
     if (to_string(part) == text) return part;
@@ -377,6 +427,8 @@ nlohmann::json to_json(const PcdStudyOptions& options) {
           {"updates", options.updates},
           {"evaluations", options.evaluations},
           {"trials", options.trials},
+          {"likelihood", to_string(options.likelihood)},
+          {"sample_in_float", options.sample_in_float},
           {"ais_particles", options.ais_particles},
           {"ais_distributions", options.ais_distributions},
           {"training_rows", options.training_rows},
@@ -412,6 +464,10 @@ std::vector<ExperimentOption> PcdStudy::own_options() {
           {"--patches", "override the number of MRF patches"},
           {"--patch-side", "override the side of the MNIST patches of the MRF part (paper 5, smoke 3)"},
           {"--hidden", "override the hidden units: exact,ais,classification"},
+          {"--evaluations", "override the evaluation points after update 0 (paper 5, smoke 3)"},
+          {"--likelihood", "how the ais part scores its large RBM: trajectory (log Z tracked along training, the final "
+                           "model checked by AIS; default) or ais (AIS at every evaluation)"},
+          {"--precision", "double (default) or float: the RBM updates' and the trajectory monitor's precision"},
           {"--ais-distributions", "override the AIS distributions K"}};
 }
 
@@ -445,6 +501,16 @@ PcdStudyOptions PcdStudy::make_options(const ExperimentInputs& inputs) {
   if (const auto patches = inputs.integer("--patches", 1)) options.patches = *patches;
   if (const auto side = inputs.integer("--patch-side", 1)) options.patch_side = *side;
   if (const auto count = inputs.integer("--ais-distributions", 1)) options.ais_distributions = *count;
+  if (const auto count = inputs.integer("--evaluations", 1)) options.evaluations = static_cast<int>(*count);
+  if (const auto words = inputs.words("--likelihood")) {
+    require(words->size() == 1, "--likelihood: give one estimator: trajectory or ais");
+    options.likelihood = parse_pcd_study_likelihood(words->front());
+  }
+  if (const auto words = inputs.words("--precision")) {
+    require(words->size() == 1 && (words->front() == "double" || words->front() == "float"),
+            "--precision: give double or float");
+    options.sample_in_float = words->front() == "float";
+  }
   if (const auto hidden = inputs.integers("--hidden", 1)) {
     require(hidden->size() == 3, "--hidden: give three counts: exact,ais,classification");
     options.exact_hidden = static_cast<int>((*hidden)[0]);

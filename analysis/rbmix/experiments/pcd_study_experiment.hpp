@@ -3,12 +3,14 @@
 // RBM parts, each trained with CD-1, CD-10, MF-CD and PCD (as many persistent chains as the batch), every sampling
 // algorithm with Gibbs and with flip-the-state chains (003's operator in 000's setting), and one MRF part:
 //   exact           a small RBM (000: 25 hidden), exact test log-likelihood (000 Fig. 1);
-//   ais             a large RBM (000: 500 hidden), AIS test log-likelihood (000 Fig. 2);
+//   ais             a large RBM (000: 500 hidden), test log-likelihood from log Z tracked along training, or AIS at
+//                   each evaluation (PcdStudyLikelihood; 000 Fig. 2);
 //   classification  a classification RBM (000 §4.2: 500 hidden), test error rate (000 Fig. 3);
 //   mrf             a fully visible MRF on 5×5 binary patches: PCD (Gibbs, flip) against pseudo-likelihood and the
 //                   exact gradient, exact log-likelihood (000 §5.5).
 // Every RBM run takes the same number of updates with the learning rate decaying linearly to 0 (000 §4.5); its
-// update time alone is measured (evaluations excluded), and the curves are plotted against it, as 000 does. For
+// update time alone is measured (evaluations and the trajectory monitor's following excluded), and the curves are
+// plotted against it, as 000 does, and, for the ais part, against updates too. For
 // each (part, algorithm, operator) every learning rate of the grid runs `trials` times; the rate with the best mean
 // final validation score is chosen and its trials' test scores are reported (mean ± standard deviation). 000 picks
 // the rate from 30 separate validation runs and reports 10 further test runs; rbmix reuses the same runs for both,
@@ -17,6 +19,7 @@
 // and test binarised once from the seed), else Artificial Modes 4×4 with p_mut 0.05 (4 classes) for the RBM parts
 // and the MRF part (smoke scale). Results other than the times do not depend on the thread count.
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -36,6 +39,16 @@ namespace rbmix::experiments {
 enum class PcdStudyPart { exact, ais, classification, mrf };
 std::string to_string(PcdStudyPart part);
 PcdStudyPart parse_pcd_study_part(const std::string& text);
+
+// How the ais part (the large RBM) scores its models along training:
+//   trajectory  log Z tracked along the training itself by the trajectory monitor (training_monitor.hpp;
+//               docs/algorithms/log-partition-along-training.md §11.9): an evaluation costs a few sweeps, so a curve
+//               has as many points as wanted; one AIS run on each final model (ais_particles × ais_distributions)
+//               checks where the tracked curve ends.
+//   ais         one AIS run per evaluation (ais_particles × ais_distributions), the cost of which limits the points.
+enum class PcdStudyLikelihood { trajectory, ais };
+std::string to_string(PcdStudyLikelihood likelihood);
+PcdStudyLikelihood parse_pcd_study_likelihood(const std::string& text);
 
 // One training algorithm of the comparison: "CD-1", "CD-10", "MF-CD", "PCD" (RBM parts); "exact", "PCD", "PL"
 // (MRF part).
@@ -62,8 +75,11 @@ struct PcdStudyOptions {
   std::int64_t updates = 20000;
   int evaluations = 5;  // evaluation points after update 0, evenly spaced
   int trials = 3;
+  PcdStudyLikelihood likelihood = PcdStudyLikelihood::trajectory;
   Eigen::Index ais_particles = 100;
   Eigen::Index ais_distributions = 10000;
+  // The RBM updates (and the trajectory monitor's particles) in float (training_options.hpp: sample_in_float).
+  bool sample_in_float = false;
   // MNIST sizes (000: 50 000 / 10 000 / 10 000); fewer rows make a run affordable on a small machine.
   Eigen::Index training_rows = 50000;
   Eigen::Index evaluation_rows = 10000;  // validation and test rows each
@@ -104,6 +120,10 @@ struct PcdStudyCurve {
   double final_test_standard_deviation = 0.0;
   double best_test_mean = 0.0;  // MRF: test LL of the early-stopped models
   int trials = 0;
+  // The ais part tracked along training: the mean over the trials of the final models' test LL by one AIS run
+  // each (NaN elsewhere), and the mean seconds the trajectory monitor took beside the update time (0 elsewhere).
+  double final_ais_test_mean = std::numeric_limits<double>::quiet_NaN();
+  double monitor_seconds = 0.0;
 };
 
 struct PcdStudyResult {
@@ -113,7 +133,8 @@ struct PcdStudyResult {
 
 OrPartDone<PcdStudyResult> run_pcd_study(const PcdStudyOptions& options, const JobRunner& runner = JobRunner());
 
-// part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, seconds (of the last point).
+// part, algorithm, operator, learning_rate, trials, final_test_mean, final_test_sd, best_test_mean,
+// final_ais_test_mean, seconds (update time of the last point), monitor_seconds.
 Table pcd_study_summary_table(const PcdStudyResult& result);
 
 // `rbmix experiment pcd-study` (experiment.hpp).

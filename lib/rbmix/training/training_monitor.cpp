@@ -1,6 +1,7 @@
 #include "rbmix/training/training_monitor.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -264,11 +265,13 @@ void TrainingMonitor::follow_update(const Rbm& next) {
   require(tracked_.has_value(), "trajectory monitor: follow_update before start_following");
   ++updates_followed_;
   if (updates_followed_ - reached_update_ < options_.trajectory_stride) return;
+  const auto start = std::chrono::steady_clock::now();
   Annealed annealed = anneal_to(next, *tracked_);
   reached_free_energies_ = std::move(annealed.free_energies);
   annealing_steps_ += annealed.steps;
   reached_ = next;
   reached_update_ = updates_followed_;
+  following_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 TrainingMonitor::Annealed TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const {

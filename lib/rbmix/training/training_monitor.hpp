@@ -106,6 +106,9 @@ class TrainingMonitor {
   // The annealing steps the particles took since start_following (a copy's for an evaluation not counted): each
   // costs about one sweep of the particles.
   std::int64_t annealing_steps() const { return annealing_steps_; }
+  // Wall-clock seconds follow_update spent annealing since this monitor was made: what the monitor adds to the
+  // update time of a run (not reproducible, not in the state).
+  double following_seconds() const { return following_seconds_; }
 
   // What the monitor carries from update to update, for checkpoints: empty for the kinds that carry nothing.
   // load_state refuses, by an InputError naming `source`, a state of another monitor, other options or another
@@ -136,6 +139,7 @@ class TrainingMonitor {
   Rbm reached_;  // the model the particles last annealed to
   std::int64_t reached_update_ = 0;
   std::int64_t annealing_steps_ = 0;
+  double following_seconds_ = 0.0;
   // Training rows (at most proxy_rows, evenly spaced) whose free-energy changes set the annealing steps, and their
   // free energies under reached_. They depend on the path alone, never on the particles, so each group's Ẑ stays
   // unbiased.
