@@ -1958,6 +1958,23 @@ case_trajectory_log_partition() {
   expect_equal "distinct-rows verdict" "$(json_value exceeds_distinct_rows)" 0
   expect_equal "seed recorded" "$(json_value seed)" 2
   for file in run.json log_partition.csv; do [[ -s estimate/$file ]] || fail "trajectory log-partition did not write $file"; done
+  succeeds trajectory log-partition run/trajectory.rbtraj --data bas.npy --samples 20 --sweeps 5 --progress
+  expect_output_contains "trajectory log-partition: link 5/5 (100%)"
+  # The monitor's sequential Monte Carlo along the saved models: the last model's log Z near the exact value (its
+  # error over seeds 2 to 5 was at most 0.02; the C++ tests check the band), inside a finite band of its own.
+  succeeds trajectory anneal run/trajectory.rbtraj --data bas.npy --particles 400 --step-size 0.05 --seed 2 \
+    --out annealed --json
+  expect_equal "annealed models" "$(json_value models.4.update)" 200
+  expect_near "annealed log Z of the last model" "$(json_value models.4.log_partition)" "$exact_log_z" 0.1
+  awk -v z="$(json_value models.4.log_partition)" -v lo="$(json_value models.4.log_partition_band.0)" \
+    -v hi="$(json_value models.4.log_partition_band.1)" 'BEGIN { exit !(lo < z && z < hi && hi - lo < 1) }' ||
+    fail "the annealed band of the last model is not a finite band around its estimate"
+  for file in run.json log_partition.csv; do [[ -s annealed/$file ]] || fail "trajectory anneal did not write $file"; done
+  succeeds trajectory anneal run/trajectory.rbtraj --data bas.npy --particles 20 --progress
+  expect_output_contains "trajectory anneal: model 5/5 (100%)"
+  rejects "--step-size" trajectory anneal run/trajectory.rbtraj --data bas.npy --step-size 0
+  ((STATUS == 2)) || fail "--step-size 0 exited $STATUS, not 2"
+  rejects "multiple" trajectory anneal run/trajectory.rbtraj --data bas.npy --particles 15
   [[ $(wc -l <estimate/log_partition.csv) -eq 6 ]] || fail "log_partition.csv does not hold a header and 5 models"
   # With every visible state as a training row the distinct-rows bound is the exact log Z, so few short chains put
   # some estimates below it (this seed: at least one): each such model is flagged, the run's verdict is 1, a warning

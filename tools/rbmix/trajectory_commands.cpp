@@ -14,6 +14,8 @@
 #include "rbmix/data_option.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/output_directory_lock.hpp"
+#include "rbmix/progress_option.hpp"
+#include "rbmix/report/progress.hpp"
 #include "rbmix/report/run_record.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/saved_model_bridges.hpp"
@@ -106,6 +108,7 @@ void attach_log_partition(CLI::App& trajectory) {
     SavedModelBridgeOptions options;
     std::string out;
     bool json = false;
+    ProgressFlags progress;
   };
   auto arguments = std::make_shared<LogPartition>();
   CLI::App* command = trajectory.add_subcommand(
@@ -121,6 +124,7 @@ void attach_log_partition(CLI::App& trajectory) {
   command->add_option("--seed", arguments->options.seed, "random seed")->capture_default_str();
   command->add_option("--out", arguments->out, "output directory for log_partition.csv and run.json");
   command->add_flag("--json", arguments->json, "print the results as JSON");
+  add_progress_options(*command, arguments->progress);
   command->callback([arguments] {
     const Trajectory loaded = read_trajectory(arguments->file);
     const MatrixD rows = load_rows(arguments->data, false, "binary rows are needed (the run's training rows)");
@@ -131,8 +135,13 @@ void attach_log_partition(CLI::App& trajectory) {
     const std::filesystem::path out = arguments->out;
     std::optional<OutputDirectoryLock> lock;
     if (!out.empty()) lock.emplace(out);
-    const std::vector<SavedModelLogPartition> rungs =
-        saved_model_log_partitions(loaded, rows, arguments->options);
+    // At 784 × 500 a link of 1 000 chains × 100 sweeps on each side takes seconds, a trajectory minutes.
+    ProgressReporter progress("trajectory log-partition", "link", static_cast<std::int64_t>(loaded.models.size()),
+                              arguments->progress.mode());
+    SavedModelBridgeOptions options = arguments->options;
+    options.on_link = [&progress](std::size_t links_done) { progress.update(static_cast<std::int64_t>(links_done)); };
+    const std::vector<SavedModelLogPartition> rungs = saved_model_log_partitions(loaded, rows, options);
+    progress.finish();
     Table table({"update", "delta_log_z", "delta_log_z_se", "delta_log_z_fep", "delta_log_z_fep_se", "log_z",
                  "log_z_se", "train_log_likelihood", "distinct_rows_log_z", "exceeds_distinct_rows"});
     nlohmann::json models = nlohmann::json::array();
@@ -189,6 +198,110 @@ void attach_log_partition(CLI::App& trajectory) {
   });
 }
 
+void attach_anneal(CLI::App& trajectory) {
+  struct Anneal {
+    std::string file;
+    std::string data;
+    SavedModelAnnealingOptions options;
+    bool single_precision = false;
+    std::string out;
+    bool json = false;
+    ProgressFlags progress;
+  };
+  auto arguments = std::make_shared<Anneal>();
+  CLI::App* command = trajectory.add_subcommand(
+      "anneal",
+      "log Z of every model of a trajectory file by the trajectory monitor's sequential Monte Carlo, run along the "
+      "saved models after training, with any number of particles");
+  command->add_option("file", arguments->file, "trajectory file (trajectory.rbtraj)")->required();
+  command->add_option("--data", arguments->data, "the run's binary training rows (.npy, .csv or .png)")->required();
+  TrajectoryLogPartitionOptions& particles = arguments->options.particles;
+  command->add_option("--particles", particles.particles, "particles, in --groups independent groups")
+      ->capture_default_str();
+  command->add_option("--groups", particles.groups, "independent particle groups, whose spread gives the band")
+      ->capture_default_str();
+  command->add_option("--resampling-threshold", particles.resampling_threshold,
+                      "resample a group when its effective sample size falls below this share of its particles")
+      ->capture_default_str();
+  command->add_option("--sweeps-per-step", particles.sweeps_per_update,
+                      "sweeps that move the particles after each annealing step")
+      ->capture_default_str();
+  command->add_option("--step-size", arguments->options.step_size,
+                      "nats: the spread over the training rows of one step's free-energy change")
+      ->capture_default_str();
+  command->add_flag("--float", arguments->single_precision, "sweep the particles in float");
+  command->add_option("--seed", particles.seed, "random seed")->capture_default_str();
+  command->add_option("--out", arguments->out, "output directory for log_partition.csv and run.json");
+  command->add_flag("--json", arguments->json, "print the results as JSON");
+  add_progress_options(*command, arguments->progress);
+  command->callback([arguments] {
+    const Trajectory loaded = read_trajectory(arguments->file);
+    const MatrixD rows = load_rows(arguments->data, false, "binary rows are needed (the run's training rows)");
+    require(rows.cols() == loaded.n_visible, "--data " + arguments->data + " has " + std::to_string(rows.cols()) +
+                                                 " columns but " + arguments->file + " has " +
+                                                 std::to_string(loaded.n_visible) + " visible units");
+    require(!loaded.models.empty(), arguments->file + ": the trajectory holds no model yet");
+    const std::filesystem::path out = arguments->out;
+    std::optional<OutputDirectoryLock> lock;
+    if (!out.empty()) lock.emplace(out);
+    ProgressReporter progress("trajectory anneal", "model", static_cast<std::int64_t>(loaded.models.size()),
+                              arguments->progress.mode());
+    SavedModelAnnealingOptions options = arguments->options;
+    options.particles.single_precision = arguments->single_precision;
+    options.on_model = [&progress](std::size_t done) { progress.update(static_cast<std::int64_t>(done)); };
+    const std::vector<AnnealedSavedModel> models = anneal_along_saved_models(loaded, rows, options);
+    progress.finish();
+    Table table({"update", "log_z", "log_z_lower", "log_z_upper", "steps", "resamplings", "train_log_likelihood",
+                 "distinct_rows_log_z", "exceeds_distinct_rows"});
+    nlohmann::json records = nlohmann::json::array();
+    std::int64_t total_steps = 0;
+    for (const AnnealedSavedModel& model : models) {
+      total_steps += model.steps;
+      table.add_row({static_cast<long long>(model.update), model.log_partition.log_partition,
+                     model.log_partition.lower, model.log_partition.upper, static_cast<long long>(model.steps),
+                     static_cast<long long>(model.log_partition.resamplings), model.train_log_likelihood,
+                     model.distinct_rows_bound, static_cast<long long>(model.exceeds_distinct_rows() ? 1 : 0)});
+      records.push_back({{"update", model.update},
+                         {"log_partition", model.log_partition.log_partition},
+                         {"log_partition_band", {model.log_partition.lower, model.log_partition.upper}},
+                         {"steps", model.steps},
+                         {"resamplings", model.log_partition.resamplings},
+                         {"train_log_likelihood", model.train_log_likelihood},
+                         {"distinct_rows_log_partition", model.distinct_rows_bound},
+                         {"exceeds_distinct_rows", model.exceeds_distinct_rows() ? 1 : 0}});
+    }
+    const TrajectoryLogPartitionOptions& used = options.particles;
+    const nlohmann::json configuration = {{"trajectory", arguments->file},
+                                          {"data", arguments->data},
+                                          {"particles", used.particles},
+                                          {"groups", used.groups},
+                                          {"resampling_threshold", used.resampling_threshold},
+                                          {"sweeps_per_step", used.sweeps_per_update},
+                                          {"step_size", options.step_size},
+                                          {"reference_rows", options.reference_rows},
+                                          {"precision", used.single_precision ? "float" : "double"},
+                                          {"estimator",
+                                           "sequential Monte Carlo from the first model's independent model along "
+                                           "every saved model, in the trajectory monitor's sized steps"}};
+    nlohmann::json record = make_run_record("trajectory anneal", configuration, used.seed);
+    record["models"] = records;
+    record["annealing_steps"] = total_steps;
+    if (!out.empty()) {
+      table.write_csv(out / "log_partition.csv");
+      write_run_record(out, record, {"log_partition.csv"});
+    }
+    if (arguments->json) {
+      std::cout << record.dump(2) << '\n';
+      return;
+    }
+    std::cout << arguments->file << ": log Z of " << models.size() << " models (" << used.particles
+              << " particles in " << used.groups << " groups, " << total_steps << " annealing steps, seed "
+              << used.seed << ")\n";
+    table.print(std::cout);
+    if (!out.empty()) std::cout << "wrote " << arguments->out << "/log_partition.csv, run.json\n";
+  });
+}
+
 void attach_trajectory_commands(CLI::App& app) {
   CLI::App* trajectory =
       app.add_subcommand("trajectory", "Inspect the models a training run kept (rbmix train --trajectory K)");
@@ -196,6 +309,7 @@ void attach_trajectory_commands(CLI::App& app) {
   attach_list(*trajectory);
   attach_extract(*trajectory);
   attach_log_partition(*trajectory);
+  attach_anneal(*trajectory);
 }
 
 }  // namespace

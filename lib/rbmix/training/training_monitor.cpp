@@ -35,15 +35,6 @@ constexpr MonitorName monitor_names[] = {{MonitorKind::automatic, "auto"},
                                          {MonitorKind::proxies, "proxies"},
                                          {MonitorKind::classification, "classification"}};
 
-// At most `count` rows of `data`, evenly spaced (all of them when there are fewer), so that a sorted data set
-// still contributes rows from every part.
-MatrixD spread_rows(const MatrixD& data, Eigen::Index count) {
-  if (data.rows() <= count) return data;
-  MatrixD rows(count, data.cols());
-  for (Eigen::Index k = 0; k < count; ++k) rows.row(k) = data.row(k * data.rows() / count);
-  return rows;
-}
-
 // The trajectory estimator's options from the monitor's and the run's.
 TrajectoryLogPartitionOptions trajectory_options(const MonitorOptions& options, const UnitRule& rule,
                                                  bool single_precision, std::uint64_t seed) {
@@ -144,6 +135,13 @@ MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visibl
       return options.kind;
   }
   return options.kind;
+}
+
+MatrixD spread_rows(const MatrixD& data, Eigen::Index count) {
+  if (data.rows() <= count) return data;
+  MatrixD rows(count, data.cols());
+  for (Eigen::Index k = 0; k < count; ++k) rows.row(k) = data.row(k * data.rows() / count);
+  return rows;
 }
 
 TrainingMonitor::TrainingMonitor(const MonitorOptions& options, MonitorKind kind, std::uint64_t seed,
@@ -275,15 +273,10 @@ void TrainingMonitor::follow_update(const Rbm& next) {
 }
 
 TrainingMonitor::Annealed TrainingMonitor::anneal_to(const Rbm& current, TrajectoryLogPartition& particles) const {
-  // Steps enough that each moves the reference rows' free energies by a spread of at most the step size: about the
-  // spread of one step's log-weight increments over the particles, measured on rows the particles do not touch.
   VectorD free_energies = current.free_energy(reference_rows_);
-  const Eigen::ArrayXd change = (free_energies - reached_free_energies_).array();
-  const double spread = std::sqrt((change - change.mean()).square().mean());
-  const double steps = std::max(1.0, std::ceil(spread / options_.trajectory_step_size));
-  for (double step = 1.0; step < steps; step += 1.0) particles.advance(interpolate(reached_, current, step / steps));
-  particles.advance(current);  // the last step is the current model to the bit
-  return {std::move(free_energies), static_cast<std::int64_t>(steps)};
+  const std::int64_t steps = anneal_in_sized_steps(particles, reached_, current, reached_free_energies_, free_energies,
+                                                   options_.trajectory_step_size);
+  return {std::move(free_energies), steps};
 }
 
 std::string TrainingMonitor::save_state() const {

@@ -76,6 +76,10 @@ struct MonitorOptions {
 MonitorKind resolve_monitor(const MonitorOptions& options, Eigen::Index n_visible, Eigen::Index n_hidden,
                             int label_classes, int max_enumerated_units);
 
+// At most `count` rows of `data`, evenly spaced (all of them when there are fewer), so that a sorted data set
+// still contributes rows from every part: the rows of the proxies and of the trajectory monitor's step sizes.
+MatrixD spread_rows(const MatrixD& data, Eigen::Index count);
+
 class TrainingMonitor {
  public:
   // `train` holds the trainer's training rows; `train_grey_levels` says they are grey levels

@@ -11,6 +11,7 @@
 #include "rbmix/estimation/ais.hpp"
 #include "rbmix/random/random_stream.hpp"
 #include "rbmix/sampling/batched_chains.hpp"
+#include "rbmix/sampling/model_path.hpp"
 
 namespace rbmix {
 namespace {
@@ -357,5 +358,16 @@ VectorD TrajectoryLogPartition::draw_visible(double uniform) const { return part
 const TrajectoryLogPartitionOptions& TrajectoryLogPartition::options() const { return particles_->options(); }
 void TrajectoryLogPartition::save(BinaryWriter& writer) const { particles_->save(writer); }
 void TrajectoryLogPartition::load(BinaryReader& reader) { particles_->load(reader); }
+
+std::int64_t anneal_in_sized_steps(TrajectoryLogPartition& particles, const Rbm& from, const Rbm& to,
+                                   const VectorD& from_free_energies, const VectorD& to_free_energies,
+                                   double step_size) {
+  const Eigen::ArrayXd change = (to_free_energies - from_free_energies).array();
+  const double spread = std::sqrt((change - change.mean()).square().mean());
+  const double steps = std::max(1.0, std::ceil(spread / step_size));
+  for (double step = 1.0; step < steps; step += 1.0) particles.advance(interpolate(from, to, step / steps));
+  particles.advance(to);  // the last step is `to` to the bit
+  return static_cast<std::int64_t>(steps);
+}
 
 }  // namespace rbmix

@@ -70,6 +70,18 @@ struct TrackedLogPartition {
   std::int64_t resamplings = 0;                 // over all groups, since the start
 };
 
+class TrajectoryLogPartition;
+
+// Anneals `particles` from `from` to `to` along the straight line between them (model_path.hpp: interpolate), the
+// last step `to` to the bit, in n = ⌈sd(to_free_energies − from_free_energies) / step_size⌉ steps (at least 1): the
+// free energies are those of some reference rows under the two models, whose spread of change stands in for that of
+// one step's log-weight increments over the particles (docs/algorithms/log-partition-along-training.md §11.9). The
+// schedule depends on the path and the rows alone, never on the particles, so each group's Ẑ stays unbiased.
+// Returns n.
+std::int64_t anneal_in_sized_steps(TrajectoryLogPartition& particles, const Rbm& from, const Rbm& to,
+                                   const VectorD& from_free_energies, const VectorD& to_free_energies,
+                                   double step_size);
+
 class TrajectoryLogPartition {
  public:
   // Starts at `first`: the exact independent model, then the bridge to `first` (see above). Throws InputError for

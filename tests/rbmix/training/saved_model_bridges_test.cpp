@@ -133,3 +133,81 @@ TEST(SavedModelBridges, RefusesBadOptionsAndRowsNamingThem) {
 
 }  // namespace
 }  // namespace rbmix
+
+namespace rbmix {
+namespace {
+
+SavedModelAnnealingOptions small_annealing_options() {
+  SavedModelAnnealingOptions options;
+  options.particles.particles = 400;
+  options.particles.groups = 10;
+  options.particles.seed = 3;
+  options.step_size = 0.05;
+  return options;
+}
+
+// Sequential Monte Carlo along the saved models: the exact log Z of every model lies within the band (the groups'
+// spread: 3 standard errors, or the lognormal band where that is wider), each link after the first takes sized steps,
+// the training log-likelihood is the rows' −F minus the estimate, and the distinct-rows verdict compares the two.
+TEST(SavedModelAnnealing, ExactLogPartitionLiesWithinTheBandAtEveryModel) {
+  const MatrixD rows = testing::random_binary_rows(40, 6, 5);
+  const Trajectory trajectory = tiny_trajectory(rows);
+  const auto models = anneal_along_saved_models(trajectory, rows, small_annealing_options());
+  ASSERT_EQ(models.size(), trajectory.models.size());
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const Rbm& model = trajectory.models[k].parameters;
+    const double exact = exact_log_partition(model);
+    SCOPED_TRACE("model " + std::to_string(k));
+    EXPECT_EQ(models[k].update, trajectory.models[k].update);
+    EXPECT_LE(models[k].log_partition.lower, exact);
+    EXPECT_GE(models[k].log_partition.upper, exact);
+    EXPECT_NEAR(models[k].log_partition.log_partition, exact, 0.1);
+    EXPECT_GE(models[k].steps, 1);
+    EXPECT_NEAR(models[k].train_log_likelihood,
+                -model.free_energy(rows).mean() - models[k].log_partition.log_partition, 1e-9);
+    EXPECT_EQ(models[k].exceeds_distinct_rows(),
+              models[k].log_partition.log_partition < distinct_rows_log_partition_bound(model, rows));
+  }
+  // The couplings grow by 0.3 a model: steps of at most 0.05 nats of spread need several per link.
+  EXPECT_GT(models.back().steps, 3);
+}
+
+// The steps follow the step size: halving it about doubles them, and the same seed gives the same numbers.
+TEST(SavedModelAnnealing, StepsFollowTheStepSizeAndTheSeedFixesTheNumbers) {
+  const MatrixD rows = testing::random_binary_rows(40, 6, 5);
+  const Trajectory trajectory = tiny_trajectory(rows);
+  SavedModelAnnealingOptions options = small_annealing_options();
+  options.particles.particles = 20;
+  const auto coarse = anneal_along_saved_models(trajectory, rows, options);
+  const auto again = anneal_along_saved_models(trajectory, rows, options);
+  options.step_size /= 2;
+  const auto fine = anneal_along_saved_models(trajectory, rows, options);
+  EXPECT_EQ(coarse.back().log_partition.log_partition, again.back().log_partition.log_partition);
+  std::int64_t coarse_steps = 0, fine_steps = 0;
+  for (std::size_t k = 1; k < coarse.size(); ++k) {
+    coarse_steps += coarse[k].steps;
+    fine_steps += fine[k].steps;
+  }
+  EXPECT_GE(fine_steps, 2 * coarse_steps - static_cast<std::int64_t>(coarse.size()));
+  EXPECT_LE(fine_steps, 2 * coarse_steps + static_cast<std::int64_t>(coarse.size()));
+}
+
+TEST(SavedModelAnnealing, RefusesBadOptionsNamingThem) {
+  const MatrixD rows = testing::random_binary_rows(40, 6, 5);
+  const Trajectory trajectory = tiny_trajectory(rows);
+  SavedModelAnnealingOptions options = small_annealing_options();
+  options.step_size = 0.0;
+  EXPECT_NE(testing::input_error_message([&] { anneal_along_saved_models(trajectory, rows, options); })
+                .find("--step-size"),
+            std::string::npos);
+  options = small_annealing_options();
+  options.particles.particles = 15;  // not a multiple of the 10 groups
+  EXPECT_THROW(anneal_along_saved_models(trajectory, rows, options), InputError);
+  EXPECT_NE(testing::input_error_message([&] {
+              anneal_along_saved_models(trajectory, testing::random_binary_rows(40, 5, 1), small_annealing_options());
+            }).find("rows of 5"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace rbmix

@@ -240,7 +240,7 @@ void bind_training(py::module_& module) {
                                       ? trajectory.cast<Trajectory>()
                                       : read_trajectory(trajectory.cast<std::filesystem::path>());
         const MatrixD rows = binary_matrix(data, "data", loaded.n_visible);
-        const auto rungs = saved_model_log_partitions(loaded, rows, {samples, sweeps, seed});
+        const auto rungs = saved_model_log_partitions(loaded, rows, {samples, sweeps, seed, {}});
         // One column per reported quantity, as rbmix trajectory log-partition's CSV.
         const auto column = [&rungs](auto value) {
           py::array_t<decltype(value(rungs.front()))> out(static_cast<py::ssize_t>(rungs.size()));
