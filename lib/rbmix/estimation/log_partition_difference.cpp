@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <map>
 #include <vector>
 
 #include "rbmix/core/entry_checks.hpp"
@@ -85,22 +85,42 @@ LogPartitionDifference bennett_acceptance_ratio(const Rbm& first, const Rbm& sec
   return {root, std::sqrt(std::max(variance, 0.0))};
 }
 
-double distinct_rows_log_partition_bound(const Rbm& rbm, const MatrixD& rows) {
-  rbm.validate("model");
-  require_samples(rbm, rows, "rows");
-  // Rows compared as their bit patterns: the distinct ones, each counted once.
-  std::set<std::vector<bool>> seen;
-  std::vector<Eigen::Index> distinct;
+DistinctRows distinct_rows(const MatrixD& rows) {
+  // Rows compared as their bit patterns: the distinct ones, each counted once, in the order they first occur.
+  std::map<std::vector<bool>, Eigen::Index> index_of;
+  std::vector<Eigen::Index> first_row;
+  std::vector<double> counts;
   for (Eigen::Index row = 0; row < rows.rows(); ++row) {
     std::vector<bool> pattern(static_cast<std::size_t>(rows.cols()));
     for (Eigen::Index unit = 0; unit < rows.cols(); ++unit) pattern[static_cast<std::size_t>(unit)] = rows(row, unit) > 0.5;
-    if (seen.insert(std::move(pattern)).second) distinct.push_back(row);
+    const auto [place, inserted] = index_of.try_emplace(std::move(pattern), static_cast<Eigen::Index>(first_row.size()));
+    if (inserted) {
+      first_row.push_back(row);
+      counts.push_back(0.0);
+    }
+    counts[static_cast<std::size_t>(place->second)] += 1.0;
   }
-  MatrixD unique(static_cast<Eigen::Index>(distinct.size()), rows.cols());
-  for (std::size_t k = 0; k < distinct.size(); ++k) unique.row(static_cast<Eigen::Index>(k)) = rows.row(distinct[k]);
-  const Eigen::ArrayXd log_unnormalised = -rbm.free_energy(unique).array();
+  DistinctRows distinct{MatrixD(static_cast<Eigen::Index>(first_row.size()), rows.cols()),
+                        VectorD(static_cast<Eigen::Index>(first_row.size()))};
+  for (std::size_t k = 0; k < first_row.size(); ++k) {
+    distinct.rows.row(static_cast<Eigen::Index>(k)) = rows.row(first_row[k]);
+    distinct.counts[static_cast<Eigen::Index>(k)] = counts[k];
+  }
+  return distinct;
+}
+
+FreeEnergySummary mean_free_energy_and_bound(const Rbm& rbm, const DistinctRows& distinct) {
+  const VectorD free_energies = rbm.free_energy(distinct.rows);
+  const Eigen::ArrayXd log_unnormalised = -free_energies.array();
   const double largest = log_unnormalised.maxCoeff();
-  return largest + std::log((log_unnormalised - largest).exp().sum());
+  return {free_energies.dot(distinct.counts) / distinct.counts.sum(),
+          largest + std::log((log_unnormalised - largest).exp().sum())};
+}
+
+double distinct_rows_log_partition_bound(const Rbm& rbm, const MatrixD& rows) {
+  rbm.validate("model");
+  require_samples(rbm, rows, "rows");
+  return mean_free_energy_and_bound(rbm, distinct_rows(rows)).distinct_rows_bound;
 }
 
 void refuse_log_partition_below_rows(double log_partition, const Rbm& rbm, const MatrixD& rows,

@@ -33,6 +33,21 @@ LogPartitionDifference bennett_acceptance_ratio(const Rbm& first, const Rbm& sec
 // that the estimate claims is not there.
 double distinct_rows_log_partition_bound(const Rbm& rbm, const MatrixD& rows);
 
+// The distinct rows of a data set (compared as bit patterns), each once, and how many rows each stands for: many
+// models' train log-likelihoods and distinct-rows bounds then share one deduplication and one free-energy product a
+// model (mean_free_energy_and_bound).
+struct DistinctRows {
+  MatrixD rows;
+  VectorD counts;
+};
+DistinctRows distinct_rows(const MatrixD& rows);
+
+struct FreeEnergySummary {
+  double mean_free_energy = 0.0;     // mean over all the rows, counted with their multiplicity
+  double distinct_rows_bound = 0.0;  // distinct_rows_log_partition_bound
+};
+FreeEnergySummary mean_free_energy_and_bound(const Rbm& rbm, const DistinctRows& distinct);
+
 // Throws InputError naming `what` when `log_partition` lies below that bound, with both values and the total
 // probability the estimate would give the rows.
 void refuse_log_partition_below_rows(double log_partition, const Rbm& rbm, const MatrixD& rows,

@@ -48,6 +48,7 @@ std::vector<SavedModelLogPartition> saved_model_log_partitions(const Trajectory&
   LogPartitionDifference accumulated{independent_log_partition(previous), 0.0};
   double accumulated_variance = 0.0;
   std::vector<SavedModelLogPartition> rungs;
+  const DistinctRows distinct = distinct_rows(training_rows);  // one deduplication for every model
   for (std::size_t link = 0; link < trajectory.models.size(); ++link) {
     const Rbm& model = trajectory.models[link].parameters;
     // Link l draws its two sample sets on streams of its own, so no two links share a sample.
@@ -61,8 +62,9 @@ std::vector<SavedModelLogPartition> saved_model_log_partitions(const Trajectory&
     accumulated_variance += rung.bennett.standard_error * rung.bennett.standard_error;
     accumulated.standard_error = std::sqrt(accumulated_variance);
     rung.log_partition = accumulated;
-    rung.train_log_likelihood = -model.free_energy(training_rows).mean() - accumulated.value;
-    rung.distinct_rows_bound = distinct_rows_log_partition_bound(model, training_rows);
+    const FreeEnergySummary rows_summary = mean_free_energy_and_bound(model, distinct);
+    rung.train_log_likelihood = -rows_summary.mean_free_energy - accumulated.value;
+    rung.distinct_rows_bound = rows_summary.distinct_rows_bound;
     rungs.push_back(rung);
     previous = model;
     if (options.on_link) options.on_link(link + 1);
@@ -78,6 +80,7 @@ std::vector<AnnealedSavedModel> anneal_along_saved_models(const Trajectory& traj
           "--step-size: expected a positive number of nats, got " + std::to_string(options.step_size));
   require(options.reference_rows > 0, "reference rows: at least 1");
   const MatrixD reference_rows = spread_rows(training_rows, options.reference_rows);
+  const DistinctRows distinct = distinct_rows(training_rows);  // one deduplication for every model
   // The monitor's start: the first model's independent model, exact, then its bridge (trajectory_log_partition.hpp).
   const Rbm& first = trajectory.models.front().parameters;
   TrajectoryLogPartition particles(first, options.particles);
@@ -96,8 +99,9 @@ std::vector<AnnealedSavedModel> anneal_along_saved_models(const Trajectory& traj
       reached_free_energies = std::move(free_energies);
     }
     point.log_partition = particles.estimate();
-    point.train_log_likelihood = -model.free_energy(training_rows).mean() - point.log_partition.log_partition;
-    point.distinct_rows_bound = distinct_rows_log_partition_bound(model, training_rows);
+    const FreeEnergySummary rows_summary = mean_free_energy_and_bound(model, distinct);
+    point.train_log_likelihood = -rows_summary.mean_free_energy - point.log_partition.log_partition;
+    point.distinct_rows_bound = rows_summary.distinct_rows_bound;
     annealed.push_back(point);
     if (options.on_model) options.on_model(index + 1);
   }
