@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rbmix/command_registry.hpp"
@@ -101,6 +102,17 @@ void attach_extract(CLI::App& trajectory) {
   });
 }
 
+// The trajectory file and the run's binary training rows of an offline log Z command, checked against each other:
+// an InputError (exit 2) names the file that is wrong.
+std::pair<Trajectory, MatrixD> load_trajectory_and_rows(const std::string& file, const std::string& data) {
+  Trajectory loaded = read_trajectory(file);
+  MatrixD rows = load_rows(data, false, "binary rows are needed (the run's training rows)");
+  require(rows.cols() == loaded.n_visible, "--data " + data + " has " + std::to_string(rows.cols()) + " columns but " +
+                                               file + " has " + std::to_string(loaded.n_visible) + " visible units");
+  require(!loaded.models.empty(), file + ": the trajectory holds no model yet");
+  return {std::move(loaded), std::move(rows)};
+}
+
 void attach_log_partition(CLI::App& trajectory) {
   struct LogPartition {
     std::string file;
@@ -126,12 +138,7 @@ void attach_log_partition(CLI::App& trajectory) {
   command->add_flag("--json", arguments->json, "print the results as JSON");
   add_progress_options(*command, arguments->progress);
   command->callback([arguments] {
-    const Trajectory loaded = read_trajectory(arguments->file);
-    const MatrixD rows = load_rows(arguments->data, false, "binary rows are needed (the run's training rows)");
-    require(rows.cols() == loaded.n_visible, "--data " + arguments->data + " has " + std::to_string(rows.cols()) +
-                                                 " columns but " + arguments->file + " has " +
-                                                 std::to_string(loaded.n_visible) + " visible units");
-    require(!loaded.models.empty(), arguments->file + ": the trajectory holds no model yet");
+    const auto [loaded, rows] = load_trajectory_and_rows(arguments->file, arguments->data);
     const std::filesystem::path out = arguments->out;
     std::optional<OutputDirectoryLock> lock;
     if (!out.empty()) lock.emplace(out);
@@ -235,12 +242,7 @@ void attach_anneal(CLI::App& trajectory) {
   command->add_flag("--json", arguments->json, "print the results as JSON");
   add_progress_options(*command, arguments->progress);
   command->callback([arguments] {
-    const Trajectory loaded = read_trajectory(arguments->file);
-    const MatrixD rows = load_rows(arguments->data, false, "binary rows are needed (the run's training rows)");
-    require(rows.cols() == loaded.n_visible, "--data " + arguments->data + " has " + std::to_string(rows.cols()) +
-                                                 " columns but " + arguments->file + " has " +
-                                                 std::to_string(loaded.n_visible) + " visible units");
-    require(!loaded.models.empty(), arguments->file + ": the trajectory holds no model yet");
+    const auto [loaded, rows] = load_trajectory_and_rows(arguments->file, arguments->data);
     const std::filesystem::path out = arguments->out;
     std::optional<OutputDirectoryLock> lock;
     if (!out.empty()) lock.emplace(out);
