@@ -113,30 +113,39 @@ std::pair<Trajectory, MatrixD> load_trajectory_and_rows(const std::string& file,
   return {std::move(loaded), std::move(rows)};
 }
 
+// What both offline log Z commands take besides their estimator's options: the trajectory, the run's training rows,
+// where to write, JSON or a table, and the progress line.
+struct OfflineLogPartitionArguments {
+  std::string file;
+  std::string data;
+  std::string out;
+  bool json = false;
+  ProgressFlags progress;
+};
+
+void add_offline_log_partition_options(CLI::App& command, OfflineLogPartitionArguments& arguments) {
+  command.add_option("file", arguments.file, "trajectory file (trajectory.rbtraj)")->required();
+  command.add_option("--data", arguments.data, "the run's binary training rows (.npy, .csv or .png)")->required();
+  command.add_option("--out", arguments.out, "output directory for log_partition.csv and run.json");
+  command.add_flag("--json", arguments.json, "print the results as JSON");
+  add_progress_options(command, arguments.progress);
+}
+
 void attach_log_partition(CLI::App& trajectory) {
-  struct LogPartition {
-    std::string file;
-    std::string data;
+  struct LogPartition : OfflineLogPartitionArguments {
     SavedModelBridgeOptions options;
-    std::string out;
-    bool json = false;
-    ProgressFlags progress;
   };
   auto arguments = std::make_shared<LogPartition>();
   CLI::App* command = trajectory.add_subcommand(
       "log-partition",
       "log Z and the train log-likelihood of every model of a trajectory file: Bennett's acceptance ratio between "
       "consecutive models, chained from the exact log Z of the independent model");
-  command->add_option("file", arguments->file, "trajectory file (trajectory.rbtraj)")->required();
-  command->add_option("--data", arguments->data, "the run's binary training rows (.npy, .csv or .png)")->required();
+  add_offline_log_partition_options(*command, *arguments);
   command->add_option("--samples", arguments->options.samples, "Gibbs chains per model and link, one sample each")
       ->capture_default_str();
   command->add_option("--sweeps", arguments->options.sweeps, "Gibbs sweeps from a training row before the sample")
       ->capture_default_str();
   command->add_option("--seed", arguments->options.seed, "random seed")->capture_default_str();
-  command->add_option("--out", arguments->out, "output directory for log_partition.csv and run.json");
-  command->add_flag("--json", arguments->json, "print the results as JSON");
-  add_progress_options(*command, arguments->progress);
   command->callback([arguments] {
     const auto [loaded, rows] = load_trajectory_and_rows(arguments->file, arguments->data);
     const std::filesystem::path out = arguments->out;
@@ -206,22 +215,16 @@ void attach_log_partition(CLI::App& trajectory) {
 }
 
 void attach_anneal(CLI::App& trajectory) {
-  struct Anneal {
-    std::string file;
-    std::string data;
+  struct Anneal : OfflineLogPartitionArguments {
     SavedModelAnnealingOptions options;
     bool single_precision = false;
-    std::string out;
-    bool json = false;
-    ProgressFlags progress;
   };
   auto arguments = std::make_shared<Anneal>();
   CLI::App* command = trajectory.add_subcommand(
       "anneal",
       "log Z of every model of a trajectory file by the trajectory monitor's sequential Monte Carlo, run along the "
       "saved models after training, with any number of particles");
-  command->add_option("file", arguments->file, "trajectory file (trajectory.rbtraj)")->required();
-  command->add_option("--data", arguments->data, "the run's binary training rows (.npy, .csv or .png)")->required();
+  add_offline_log_partition_options(*command, *arguments);
   TrajectoryLogPartitionOptions& particles = arguments->options.particles;
   command->add_option("--particles", particles.particles, "particles, in --groups independent groups")
       ->capture_default_str();
@@ -238,9 +241,6 @@ void attach_anneal(CLI::App& trajectory) {
       ->capture_default_str();
   command->add_flag("--float", arguments->single_precision, "sweep the particles in float");
   command->add_option("--seed", particles.seed, "random seed")->capture_default_str();
-  command->add_option("--out", arguments->out, "output directory for log_partition.csv and run.json");
-  command->add_flag("--json", arguments->json, "print the results as JSON");
-  add_progress_options(*command, arguments->progress);
   command->callback([arguments] {
     const auto [loaded, rows] = load_trajectory_and_rows(arguments->file, arguments->data);
     const std::filesystem::path out = arguments->out;
