@@ -1222,6 +1222,27 @@ PY
   rejects "--steps 5: each chain needs at least 8 steps" mixing --model m.npz --steps 5
 }
 
+# mixing --start-states FILE starts chain c from row c (certified samples need no burn-in): one chain per row unless
+# --chains says otherwise, which must then agree; rows of another width, superchains beside them, or a missing file
+# are refused by name.
+case_mixing_start_states() {
+  succeeds model random --visible 4 --hidden 3 --weight-range 2 --seed 1 --out m.npz
+  succeeds sample --model m.npz --sampler gibbs --samples 6 --seed 3 --out draws
+  succeeds mixing --model m.npz --start-states draws/samples.npy --operator flip --steps 200 --burn-in 0 --out st
+  expect_output_contains "6 chain(s) × 200 steps after 0 burn-in sweeps, started from draws/samples.npy"
+  python -c 'import json,sys; c = json.load(open("st/run.json"))["configuration"]
+sys.exit(not (c["chains"] == 6 and c["start"].startswith("the rows of draws/samples.npy")))' ||
+    fail "run.json does not record the start states and their chains"
+  succeeds mixing --model m.npz --start-states draws/samples.npy --chains 6 --steps 20 --burn-in 0
+  rejects "draws/samples.npy holds 6 rows, one per chain, but --chains is 4" mixing --model m.npz \
+    --start-states draws/samples.npy --chains 4 --steps 20
+  succeeds model random --visible 5 --hidden 3 --weight-range 1 --seed 1 --out wide.npz
+  rejects "the start states are 6 × 4; 6 chains of a model with 5 visible units need 6 × 5" mixing --model wide.npz \
+    --start-states draws/samples.npy --steps 20
+  rejects "--superchains" mixing --model m.npz --start-states draws/samples.npy --superchains 2 --steps 20
+  rejects "absent.npy" mixing --model m.npz --start-states absent.npy --steps 20
+}
+
 # mixing --superchains K starts the chains of each of K superchains from one shared state and reports their nested
 # R̂ (also of a file's chains, grouped the same way), in the output and in run.json; a K that does not divide the
 # chains is refused before sampling.
@@ -1887,6 +1908,10 @@ case_trajectory_and_ladders() {
   # Every proposal's log Z-hat: the first chains' and one start of each second chain.
   expect_equal "proposals recorded" "$(json_file_value pm/run.json particle_metropolis.proposal_log_partitions | \
     tr ',' '\n' | wc -l)" "$(($(json_file_value pm/run.json particle_metropolis.proposals_of_first_chains) + 10))"
+  # The progress line counts the proposals as they are drawn, the pairs' starts included (seconds each at MNIST size).
+  succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 10 --particles 10 --smc-steps 40 \
+    --max-sweeps 200 --seed 1 --progress
+  expect_output_contains "10 of 10 pairs met, $(($(json_file_value pm/run.json particle_metropolis.proposals_of_first_chains) + 10)) proposals drawn"
   # The thread count changes no number.
   OMP_NUM_THREADS=1 succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 4 --particles 64 \
     --smc-steps 40 --seed 2 --out pm-one-thread

@@ -404,8 +404,24 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
   const ModelPath path = ladder_path(ladder_arguments, arguments.model, source);
   options.proposals.validate(path);
   ProgressReporter progress("convergence", "proposal", arguments.max_sweeps, arguments.progress.mode());
-  options.coupling.progress = [&](Eigen::Index proposals, Eigen::Index met) {
-    progress.update(proposals, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " pairs met");
+  // The line counts the chains' steps t and, after them, the proposals drawn: the pairs' starts and lag draw
+  // (2 + L) × pairs of them before the first coupled step.
+  Eigen::Index steps = 0;
+  Eigen::Index met = 0;
+  std::int64_t drawn = 0;
+  const auto show = [&] {
+    progress.update(steps, std::to_string(met) + " of " + std::to_string(arguments.pairs) + " pairs met, " +
+                               std::to_string(drawn) + " proposals drawn" +
+                               (steps == 0 ? " (the pairs' starts and lag first)" : ""));
+  };
+  options.coupling.progress = [&](Eigen::Index steps_done, Eigen::Index pairs_met) {
+    steps = steps_done;
+    met = pairs_met;
+    show();
+  };
+  options.on_proposal = [&](std::int64_t proposals_drawn) {
+    drawn = proposals_drawn;
+    show();
   };
   const analysis::PathMetropolisBound result = analysis::path_metropolis_bound(path, options);
   progress.finish();

@@ -19,6 +19,7 @@
 #include "rbmix/analysis/operator_analysis.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/data_option.hpp"
 #include "rbmix/experiments/random_start_energy_traces.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/io/npy.hpp"
@@ -70,6 +71,8 @@ struct MixingArguments {
   Eigen::Index chains = 1;
   Eigen::Index superchains = 0;  // 0: no superchains, no nested R̂
   Eigen::Index burn_in = 1000;
+  std::string start_states;  // chains' start rows instead of the uniform start
+  bool chains_given = false;
   std::uint64_t seed = 1;
   std::string trace_out;
   std::string out;
@@ -115,6 +118,15 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
                                           arguments.burn_in,  arguments.seed,  arguments.single_precision,
                                           {}};
   request.superchains = arguments.superchains;
+  if (!arguments.start_states.empty()) {
+    request.start_visible = load_rows(arguments.start_states, false, "start states must be 0/1 visible states");
+    if (!arguments.chains_given) request.chains = request.start_visible.rows();
+    require(request.start_visible.rows() == request.chains, [&] {
+      return "mixing: --start-states " + arguments.start_states + " holds " +
+             std::to_string(request.start_visible.rows()) + " rows, one per chain, but --chains is " +
+             std::to_string(request.chains);
+    });
+  }
   require(request.burn_in >= 0, "mixing: --burn-in must not be negative");
   require(request.steps >= analysis::min_mixing_steps, [&] {
     return "mixing: --steps " + std::to_string(request.steps) + ": each chain needs at least " +
@@ -132,12 +144,15 @@ MixingTraces sample_model_traces(const MixingArguments& arguments) {
                            {"burn_in", request.burn_in},
                            {"float", request.single_precision},
                            {"superchains", request.superchains},
-                           {"start", request.superchains > 0
+                           {"start", !arguments.start_states.empty() ? "the rows of " + arguments.start_states +
+                                                                           ", hidden units drawn from p(h | v)"
+                                     : request.superchains > 0
                                          ? "visible units uniform at random, one state per superchain"
                                          : "visible units uniform at random"}};
   sampled.source = "operator " + to_string(specification) + ", " + std::to_string(request.chains) +
                    " chain(s) × " + std::to_string(request.steps) + " steps after " +
-                   std::to_string(request.burn_in) + " burn-in sweeps";
+                   std::to_string(request.burn_in) + " burn-in sweeps" +
+                   (arguments.start_states.empty() ? "" : ", started from " + arguments.start_states);
   sampled.traces = specification.modified ? experiments::sample_modified_sweep_energy_traces(loaded.rbm, request)
                                           : experiments::sample_energy_traces(loaded.rbm, request);
   progress.finish();
@@ -267,7 +282,9 @@ void attach(CLI::App& parent) {
                        std::to_string(experiments::max_modified_sweep_units) + " units")
       ->capture_default_str();
   command->add_option("--steps", arguments->steps, "recorded sweeps per chain")->capture_default_str();
-  command->add_option("--chains", arguments->chains, "independent chains")->capture_default_str();
+  command->add_option("--chains", arguments->chains, "independent chains (default with --start-states: one per row)")
+      ->capture_default_str()
+      ->each([arguments](const std::string&) { arguments->chains_given = true; });
   command
       ->add_option("--superchains", arguments->superchains,
                    "K ≥ 2: the chains in K superchains of consecutive chains, those of a superchain started from one "
@@ -275,6 +292,11 @@ void attach(CLI::App& parent) {
                    "0: none")
       ->capture_default_str();
   command->add_option("--burn-in", arguments->burn_in, "unrecorded sweeps first")->capture_default_str();
+  command->add_option("--start-states", arguments->start_states,
+                      "start chain c from row c of this .npy (0/1, chains × visible units), its hidden units drawn "
+                      "from p(h | v): from samples of the model's distribution (rbmix sample --particle-metropolis "
+                      "after the proposals rbmix convergence bounds) the chains are stationary at once, and need "
+                      "--burn-in 0");
   command->add_option("--seed", arguments->seed, "random seed")->capture_default_str();
   command->add_option("--trace-out", arguments->trace_out, "write the energy traces (chains × steps) as .npy");
   command->add_option("--out", arguments->out, "output directory for run.json and the autocorrelation");

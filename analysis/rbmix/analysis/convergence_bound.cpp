@@ -125,7 +125,7 @@ class LadderPairs {
 class PathMetropolisPairs {
  public:
   PathMetropolisPairs(const ModelPath& path, const PathMetropolisBoundOptions& options, PathMetropolisBound& record)
-      : proposals_(path, with_coupling(options)), record_(record) {
+      : proposals_(path, with_coupling(options)), record_(record), on_proposal_(options.on_proposal) {
     for (Eigen::Index pair = 0; pair < options.coupling.pairs; ++pair) {
       RandomStream& stream = streams_.emplace_back(options.coupling.seed, static_cast<std::uint64_t>(pair),
                                                    StreamDomain::tempering);
@@ -168,11 +168,13 @@ class PathMetropolisPairs {
     PathMetropolisState proposal = proposals_.draw(stream);
     record_.proposal_log_partitions.push_back(proposal.log_partition);
     if (for_first) ++record_.proposals;
+    if (on_proposal_) on_proposal_(static_cast<std::int64_t>(record_.proposal_log_partitions.size()));
     return proposal;
   }
 
   PathProposals proposals_;
   PathMetropolisBound& record_;
+  std::function<void(std::int64_t)> on_proposal_;
   std::vector<RandomStream> streams_;
   std::vector<PathMetropolisState> first_, second_;
 };

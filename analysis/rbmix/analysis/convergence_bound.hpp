@@ -124,6 +124,10 @@ LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, c
 struct PathMetropolisBoundOptions {
   ConvergenceBoundOptions coupling;  // lag, pairs, max_sweeps (proposals), seed, progress; the moves' rule, precision
   PathMetropolisOptions proposals;   // particles, steps, sweeps; its rule and precision are coupling's
+  // Optional: called after every proposal drawn, with the count drawn so far. A proposal is a whole sequential Monte
+  // Carlo run (seconds at MNIST size), and the pairs' starts and lag draw (2 + L) per pair before coupling.progress is
+  // first called, so a progress line needs this one to move at all during the start.
+  std::function<void(std::int64_t drawn)> on_proposal;
 };
 
 struct PathMetropolisBound {
