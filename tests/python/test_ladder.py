@@ -120,3 +120,22 @@ def test_trajectory_log_partition_chains_to_the_exact_log_z_and_refuses_bad_data
     np.testing.assert_array_equal(columns["log_z"], again["log_z"])
     with pytest.raises(rbmix.InputError, match="data"):
         rbmix.trajectory_log_partition(path, bars_and_stripes()[:, :4])
+
+
+def test_trajectory_anneal_reaches_the_exact_log_z_within_its_band_and_refuses_bad_options(trained):
+    result, path = trained
+    columns = rbmix.trajectory_anneal(path, bars_and_stripes(), particles=400, step_size=0.05, seed=2)
+    np.testing.assert_array_equal(columns["update"], np.arange(0, 201, 20))
+    exact = rbmix.log_partition(result.model)
+    # The CLI case's bound (its error over seeds 2 to 5 was at most 0.02) and the band around the estimate.
+    assert abs(columns["log_z"][-1] - exact) <= 0.1
+    assert columns["log_z_lower"][-1] < columns["log_z"][-1] < columns["log_z_upper"][-1]
+    assert (columns["steps"][1:] >= 1).all()
+    assert not columns["exceeds_distinct_rows"].any()
+    again = rbmix.trajectory_anneal(rbmix.read_trajectory(path), bars_and_stripes(), particles=400, step_size=0.05,
+                                    seed=2)
+    np.testing.assert_array_equal(columns["log_z"], again["log_z"])
+    with pytest.raises(rbmix.InputError, match="step"):
+        rbmix.trajectory_anneal(path, bars_and_stripes(), step_size=0.0)
+    with pytest.raises(rbmix.InputError, match="data"):
+        rbmix.trajectory_anneal(path, bars_and_stripes()[:, :4])

@@ -41,6 +41,7 @@ from ._rbmix import (
     sample,
     sample_path_metropolis,
     sample_ptt,
+    trajectory_anneal,
     trajectory_log_partition,
 )
 from ._training import TrainingInterrupted, train
@@ -80,6 +81,7 @@ __all__ = [
     "sample_path_metropolis",
     "sample_ptt",
     "train",
+    "trajectory_anneal",
     "trajectory_log_partition",
     "verify",
     "__version__",

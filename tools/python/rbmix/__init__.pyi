@@ -150,6 +150,17 @@ def read_trajectory(path: _Path) -> Trajectory: ...
 def trajectory_log_partition(
     trajectory: Union[Trajectory, _Path], data: _Array, samples: int = 1000, sweeps: int = 100, seed: int = 1
 ) -> dict[str, npt.NDArray[Any]]: ...
+def trajectory_anneal(
+    trajectory: Union[Trajectory, _Path],
+    data: _Array,
+    particles: int = 100,
+    groups: int = 10,
+    resampling_threshold: float = 0.3,
+    sweeps_per_step: int = 1,
+    step_size: float = 0.1,
+    seed: int = 1,
+    float32: bool = False,
+) -> dict[str, npt.NDArray[Any]]: ...
 
 class TemperingLadder:
     rungs: list[Rbm]

@@ -171,6 +171,29 @@ ClassificationRbm classification_model(const Rbm& model, int classes) {
 }
 
 // The table of settings for rbmix/_training.py: one dict per setting, in help order.
+// A trajectory argument: a Trajectory, or the path of its file.
+Trajectory trajectory_argument(const py::object& trajectory) {
+  return py::isinstance<Trajectory>(trajectory) ? trajectory.cast<Trajectory>()
+                                                : read_trajectory(trajectory.cast<std::filesystem::path>());
+}
+
+// One array with value(model) of each saved model's result: a column of the offline commands' CSV.
+template <typename Result, typename Value>
+auto per_model_column(const std::vector<Result>& results, Value value) {
+  py::array_t<decltype(value(results.front()))> out(static_cast<py::ssize_t>(results.size()));
+  auto view = out.template mutable_unchecked<1>();
+  for (std::size_t k = 0; k < results.size(); ++k) view(static_cast<py::ssize_t>(k)) = value(results[k]);
+  return out;
+}
+
+// The columns both offline estimates end with: the train log-likelihood and the distinct-rows check.
+template <typename Result>
+void add_likelihood_columns(py::dict& columns, const std::vector<Result>& results) {
+  columns["train_log_likelihood"] = per_model_column(results, [](const Result& r) { return r.train_log_likelihood; });
+  columns["distinct_rows_log_z"] = per_model_column(results, [](const Result& r) { return r.distinct_rows_bound; });
+  columns["exceeds_distinct_rows"] = per_model_column(results, [](const Result& r) { return r.exceeds_distinct_rows(); });
+}
+
 py::list settings_table() {
   py::list table;
   for (const TrainingSetting& setting : training_settings()) {
@@ -236,33 +259,21 @@ void bind_training(py::module_& module) {
       "trajectory_log_partition",
       [](const py::object& trajectory, const py::handle& data, Eigen::Index samples, Eigen::Index sweeps,
          std::uint64_t seed) {
-        const Trajectory loaded = py::isinstance<Trajectory>(trajectory)
-                                      ? trajectory.cast<Trajectory>()
-                                      : read_trajectory(trajectory.cast<std::filesystem::path>());
+        const Trajectory loaded = trajectory_argument(trajectory);
         const MatrixD rows = binary_matrix(data, "data", loaded.n_visible);
         const auto rungs = saved_model_log_partitions(loaded, rows, {samples, sweeps, seed, {}});
-        // One column per reported quantity, as rbmix trajectory log-partition's CSV.
-        const auto column = [&rungs](auto value) {
-          py::array_t<decltype(value(rungs.front()))> out(static_cast<py::ssize_t>(rungs.size()));
-          auto view = out.template mutable_unchecked<1>();
-          for (std::size_t k = 0; k < rungs.size(); ++k) view(static_cast<py::ssize_t>(k)) = value(rungs[k]);
-          return out;
-        };
+        using Rung = SavedModelLogPartition;
         py::dict columns;
-        columns["update"] = column([](const SavedModelLogPartition& r) { return r.update; });
-        columns["delta_log_z"] = column([](const SavedModelLogPartition& r) { return r.bennett.value; });
-        columns["delta_log_z_se"] = column([](const SavedModelLogPartition& r) { return r.bennett.standard_error; });
+        columns["update"] = per_model_column(rungs, [](const Rung& r) { return r.update; });
+        columns["delta_log_z"] = per_model_column(rungs, [](const Rung& r) { return r.bennett.value; });
+        columns["delta_log_z_se"] = per_model_column(rungs, [](const Rung& r) { return r.bennett.standard_error; });
         columns["delta_log_z_fep"] =
-            column([](const SavedModelLogPartition& r) { return r.free_energy_perturbation.value; });
+            per_model_column(rungs, [](const Rung& r) { return r.free_energy_perturbation.value; });
         columns["delta_log_z_fep_se"] =
-            column([](const SavedModelLogPartition& r) { return r.free_energy_perturbation.standard_error; });
-        columns["log_z"] = column([](const SavedModelLogPartition& r) { return r.log_partition.value; });
-        columns["log_z_se"] = column([](const SavedModelLogPartition& r) { return r.log_partition.standard_error; });
-        columns["train_log_likelihood"] =
-            column([](const SavedModelLogPartition& r) { return r.train_log_likelihood; });
-        columns["distinct_rows_log_z"] = column([](const SavedModelLogPartition& r) { return r.distinct_rows_bound; });
-        columns["exceeds_distinct_rows"] =
-            column([](const SavedModelLogPartition& r) { return r.exceeds_distinct_rows(); });
+            per_model_column(rungs, [](const Rung& r) { return r.free_energy_perturbation.standard_error; });
+        columns["log_z"] = per_model_column(rungs, [](const Rung& r) { return r.log_partition.value; });
+        columns["log_z_se"] = per_model_column(rungs, [](const Rung& r) { return r.log_partition.standard_error; });
+        add_likelihood_columns(columns, rungs);
         return columns;
       },
       "trajectory"_a, "data"_a, "samples"_a = SavedModelBridgeOptions{}.samples,
@@ -270,6 +281,41 @@ void bind_training(py::module_& module) {
       "log Z of every model of a trajectory (a Trajectory or its file) by Bennett's acceptance ratio between "
       "consecutive models, chained from the exact independent model; dict of arrays, the columns of rbmix "
       "trajectory log-partition's CSV (exceeds_distinct_rows: bool).");
+  module.def(
+      "trajectory_anneal",
+      [](const py::object& trajectory, const py::handle& data, Eigen::Index particles, Eigen::Index groups,
+         double resampling_threshold, int sweeps_per_step, double step_size, std::uint64_t seed, bool float32) {
+        const Trajectory loaded = trajectory_argument(trajectory);
+        const MatrixD rows = binary_matrix(data, "data", loaded.n_visible);
+        SavedModelAnnealingOptions options;
+        options.particles.particles = particles;
+        options.particles.groups = groups;
+        options.particles.resampling_threshold = resampling_threshold;
+        options.particles.sweeps_per_update = sweeps_per_step;
+        options.particles.single_precision = float32;
+        options.particles.seed = seed;
+        options.step_size = step_size;
+        const auto models = anneal_along_saved_models(loaded, rows, options);
+        using Model = AnnealedSavedModel;
+        py::dict columns;
+        columns["update"] = per_model_column(models, [](const Model& m) { return m.update; });
+        columns["log_z"] = per_model_column(models, [](const Model& m) { return m.log_partition.log_partition; });
+        columns["log_z_lower"] = per_model_column(models, [](const Model& m) { return m.log_partition.lower; });
+        columns["log_z_upper"] = per_model_column(models, [](const Model& m) { return m.log_partition.upper; });
+        columns["steps"] = per_model_column(models, [](const Model& m) { return m.steps; });
+        columns["resamplings"] = per_model_column(models, [](const Model& m) { return m.log_partition.resamplings; });
+        add_likelihood_columns(columns, models);
+        return columns;
+      },
+      "trajectory"_a, "data"_a, "particles"_a = TrajectoryLogPartitionOptions{}.particles,
+      "groups"_a = TrajectoryLogPartitionOptions{}.groups,
+      "resampling_threshold"_a = TrajectoryLogPartitionOptions{}.resampling_threshold,
+      "sweeps_per_step"_a = TrajectoryLogPartitionOptions{}.sweeps_per_update,
+      "step_size"_a = SavedModelAnnealingOptions{}.step_size, "seed"_a = TrajectoryLogPartitionOptions{}.seed,
+      "float32"_a = false,
+      "log Z of every model of a trajectory (a Trajectory or its file) by the trajectory monitor's sequential Monte "
+      "Carlo run along the saved models, with any number of particles; dict of arrays, the columns of rbmix "
+      "trajectory anneal's CSV (log_z_lower, log_z_upper: the band; exceeds_distinct_rows: bool).");
   py::class_<TrainingResult>(module, "TrainingResult",
                              "A trained model, its learning curve and why training stopped (termination: "
                              "'completed', 'interrupted' by Ctrl-C, ...).")
