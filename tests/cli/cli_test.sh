@@ -1064,6 +1064,11 @@ case_experiment_pcd_study() {
   [[ $(awk -F, '$1 == "ais" && $9 != "" && $9 < 0' p/pcd_study.csv | wc -l) -eq 7 ]] ||
     fail "the ais part's seven curves should each carry a final AIS test log-likelihood"
   [[ $(awk -F, '$1 == "exact" && $9 != ""' p/pcd_study.csv | wc -l) -eq 0 ]] || fail "the exact part has no AIS check"
+  # Both ais plots ring each curve's end at its AIS check; the exact part's plot has none.
+  for file in pcd_study_ais.svg pcd_study_ais_updates.svg; do
+    [[ $(grep -c 'class="check"' "p/$file") -eq 7 ]] || fail "$file should ring the seven curves' AIS checks"
+  done
+  grep -q 'class="check"' p/pcd_study_exact.svg && fail "pcd_study_exact.svg rings an AIS check it has not got"
   rejects "--likelihood" experiment pcd-study --scale smoke --likelihood exact --out q
   rejects "--precision" experiment pcd-study --scale smoke --precision half --out q
   rejects "--parts" experiment pcd-study --scale smoke --parts exact,horse --out q

@@ -52,11 +52,19 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
           line.x.push_back(by_updates ? static_cast<double>(point.update) : point.seconds);
           line.y.push_back(part == PcdStudyPart::mrf ? point.validation : point.test);
         }
+        // A tracked curve's check: one AIS run on its final model, a ring at the curve's end (pcd-study.md §9.3).
+        if (std::isfinite(curve.final_ais_test_mean) && !line.x.empty()) {
+          line.check_x.push_back(line.x.back());
+          line.check_y.push_back(curve.final_ais_test_mean);
+        }
         series.push_back(line);
       }
       PlotOptions plot;
+      const bool checked = part == PcdStudyPart::ais && options.likelihood == PcdStudyLikelihood::trajectory;
       plot.title = "pcd-study: " + to_string(part) +
-                   (part == PcdStudyPart::ais ? " (" + to_string(options.likelihood) + " log-likelihood)" : "");
+                   (part == PcdStudyPart::ais ? " (" + to_string(options.likelihood) + " log-likelihood" +
+                                                    (checked ? "; rings: AIS of the final model)" : ")")
+                                              : "");
       plot.x_label = by_updates ? "updates" : "update time (s)";
       plot.log_x = !by_updates;
       plot.y_label = part == PcdStudyPart::classification ? "test error"

@@ -119,11 +119,14 @@ void check_series(const std::vector<PlotSeries>& series, const PlotOptions& opti
     require(s.x.size() == s.y.size(), "plot series '" + s.label + "': x and y differ in length");
     require((s.lower.empty() && s.upper.empty()) || (s.lower.size() == s.x.size() && s.upper.size() == s.x.size()),
             "plot series '" + s.label + "': band lengths differ from x");
-    for (std::size_t k = 0; k < s.x.size(); ++k) {
-      if (!std::isfinite(s.x[k]) || !std::isfinite(s.y[k])) continue;
-      require(!options.log_x || s.x[k] > 0, "plot series '" + s.label + "': non-positive x on a log axis");
-      require(!options.log_y || s.y[k] > 0, "plot series '" + s.label + "': non-positive y on a log axis");
-    }
+    require(s.check_x.size() == s.check_y.size(), "plot series '" + s.label + "': check x and y differ in length");
+    const auto check_point = [&](double px, double py) {
+      if (!std::isfinite(px) || !std::isfinite(py)) return;
+      require(!options.log_x || px > 0, "plot series '" + s.label + "': non-positive x on a log axis");
+      require(!options.log_y || py > 0, "plot series '" + s.label + "': non-positive y on a log axis");
+    };
+    for (std::size_t k = 0; k < s.x.size(); ++k) check_point(s.x[k], s.y[k]);
+    for (std::size_t k = 0; k < s.check_x.size(); ++k) check_point(s.check_x[k], s.check_y[k]);
   }
   for (const auto& line : options.reference_lines)
     require(!options.log_y || line.y > 0, "reference line '" + line.label + "': non-positive y on a log axis");
@@ -139,13 +142,17 @@ std::pair<Axis, Axis> data_axes(const std::vector<PlotSeries>& series, const Plo
     if (!std::isfinite(value) || (y.log && value <= 0)) return;
     y_low = std::min(y_low, y.plotted(value)), y_high = std::max(y_high, y.plotted(value));
   };
-  for (const auto& s : series)
-    for (std::size_t k = 0; k < s.x.size(); ++k) {
-      if (!std::isfinite(s.x[k]) || !std::isfinite(s.y[k])) continue;
-      x_low = std::min(x_low, x.plotted(s.x[k])), x_high = std::max(x_high, x.plotted(s.x[k]));
-      include_y(s.y[k]);
-      if (!s.lower.empty()) include_y(s.lower[k]), include_y(s.upper[k]);
-    }
+  const auto include_point = [&](double px, double py) {
+    if (!std::isfinite(px) || !std::isfinite(py)) return false;
+    x_low = std::min(x_low, x.plotted(px)), x_high = std::max(x_high, x.plotted(px));
+    include_y(py);
+    return true;
+  };
+  for (const auto& s : series) {
+    for (std::size_t k = 0; k < s.x.size(); ++k)
+      if (include_point(s.x[k], s.y[k]) && !s.lower.empty()) include_y(s.lower[k]), include_y(s.upper[k]);
+    for (std::size_t k = 0; k < s.check_x.size(); ++k) include_point(s.check_x[k], s.check_y[k]);
+  }
   for (const auto& line : options.reference_lines) include_y(line.y);
   if (!std::isfinite(x_low)) x_low = 0, x_high = 1;
   if (!std::isfinite(y_low)) y_low = 0, y_high = 1;
@@ -321,6 +328,17 @@ void write_marker(std::ostream& svg, double cx, double cy, const SeriesStyle& st
   }
 }
 
+// A series' check points: open rings, larger than the markers, so that a check lying on its own line still shows.
+void write_check_points(std::ostream& svg, const Axis& x, const Axis& y, const PlotSeries& series,
+                        const SeriesStyle& style) {
+  for (std::size_t k = 0; k < series.check_x.size(); ++k) {
+    if (!std::isfinite(series.check_x[k]) || !std::isfinite(series.check_y[k])) continue;
+    svg << "<circle class=\"check\" cx=\"" << x.pixel(series.check_x[k]) << "\" cy=\""
+        << y.clamped_pixel(series.check_y[k]) << "\" r=\"" << 2.2 * kMarkerRadius << "\" fill=\"none\" stroke=\""
+        << style.colour << "\" stroke-width=\"1.8\"/>\n";
+  }
+}
+
 // Every point of a short series; an evenly spaced subset of a long one, shifted by the series' index so that two
 // series along the same path mark different points.
 void write_markers(std::ostream& svg, const std::vector<std::pair<double, double>>& pixels, std::size_t index,
@@ -463,6 +481,7 @@ std::string render_svg_plot(const std::vector<PlotSeries>& series, const PlotOpt
     write_line(svg, pixels.back(), styles[s]);
   }
   for (std::size_t s = 0; s < series.size(); ++s) write_markers(svg, pixels[s], s, series.size(), styles[s]);
+  for (std::size_t s = 0; s < series.size(); ++s) write_check_points(svg, x, y, series[s], styles[s]);
   write_legend(svg, layout, legend);
   svg << "</svg>\n";
   return svg.str();

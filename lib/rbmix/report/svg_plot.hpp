@@ -22,6 +22,10 @@ struct PlotSeries {
   std::vector<double> lower;
   std::vector<double> upper;
   bool dashed = false;
+  // Optional points drawn unjoined, as open rings in the series' colour: an independent check of the line, such as
+  // an AIS estimate at the end of a curve tracked by another estimator. Both empty or of one length.
+  std::vector<double> check_x;
+  std::vector<double> check_y;
 };
 
 struct PlotReferenceLine {

@@ -322,6 +322,47 @@ TEST(SvgPlot, BandIsAPolygonAroundTheLine) {
   EXPECT_EQ(points_of(*polygons[0]).size(), 5U);  // 2 finite lower and 3 finite upper bounds
 }
 
+// Check points are open rings in their series' colour, at their own coordinates, and widen the axes: a check far
+// below the line is placed below every point of it rather than cut off at the plot's edge.
+TEST(SvgPlot, CheckPointsAreRingsInTheSeriesColourWithinTheAxes) {
+  PlotSeries tracked{"tracked", {0, 1, 2}, {-80, -79, -78}, {}, {}, false};
+  tracked.check_x = {2};
+  tracked.check_y = {-92};
+  const PlotSeries other{"other", {0, 2}, {-100, -95}, {}, {}, false};
+  const ParsedSvg parsed = render_and_parse({tracked, other}, {});
+  std::vector<const Element*> rings;
+  for (const Element* circle : parsed.named("circle"))
+    if (circle->attributes.count("class") && circle->attributes.at("class") == "check") rings.push_back(circle);
+  ASSERT_EQ(rings.size(), 1U);
+  const auto lines = parsed.named("polyline");
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(rings[0]->attributes.at("stroke"), lines[0]->attributes.at("stroke"));
+  EXPECT_NE(rings[0]->attributes.at("stroke"), lines[1]->attributes.at("stroke"));
+  EXPECT_EQ(rings[0]->attributes.at("fill"), "none");
+  const auto tracked_points = points_of(*lines[0]);
+  const auto other_points = points_of(*lines[1]);
+  const double ring_x = std::stod(rings[0]->attributes.at("cx"));
+  const double ring_y = std::stod(rings[0]->attributes.at("cy"));
+  EXPECT_NEAR(ring_x, tracked_points.back().first, kPixelTolerance);  // at x = 2
+  EXPECT_GT(ring_y, tracked_points.back().second);                     // below the line's −78 (y grows downwards)
+  // −92 lies between the other line's −100 and −95 in proportion: 8/5 of the way from −100 to −95, on a linear axis.
+  const double expected = other_points[0].second + (other_points[1].second - other_points[0].second) * 8.0 / 5.0;
+  EXPECT_NEAR(ring_y, expected, kPixelTolerance);
+
+  PlotSeries alone{"alone", {0, 1}, {0, 1}, {}, {}, false};
+  alone.check_x = {5};
+  alone.check_y = {7};
+  const auto alone_points = points_of(*render_and_parse({alone}, {}).named("polyline").at(0));
+  const ParsedSvg widened = render_and_parse({alone}, {});
+  for (const Element* circle : widened.named("circle"))
+    if (circle->attributes.count("class") && circle->attributes.at("class") == "check")
+      EXPECT_GT(std::stod(circle->attributes.at("cx")), alone_points.back().first + 100);  // x = 5 is on the canvas
+
+  PlotSeries mismatched{"mismatched checks", {0, 1}, {0, 1}, {}, {}, false};
+  mismatched.check_x = {1};
+  EXPECT_THAT(input_error_message([&] { render_svg_plot({mismatched}, {}); }), HasSubstr("'mismatched checks'"));
+}
+
 TEST(SvgPlot, RefusesInconsistentSeriesNamingThem) {
   EXPECT_THAT(input_error_message([] {
                 render_svg_plot({{"short y", {0, 1, 2}, {0, 1}, {}, {}, false}}, {});
