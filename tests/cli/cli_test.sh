@@ -1909,7 +1909,17 @@ case_trajectory_and_ladders() {
   succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 10 --particles 10 --smc-steps 40 \
     --max-sweeps 200 --seed 1 --out pm
   expect_output_contains "10 of 10 pairs met"
+  expect_output_contains "mass check: the proposals' mean Z-hat gives log Z = "
   for file in run.json bound.csv bound.svg; do [[ -s pm/$file ]] || fail "convergence --particle-metropolis did not write $file"; done
+  # The mass check compares the proposals' mean Z-hat with the exact log Z of this small model.
+  expect_equal "mass check reference" "$(json_file_value pm/run.json mass_check.reference)" exact
+  expect_equal "mass check passed" "$(json_file_value pm/run.json mass_check.passed)" True
+  rejects "--mass-gap must be at least 0 nats" convergence --ptt run/trajectory.rbtraj --particle-metropolis \
+    --mass-gap -1
+  succeeds convergence --ptt run/trajectory.rbtraj --particle-metropolis --pairs 10 --particles 10 --smc-steps 40 \
+    --max-sweeps 200 --seed 1 --mass-gap inf --out pm-unchecked
+  python -c 'import json, sys; sys.exit("mass_check" in json.load(open("pm-unchecked/run.json")))' ||
+    fail "--mass-gap inf still ran the mass check"
   # Every proposal's log Z-hat: the first chains' and one start of each second chain.
   expect_equal "proposals recorded" "$(json_file_value pm/run.json particle_metropolis.proposal_log_partitions | \
     tr ',' '\n' | wc -l)" "$(($(json_file_value pm/run.json particle_metropolis.proposals_of_first_chains) + 10))"

@@ -57,6 +57,7 @@ struct ConvergenceArguments {
   // --particle-metropolis: particle independent Metropolis–Hastings along the ladder's path instead of a ladder.
   bool particle_metropolis = false;
   PathMetropolisOptions proposals;
+  double allowed_mass_gap = analysis::PathMetropolisBoundOptions{}.allowed_mass_gap;
 };
 
 // The truth beside the bound on a tiny model: d_TV(π₀Pᵗ, π) over the bound's sweeps, and the SLEM where the dense
@@ -378,6 +379,14 @@ void print_path_metropolis_bound(const analysis::PathMetropolisBound& result, co
                  "docs/algorithms/tempering-along-trajectory.md §10.7\n";
     return;
   }
+  if (result.mass_check.performed())
+    std::cout << "mass check: the proposals' mean Z-hat gives log Z = " << result.mass_check.proposals_log_partition
+              << ", " << result.mass_check.reference << " " << result.mass_check.reference_log_partition << " (gap "
+              << result.mass_check.gap() << " nats, allowed " << result.mass_check.allowed_gap << ")\n";
+  if (!bound.withheld.empty()) {
+    std::cout << "no bound: " << bound.withheld << "; see docs/algorithms/tempering-along-trajectory.md §10.7\n";
+    return;
+  }
   if (!bound.bound_available()) {
     std::cout << "no bound: the moves' rule is not ergodic\n";
     return;
@@ -399,6 +408,9 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
   analysis::PathMetropolisBoundOptions options;
   options.coupling = coupling_options(arguments, specification.rule);
   options.proposals = arguments.proposals;
+  require(!std::isnan(arguments.allowed_mass_gap) && arguments.allowed_mass_gap >= 0.0,
+          "--mass-gap must be at least 0 nats (inf turns the check off)");
+  options.allowed_mass_gap = arguments.allowed_mass_gap;
   options.coupling.validate();
   std::string source;
   const ModelPath path = ladder_path(ladder_arguments, arguments.model, source);
@@ -439,6 +451,14 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
                                    {"proposals_of_first_chains", result.proposals},
                                    {"accepted_by_first_chains", result.accepted},
                                    {"proposal_log_partitions", result.proposal_log_partitions}};
+  if (result.mass_check.performed())
+    record["mass_check"] = {{"proposals_log_partition", result.mass_check.proposals_log_partition},
+                            {"reference_log_partition", result.mass_check.reference_log_partition},
+                            {"reference", result.mass_check.reference},
+                            {"gap", result.mass_check.gap()},
+                            {"allowed_gap", result.mass_check.allowed_gap},
+                            {"passed", result.mass_check.passed()}};
+  if (!result.bound.withheld.empty()) record["bound_withheld"] = result.bound.withheld;
   if (!arguments.out.empty()) {
     std::vector<std::string> files;
     if (result.bound.bound_available()) {
@@ -497,6 +517,13 @@ void attach(CLI::App& parent) {
   add_ladder_options(*command, *ladder);
   add_particle_metropolis_options(*command, arguments->particle_metropolis, arguments->proposals,
                                   "a sweep is one proposal");
+  command
+      ->add_option("--mass-gap", arguments->allowed_mass_gap,
+                   "with --particle-metropolis: withhold the bound when the proposals' mean Z-hat falls more than "
+                   "this many nats below the last model's log Z (exact while small, else AIS): the proposals then "
+                   "missed the states that carry the model's mass (docs/algorithms/tempering-along-trajectory.md "
+                   "§10.7); inf turns the check off")
+      ->capture_default_str();
   command->callback([arguments, ladder] {
     if (arguments->particle_metropolis) {
       require(ladder->given(), "--particle-metropolis needs a path: --ptt TRAJECTORY or --temperature-ladder");

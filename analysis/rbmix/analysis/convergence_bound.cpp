@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <tuple>
+#include <utility>
 
 #include "rbmix/analysis/coupled_rows.hpp"
 #include "rbmix/analysis/ergodicity.hpp"
 #include "rbmix/analysis/exact_total_variation.hpp"
 #include "rbmix/analysis/transition_matrix.hpp"
 #include "rbmix/core/error.hpp"
+#include "rbmix/model/exact.hpp"
 #include "rbmix/model/tempering.hpp"
 #include "rbmix/sampling/coupled_chains.hpp"
 #include "rbmix/sampling/coupled_ladders.hpp"
@@ -383,6 +387,48 @@ LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, c
   return result;
 }
 
+std::string ProposalMassCheck::failure() const {
+  char text[480];
+  std::snprintf(text, sizeof text,
+                "the proposals' mean Z-hat gives log Z = %.2f, but %s gives %.2f, %.1f nats more (allowed %.1f): the "
+                "proposals drawn carry about e^-%.0f of the model's mass and missed those a chain at equilibrium "
+                "holds, so their meeting times say nothing of the tail the bound needs. Make the proposals closer to "
+                "the model (--particles, --smc-steps, a denser trajectory)",
+                proposals_log_partition, reference.c_str(), reference_log_partition, gap(), allowed_gap, gap());
+  return text;
+}
+
+ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_partitions,
+                                      double reference_log_partition, std::string reference, double allowed_gap) {
+  require(!proposal_log_partitions.empty(), "mass check: no proposals");
+  require(!std::isnan(reference_log_partition), "mass check: the reference log Z is NaN");
+  require(!std::isnan(allowed_gap) && allowed_gap >= 0.0, "mass check: the allowed gap must be at least 0 nats");
+  ProposalMassCheck check;
+  const Eigen::Map<const VectorD> values(proposal_log_partitions.data(),
+                                         static_cast<Eigen::Index>(proposal_log_partitions.size()));
+  const double largest = values.maxCoeff();
+  check.proposals_log_partition = largest + std::log((values.array() - largest).exp().mean());
+  check.reference_log_partition = reference_log_partition;
+  check.reference = std::move(reference);
+  check.allowed_gap = allowed_gap;
+  return check;
+}
+
+namespace {
+
+// The last model's log Z for the mass check: exact while small, else AIS from the path's first model.
+std::pair<double, std::string> reference_log_partition(const ModelPath& path, AisOptions ais) {
+  const Rbm& last = path.knots().back();
+  if (std::min(last.n_visible(), last.n_hidden()) <= max_exact_reference_units)
+    return {exact_log_partition(last), "exact"};
+  ais.base_visible_bias = path.knots().front().visible_bias;
+  return {ais_log_partition(last, ais).log_partition,
+          "AIS (" + std::to_string(ais.particles) + " particles, " + std::to_string(ais.distributions) +
+              " distributions)"};
+}
+
+}  // namespace
+
 PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetropolisBoundOptions& options) {
   options.coupling.validate();
   require(!options.coupling.modified_sweep && options.coupling.inverse_temperature == 1.0,
@@ -395,6 +441,11 @@ PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetro
   const bool claimed = std::visit([](const auto& concrete) { return concrete.claims_ergodicity(); },
                                   options.coupling.rule);
   result.bound.ergodicity = claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
+  if (result.bound.all_met() && std::isfinite(options.allowed_mass_gap)) {
+    const auto [reference, name] = reference_log_partition(path, options.reference_ais);
+    result.mass_check = check_proposal_mass(result.proposal_log_partitions, reference, name, options.allowed_mass_gap);
+    if (!result.mass_check.passed()) result.bound.withheld = result.mass_check.failure();
+  }
   if (!result.bound.bound_available()) {
     result.bound.total_variation = result.bound.total_variation_standard_error = VectorD();
     result.bound.wasserstein = result.bound.wasserstein_standard_error = VectorD();

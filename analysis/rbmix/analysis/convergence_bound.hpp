@@ -17,9 +17,11 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rbmix/analysis/start_distribution.hpp"
+#include "rbmix/estimation/ais.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
 #include "rbmix/sampling/unit_rule.hpp"
 #include "rbmix/training/particle_independent_metropolis.hpp"
@@ -75,10 +77,12 @@ struct ConvergenceBound {
   VectorD total_variation_standard_error;
   VectorD wasserstein;
   VectorD wasserstein_standard_error;
+  // Non-empty: the bound is withheld for this reason although every pair met (a check of the run failed).
+  std::string withheld;
 
   bool all_met() const { return met == static_cast<Eigen::Index>(meeting_times.size()); }
   double share_met() const { return static_cast<double>(met) / static_cast<double>(meeting_times.size()); }
-  bool bound_available() const { return all_met() && ergodicity != BoundErgodicity::refuted; }
+  bool bound_available() const { return all_met() && ergodicity != BoundErgodicity::refuted && withheld.empty(); }
   // t_mix(ε) from the bound: the first t with bound ≤ ε; nullopt without a bound.
   std::optional<Eigen::Index> mixing_time(double epsilon) const;
 };
@@ -128,7 +132,35 @@ struct PathMetropolisBoundOptions {
   // Carlo run (seconds at MNIST size), and the pairs' starts and lag draw (2 + L) per pair before coupling.progress is
   // first called, so a progress line needs this one to move at all during the start.
   std::function<void(std::int64_t drawn)> on_proposal;
+  // The mass check (docs/algorithms/tempering-along-trajectory.md §10.7): the bound is withheld when the log of the
+  // proposals' mean Ẑ falls more than allowed_mass_gap nats below a reference log Z of the path's last model, exact
+  // while its smaller layer has at most max_exact_reference_units units, else by AIS (reference_ais, from the path's
+  // first model's visible biases). Infinity turns the check off.
+  double allowed_mass_gap = 2.0;
+  AisOptions reference_ais;
 };
+
+inline constexpr Eigen::Index max_exact_reference_units = 20;
+
+// E_q[Ẑ] = Z: the proposals' mean Ẑ estimates Z, so a mean far below an independent estimate of Z shows that the
+// proposals drawn missed those that carry the model's mass, the ones a chain at equilibrium holds. Their meeting times
+// then say nothing about the tail the bound's expectation needs.
+struct ProposalMassCheck {
+  double proposals_log_partition = 0.0;  // log mean Ẑ over every proposal drawn
+  double reference_log_partition = 0.0;
+  std::string reference;                 // "exact" or "AIS (P particles, K distributions)"
+  double allowed_gap = 0.0;
+  bool performed() const { return !reference.empty(); }
+  double gap() const { return reference_log_partition - proposals_log_partition; }
+  bool passed() const { return !(gap() > allowed_gap); }
+  // The reason the bound is withheld, for reports: the two values, the gap, and what to change.
+  std::string failure() const;
+};
+
+// The check of proposal log Ẑs against a reference log Z (at least one proposal). Throws InputError for a NaN
+// reference or gap.
+ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_partitions,
+                                      double reference_log_partition, std::string reference, double allowed_gap);
 
 struct PathMetropolisBound {
   ConvergenceBound bound;
@@ -136,6 +168,7 @@ struct PathMetropolisBound {
   std::int64_t accepted = 0;   // of them, by the first chains after their start
   // log Ẑ of every proposal, in the order drawn: their spread sets how often a chain accepts.
   std::vector<double> proposal_log_partitions;
+  ProposalMassCheck mass_check;  // made once every pair has met; a failure withholds the bound (bound.withheld)
 };
 
 PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetropolisBoundOptions& options);

@@ -20,14 +20,23 @@ template <typename Scalar>
 VectorD exchange_log_ratios(const BasicRbm<Scalar>& lower, const BasicRbm<Scalar>& upper,
                             const Matrix<Scalar>& lower_visible, const Matrix<Scalar>& upper_visible,
                             ExchangeInputs<Scalar>& inputs) {
-  lower.binary_layer_inputs(Layer::hidden, lower_visible, inputs.own_lower);
-  lower.binary_layer_inputs(Layer::hidden, upper_visible, inputs.cross_lower);
-  upper.binary_layer_inputs(Layer::hidden, upper_visible, inputs.own_upper);
-  upper.binary_layer_inputs(Layer::hidden, lower_visible, inputs.cross_upper);
-  const VectorD lower_of_x = lower.template free_energy_from_hidden_inputs<double>(lower_visible, inputs.own_lower);
-  const VectorD lower_of_y = lower.template free_energy_from_hidden_inputs<double>(upper_visible, inputs.cross_lower);
-  const VectorD upper_of_y = upper.template free_energy_from_hidden_inputs<double>(upper_visible, inputs.own_upper);
-  const VectorD upper_of_x = upper.template free_energy_from_hidden_inputs<double>(lower_visible, inputs.cross_upper);
+  const Eigen::Index rows = lower_visible.rows();
+  inputs.stacked_visible.resize(2 * rows, lower_visible.cols());
+  inputs.stacked_visible.topRows(rows) = lower_visible;
+  inputs.stacked_visible.bottomRows(rows) = upper_visible;
+  lower.binary_layer_inputs(Layer::hidden, inputs.stacked_visible, inputs.stacked_lower);
+  upper.binary_layer_inputs(Layer::hidden, inputs.stacked_visible, inputs.stacked_upper);
+  // [F_lower(x); F_lower(y)] and [F_upper(x); F_upper(y)].
+  const VectorD lower_free_energies =
+      lower.template free_energy_from_hidden_inputs<double>(inputs.stacked_visible, inputs.stacked_lower);
+  const VectorD upper_free_energies =
+      upper.template free_energy_from_hidden_inputs<double>(inputs.stacked_visible, inputs.stacked_upper);
+  inputs.own_lower = inputs.stacked_lower.topRows(rows);
+  inputs.cross_lower = inputs.stacked_lower.bottomRows(rows);
+  inputs.cross_upper = inputs.stacked_upper.topRows(rows);
+  inputs.own_upper = inputs.stacked_upper.bottomRows(rows);
+  const auto lower_of_x = lower_free_energies.head(rows), lower_of_y = lower_free_energies.tail(rows);
+  const auto upper_of_x = upper_free_energies.head(rows), upper_of_y = upper_free_energies.tail(rows);
   VectorD log_ratios(lower_visible.rows());
   for (Eigen::Index r = 0; r < log_ratios.size(); ++r)
     log_ratios[r] = exchange_log_ratio(lower_of_x[r], upper_of_y[r], lower_of_y[r], upper_of_x[r]);

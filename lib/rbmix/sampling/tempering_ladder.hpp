@@ -33,9 +33,12 @@ inline double exchange_log_ratio(double lower_of_x, double upper_of_y, double lo
 }
 
 // The hidden inputs an exchange on one link computes: each rung's of its own and of its partner's visible states.
+// Each rung forms them in one product of the stacked states [x; y] (2R rows) rather than two of R rows: the product
+// reads the rung's weights once for both, which at a few dozen rows is most of its cost (§10.3's measurement).
 template <typename Scalar>
 struct ExchangeInputs {
   Matrix<Scalar> own_lower, cross_lower, own_upper, cross_upper;
+  Matrix<Scalar> stacked_visible, stacked_lower, stacked_upper;  // workspaces: [x; y] and its inputs at each rung
 };
 
 // log ratios of exchanging row r of `lower_visible` (at the rung of model `lower`) with row r of `upper_visible`, for

@@ -1,13 +1,17 @@
 #include "rbmix/analysis/convergence_bound.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rbmix/analysis/exact_total_variation.hpp"
+#include "rbmix/core/error.hpp"
 #include "rbmix/data/datasets.hpp"
+#include "rbmix/model/exact.hpp"
 #include "rbmix/model/random_rbm.hpp"
 #include "rbmix/training/trainer.hpp"
 #include "support/input_error_message.hpp"
@@ -278,6 +282,60 @@ TEST(PathMetropolisBound, BoundLiesAboveTheDistanceOfTheChainsSamples) {
                             2.0 * floor)
         << "t = " << t;
   }
+}
+
+// The mass check: log mean Ẑ of the proposals, formed without overflow, against the reference; a gap beyond the
+// allowed one fails and says why with both values; a NaN reference or a negative allowance is refused.
+TEST(PathMetropolisBound, MassCheckComparesTheProposalsMeanZWithTheReference) {
+  const std::vector<double> log_values{1000.0, 1001.0, 999.0};
+  const double log_mean = 1001.0 + std::log((1.0 + std::exp(-1.0) + std::exp(-2.0)) / 3.0);  // 1000.31
+  const ProposalMassCheck far = check_proposal_mass(log_values, 1010.0, "exact", 2.0);
+  EXPECT_NEAR(far.proposals_log_partition, log_mean, 1e-12);
+  EXPECT_NEAR(far.gap(), 1010.0 - log_mean, 1e-12);
+  EXPECT_FALSE(far.passed());
+  EXPECT_THAT(far.failure(), ::testing::AllOf(::testing::HasSubstr("log Z = 1000.31"), ::testing::HasSubstr("exact gives 1010.00"),
+                                              ::testing::HasSubstr("9.7 nats more")));
+  EXPECT_TRUE(check_proposal_mass(log_values, 1001.0, "exact", 2.0).passed());  // 0.69 nats
+  EXPECT_TRUE(check_proposal_mass(log_values, 990.0, "exact", 2.0).passed());   // the proposals above the reference
+  EXPECT_FALSE(check_proposal_mass(log_values, 1001.0, "exact", 0.5).passed());
+  EXPECT_THROW(check_proposal_mass(log_values, std::nan(""), "exact", 2.0), InputError);
+  EXPECT_THROW(check_proposal_mass(log_values, 1000.0, "exact", -1.0), InputError);
+  EXPECT_THROW(check_proposal_mass({}, 1000.0, "exact", 2.0), InputError);
+}
+
+// On a tiny path the check compares with the exact log Z of the last model and passes; held to no gap at all it
+// fails on this seed (the proposals' mean Ẑ lies below Z), and the bound is withheld with the reason, its curves
+// empty; infinity turns the check off.
+TEST(PathMetropolisBound, AFailedMassCheckWithholdsTheBound) {
+  const ModelPath path = testing::small_trajectory_path(5, 3, 11, {1.0, 2.0, 3.0});
+  PathMetropolisBoundOptions options;
+  options.coupling.pairs = 40;
+  options.coupling.max_sweeps = 400;
+  options.coupling.seed = 2;
+  options.proposals.particles = 1;
+  options.proposals.steps = 3;
+  options.proposals.sweeps_per_step = 1;
+  const PathMetropolisBound checked = path_metropolis_bound(path, options);
+  ASSERT_TRUE(checked.bound.all_met());
+  ASSERT_TRUE(checked.mass_check.performed());
+  EXPECT_EQ(checked.mass_check.reference, "exact");
+  EXPECT_DOUBLE_EQ(checked.mass_check.reference_log_partition, exact_log_partition(path.knots().back()));
+  EXPECT_TRUE(checked.mass_check.passed()) << checked.mass_check.gap();
+  EXPECT_TRUE(checked.bound.bound_available());
+
+  options.allowed_mass_gap = 0.0;
+  const PathMetropolisBound strict = path_metropolis_bound(path, options);
+  ASSERT_GT(strict.mass_check.gap(), 0.0);
+  EXPECT_FALSE(strict.mass_check.passed());
+  EXPECT_FALSE(strict.bound.bound_available());
+  EXPECT_THAT(strict.bound.withheld, ::testing::HasSubstr("the proposals' mean Z-hat gives log Z"));
+  EXPECT_EQ(strict.bound.total_variation.size(), 0);
+  EXPECT_EQ(strict.bound.meeting_times, checked.bound.meeting_times);  // the same run, judged otherwise
+
+  options.allowed_mass_gap = std::numeric_limits<double>::infinity();
+  const PathMetropolisBound unchecked = path_metropolis_bound(path, options);
+  EXPECT_FALSE(unchecked.mass_check.performed());
+  EXPECT_TRUE(unchecked.bound.bound_available());
 }
 
 TEST(ConvergenceBound, OptionsRefuseWhatTheyCannotUse) {

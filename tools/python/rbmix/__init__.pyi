@@ -110,6 +110,7 @@ class ConvergenceBound:
     met: int
     share_met: float
     bound_available: bool
+    withheld: str
     ergodicity: str
     total_variation: npt.NDArray[np.float64]
     total_variation_standard_error: npt.NDArray[np.float64]
@@ -242,6 +243,8 @@ class PathMetropolisBound:
     accepted: int
     @property
     def proposal_log_partitions(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def mass_check(self) -> Optional[dict[str, Any]]: ...
 
 def path_metropolis_bound(
     trajectory: Union[None, Trajectory, _Path] = None,
@@ -256,6 +259,7 @@ def path_metropolis_bound(
     sweeps_per_step: int = 4,
     resampling_threshold: float = 0.7,
     float32: bool = False,
+    mass_gap: float = 2.0,
 ) -> PathMetropolisBound: ...
 
 class TrainingResult:

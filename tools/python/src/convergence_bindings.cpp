@@ -37,6 +37,8 @@ void bind_convergence(py::module_& module) {
       .def_readonly("met", &analysis::ConvergenceBound::met)
       .def_property_readonly("share_met", &analysis::ConvergenceBound::share_met)
       .def_property_readonly("bound_available", &analysis::ConvergenceBound::bound_available)
+      .def_readonly("withheld", &analysis::ConvergenceBound::withheld,
+                    "why the bound is withheld although every pair met (a failed check), or ''")
       .def_property_readonly("ergodicity", [](const analysis::ConvergenceBound& b) { return to_string(b.ergodicity); })
       .def_property_readonly(
           "total_variation", [](const analysis::ConvergenceBound& b) { return to_numpy(b.total_variation); },

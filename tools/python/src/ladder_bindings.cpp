@@ -5,9 +5,13 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
+#include <optional>
+
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "rbmix/analysis/convergence_bound.hpp"
+#include "rbmix/core/error.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
 #include "rbmix/training/particle_independent_metropolis.hpp"
 #include "rbmix/training/trajectory_file.hpp"
@@ -218,14 +222,31 @@ void bind_ladder(py::module_& module) {
                                    static_cast<Eigen::Index>(b.proposal_log_partitions.size()));
                                return to_numpy(values);
                              },
-                             "log Z-hat of every proposal, in the order drawn");
+                             "log Z-hat of every proposal, in the order drawn")
+      .def_property_readonly(
+          "mass_check",
+          [](const analysis::PathMetropolisBound& b) -> std::optional<py::dict> {
+            if (!b.mass_check.performed()) return std::nullopt;
+            py::dict check;
+            check["proposals_log_partition"] = b.mass_check.proposals_log_partition;
+            check["reference_log_partition"] = b.mass_check.reference_log_partition;
+            check["reference"] = b.mass_check.reference;
+            check["gap"] = b.mass_check.gap();
+            check["allowed_gap"] = b.mass_check.allowed_gap;
+            check["passed"] = b.mass_check.passed();
+            return check;
+          },
+          "the proposals' log mean Z-hat against the last model's log Z (a dict, None unless every pair met); a "
+          "failure withholds the bound (bound.withheld says why)");
 
   module.def(
       "path_metropolis_bound",
       [](const py::object& trajectory, const std::optional<Rbm>& temperature_model, const std::string& operator_name,
          Eigen::Index lag, Eigen::Index pairs, Eigen::Index max_proposals, std::uint64_t seed, Eigen::Index particles,
-         Eigen::Index smc_steps, int sweeps_per_step, double resampling_threshold, bool float32) {
+         Eigen::Index smc_steps, int sweeps_per_step, double resampling_threshold, bool float32, double mass_gap) {
         analysis::PathMetropolisBoundOptions options;
+        require(!std::isnan(mass_gap) && mass_gap >= 0.0, "mass_gap must be at least 0 nats (inf turns it off)");
+        options.allowed_mass_gap = mass_gap;
         options.coupling.rule = parse_unit_rule(operator_name);
         options.coupling.lag = lag;
         options.coupling.pairs = pairs;
@@ -244,9 +265,11 @@ void bind_ladder(py::module_& module) {
       "trajectory"_a = py::none(), "temperature_model"_a = py::none(), "operator"_a = "gibbs", "lag"_a = 1,
       "pairs"_a = 20, "max_proposals"_a = 200, "seed"_a = 1, "particles"_a = 100, "smc_steps"_a = 800,
       "sweeps_per_step"_a = 4, "resampling_threshold"_a = 0.7, "float32"_a = false,
+      "mass_gap"_a = analysis::PathMetropolisBoundOptions{}.allowed_mass_gap,
       "Couples pairs of particle independent Metropolis-Hastings chains whose proposals are sequential Monte Carlo "
       "runs along the path (as rbmix convergence --particle-metropolis) and bounds the distance of the chain's "
-      "sample from the path's last model after t proposals; no bound unless every pair met.");
+      "sample from the path's last model after t proposals; no bound unless every pair met and the proposals' mean "
+      "Z-hat is within mass_gap nats of the last model's log Z (exact while small, else AIS).");
 }
 
 }  // namespace rbmix::python
