@@ -52,7 +52,8 @@ void write_pcd_study(const PcdStudyOptions& options, const PcdStudyResult& resul
           line.x.push_back(by_updates ? static_cast<double>(point.update) : point.seconds);
           line.y.push_back(part == PcdStudyPart::mrf ? point.validation : point.test);
         }
-        // A tracked curve's check: one AIS run on its final model, a ring at the curve's end (pcd-study.md §9.3).
+        // A tracked curve's check: one AIS run on its final model, a ring at the curve's end
+        // (docs/algorithms/pcd-study.md §9.3).
         if (std::isfinite(curve.final_ais_test_mean) && !line.x.empty()) {
           line.check_x.push_back(line.x.back());
           line.check_y.push_back(curve.final_ais_test_mean);

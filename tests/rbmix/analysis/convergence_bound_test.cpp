@@ -293,8 +293,9 @@ TEST(PathMetropolisBound, MassCheckComparesTheProposalsMeanZWithTheReference) {
   EXPECT_NEAR(far.proposals_log_partition, log_mean, 1e-12);
   EXPECT_NEAR(far.gap(), 1010.0 - log_mean, 1e-12);
   EXPECT_FALSE(far.passed());
-  EXPECT_THAT(far.failure(), ::testing::AllOf(::testing::HasSubstr("log Z = 1000.31"), ::testing::HasSubstr("exact gives 1010.00"),
-                                              ::testing::HasSubstr("9.7 nats more")));
+  EXPECT_THAT(far.failure(),
+              ::testing::AllOf(::testing::HasSubstr("log Z = 1000.31"), ::testing::HasSubstr("exact gives 1010.00"),
+                               ::testing::HasSubstr("9.7 nats more")));
   EXPECT_TRUE(check_proposal_mass(log_values, 1001.0, "exact", 2.0).passed());  // 0.69 nats
   EXPECT_TRUE(check_proposal_mass(log_values, 990.0, "exact", 2.0).passed());   // the proposals above the reference
   EXPECT_FALSE(check_proposal_mass(log_values, 1001.0, "exact", 0.5).passed());
