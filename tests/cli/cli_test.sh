@@ -1942,6 +1942,8 @@ case_trajectory_and_ladders() {
   expect_output_contains "60 samples (3 chain(s) × 20 after 2 proposals of burn-in)"
   expect_equal "particle Metropolis burn-in recorded" "$(json_file_value pm-samples/run.json configuration.burn_in)" 2
   [[ -s pm-samples/samples.npy ]] || fail "sample --particle-metropolis did not write samples.npy"
+  expect_equal "the samples' mass check" "$(json_file_value pm-samples/run.json mass_check.reference)" exact
+  expect_equal "the samples' mass check passed" "$(json_file_value pm-samples/run.json mass_check.passed)" True
   rejects "--burn-in is for --particle-metropolis" sample --ptt run/trajectory.rbtraj --burn-in 3 --out x
   rejects "--k does not apply to --sampler particle Metropolis" sample --ptt run/trajectory.rbtraj \
     --particle-metropolis --k 2 --out x

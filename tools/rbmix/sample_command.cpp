@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "rbmix/analysis/convergence_bound.hpp"
 #include "rbmix/command_registry.hpp"
 #include "rbmix/core/error.hpp"
 #include "rbmix/io/binary_data_file.hpp"
@@ -330,13 +331,28 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
   record["accepted"] = run.accepted;
   record["proposals_after_start"] = run.proposals_after_start;
   record["proposal_log_partitions"] = run.proposal_log_partitions;
+  // The mass check of rbmix convergence --particle-metropolis (docs/algorithms/tempering-along-trajectory.md §10.7) on
+  // these chains' proposals: a burn-in certified by a bound whose run passed it is meaningful; if these proposals
+  // fail it, the samples come from a small part of the model whatever the burn-in.
+  const analysis::ProposalMassCheck mass = analysis::check_path_proposal_mass(
+      path, run.proposal_log_partitions, analysis::PathMetropolisBoundOptions{}.allowed_mass_gap);
+  record["mass_check"] = {{"proposals_log_partition", mass.proposals_log_partition},
+                          {"reference_log_partition", mass.reference_log_partition},
+                          {"reference", mass.reference},
+                          {"gap", mass.gap()},
+                          {"allowed_gap", mass.allowed_gap},
+                          {"passed", mass.passed()}};
   record["seconds"] = seconds;
   if (shape && pictured > 0) record["samples_png"] = picture_caption;
   write_run_record(out, record, files);
   std::cout << "particle Metropolis along " << source << ": " << samples.rows() << " samples (" << arguments.chains
             << " chain(s) × " << arguments.samples << " after " << arguments.burn_in << " proposals of burn-in); "
             << run.accepted << " of " << run.proposals_after_start << " proposals accepted, in " << seconds
-            << " s\nwrote " << arguments.out << "/samples.npy" << (shape && pictured > 0 ? ", samples.png" : "")
+            << " s\n";
+  if (!mass.passed())
+    std::cout << "warning: these samples are not the model's: " << mass.failure()
+              << "; see docs/algorithms/tempering-along-trajectory.md §10.7\n";
+  std::cout << "wrote " << arguments.out << "/samples.npy" << (shape && pictured > 0 ? ", samples.png" : "")
             << ", run.json\n";
 }
 

@@ -414,20 +414,17 @@ ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_pa
   return check;
 }
 
-namespace {
-
-// The last model's log Z for the mass check: exact while small, else AIS from the path's first model.
-std::pair<double, std::string> reference_log_partition(const ModelPath& path, AisOptions ais) {
+ProposalMassCheck check_path_proposal_mass(const ModelPath& path, const std::vector<double>& proposal_log_partitions,
+                                           double allowed_gap, AisOptions ais) {
   const Rbm& last = path.knots().back();
   if (std::min(last.n_visible(), last.n_hidden()) <= max_exact_reference_units)
-    return {exact_log_partition(last), "exact"};
+    return check_proposal_mass(proposal_log_partitions, exact_log_partition(last), "exact", allowed_gap);
   ais.base_visible_bias = path.knots().front().visible_bias;
-  return {ais_log_partition(last, ais).log_partition,
-          "AIS (" + std::to_string(ais.particles) + " particles, " + std::to_string(ais.distributions) +
-              " distributions)"};
+  return check_proposal_mass(proposal_log_partitions, ais_log_partition(last, ais).log_partition,
+                             "AIS (" + std::to_string(ais.particles) + " particles, " +
+                                 std::to_string(ais.distributions) + " distributions)",
+                             allowed_gap);
 }
-
-}  // namespace
 
 PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetropolisBoundOptions& options) {
   options.coupling.validate();
@@ -442,8 +439,8 @@ PathMetropolisBound path_metropolis_bound(const ModelPath& path, const PathMetro
                                   options.coupling.rule);
   result.bound.ergodicity = claimed ? BoundErgodicity::claimed : BoundErgodicity::unknown;
   if (result.bound.all_met() && std::isfinite(options.allowed_mass_gap)) {
-    const auto [reference, name] = reference_log_partition(path, options.reference_ais);
-    result.mass_check = check_proposal_mass(result.proposal_log_partitions, reference, name, options.allowed_mass_gap);
+    result.mass_check =
+        check_path_proposal_mass(path, result.proposal_log_partitions, options.allowed_mass_gap, options.reference_ais);
     if (!result.mass_check.passed()) result.bound.withheld = result.mass_check.failure();
   }
   if (!result.bound.bound_available()) {

@@ -161,6 +161,11 @@ struct ProposalMassCheck {
 // reference or gap.
 ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_partitions,
                                       double reference_log_partition, std::string reference, double allowed_gap);
+// The same against the path's last model: its exact log Z while the smaller layer has at most
+// max_exact_reference_units units, else AIS (`ais`, from the path's first model's visible biases). What
+// path_metropolis_bound checks, and what `rbmix sample --particle-metropolis` reports beside its samples.
+ProposalMassCheck check_path_proposal_mass(const ModelPath& path, const std::vector<double>& proposal_log_partitions,
+                                           double allowed_gap, AisOptions ais = {});
 
 struct PathMetropolisBound {
   ConvergenceBound bound;
