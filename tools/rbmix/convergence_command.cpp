@@ -452,12 +452,7 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
                                    {"accepted_by_first_chains", result.accepted},
                                    {"proposal_log_partitions", result.proposal_log_partitions}};
   if (result.mass_check.performed())
-    record["mass_check"] = {{"proposals_log_partition", result.mass_check.proposals_log_partition},
-                            {"reference_log_partition", result.mass_check.reference_log_partition},
-                            {"reference", result.mass_check.reference},
-                            {"gap", result.mass_check.gap()},
-                            {"allowed_gap", result.mass_check.allowed_gap},
-                            {"passed", result.mass_check.passed()}};
+    record["mass_check"] = mass_check_record(result.mass_check);
   if (!result.bound.withheld.empty()) record["bound_withheld"] = result.bound.withheld;
   if (!arguments.out.empty()) {
     std::vector<std::string> files;

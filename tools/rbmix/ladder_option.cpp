@@ -57,6 +57,15 @@ void add_particle_metropolis_options(CLI::App& command, bool& chosen, PathMetrop
       ->capture_default_str();
 }
 
+nlohmann::json mass_check_record(const analysis::ProposalMassCheck& check) {
+  return {{"proposals_log_partition", check.proposals_log_partition},
+          {"reference_log_partition", check.reference_log_partition},
+          {"reference", check.reference},
+          {"gap", check.gap()},
+          {"allowed_gap", check.allowed_gap},
+          {"passed", check.passed()}};
+}
+
 ModelPath ladder_path(const LadderArguments& arguments, const std::string& model_file, std::string& source) {
   if (!arguments.trajectory.empty()) {
     require(model_file.empty(), "--model and --ptt both name the model: the ladder's top rung is the trajectory's "

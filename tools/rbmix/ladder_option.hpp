@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rbmix/analysis/convergence_bound.hpp"
 #include "rbmix/sampling/tempering_ladder.hpp"
 #include "rbmix/training/particle_independent_metropolis.hpp"
 
@@ -43,6 +44,9 @@ struct BuiltLadder {
 // --sweeps-per-step, --resampling-threshold (docs/algorithms/tempering-along-trajectory.md §10.7).
 void add_particle_metropolis_options(CLI::App& command, bool& chosen, PathMetropolisOptions& options,
                                      const std::string& what);
+
+// run.json's record of particle Metropolis's mass check (§10.7), the same in `convergence` and `sample`.
+nlohmann::json mass_check_record(const analysis::ProposalMassCheck& check);
 
 // The path of the ladder: the trajectory's (--ptt), or βθ of `model_file` (--temperature-ladder); `source` is set to
 // the file it came from.

@@ -336,12 +336,7 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
   // fail it, the samples come from a small part of the model whatever the burn-in.
   const analysis::ProposalMassCheck mass = analysis::check_path_proposal_mass(
       path, run.proposal_log_partitions, analysis::PathMetropolisBoundOptions{}.allowed_mass_gap);
-  record["mass_check"] = {{"proposals_log_partition", mass.proposals_log_partition},
-                          {"reference_log_partition", mass.reference_log_partition},
-                          {"reference", mass.reference},
-                          {"gap", mass.gap()},
-                          {"allowed_gap", mass.allowed_gap},
-                          {"passed", mass.passed()}};
+  record["mass_check"] = mass_check_record(mass);
   record["seconds"] = seconds;
   if (shape && pictured > 0) record["samples_png"] = picture_caption;
   write_run_record(out, record, files);

@@ -24,8 +24,8 @@ struct PlotSeries {
   bool dashed = false;
   // Optional points drawn unjoined, as open rings in the series' colour: an independent check of the line, such as
   // an AIS estimate at the end of a curve tracked by another estimator. Both empty or of one length.
-  std::vector<double> check_x;
-  std::vector<double> check_y;
+  std::vector<double> check_x{};
+  std::vector<double> check_y{};
 };
 
 struct PlotReferenceLine {

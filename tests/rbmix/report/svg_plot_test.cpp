@@ -354,9 +354,13 @@ TEST(SvgPlot, CheckPointsAreRingsInTheSeriesColourWithinTheAxes) {
   alone.check_y = {7};
   const auto alone_points = points_of(*render_and_parse({alone}, {}).named("polyline").at(0));
   const ParsedSvg widened = render_and_parse({alone}, {});
-  for (const Element* circle : widened.named("circle"))
-    if (circle->attributes.count("class") && circle->attributes.at("class") == "check")
-      EXPECT_GT(std::stod(circle->attributes.at("cx")), alone_points.back().first + 100);  // x = 5 is on the canvas
+  int widened_rings = 0;
+  for (const Element* circle : widened.named("circle")) {
+    if (!circle->attributes.count("class") || circle->attributes.at("class") != "check") continue;
+    ++widened_rings;
+    EXPECT_GT(std::stod(circle->attributes.at("cx")), alone_points.back().first + 100);  // x = 5 is on the canvas
+  }
+  EXPECT_EQ(widened_rings, 1);
 
   PlotSeries mismatched{"mismatched checks", {0, 1}, {0, 1}, {}, {}, false};
   mismatched.check_x = {1};
