@@ -400,14 +400,14 @@ std::string ProposalMassCheck::failure() const {
 
 ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_partitions,
                                       double reference_log_partition, std::string reference, double allowed_gap) {
-  require(!proposal_log_partitions.empty(), "mass check: no proposals");
+  require(proposal_log_partitions.size() >= 2, "mass check: at least 2 proposals");
   require(!std::isnan(reference_log_partition), "mass check: the reference log Z is NaN");
   require(!std::isnan(allowed_gap) && allowed_gap >= 0.0, "mass check: the allowed gap must be at least 0 nats");
   ProposalMassCheck check;
-  const Eigen::Map<const VectorD> values(proposal_log_partitions.data(),
-                                         static_cast<Eigen::Index>(proposal_log_partitions.size()));
-  const double largest = values.maxCoeff();
-  check.proposals_log_partition = largest + std::log((values.array() - largest).exp().mean());
+  check.proposals_log_partition =
+      log_mean_with_band(Eigen::Map<const VectorD>(proposal_log_partitions.data(),
+                                                   static_cast<Eigen::Index>(proposal_log_partitions.size())))
+          .log_mean;
   check.reference_log_partition = reference_log_partition;
   check.reference = std::move(reference);
   check.allowed_gap = allowed_gap;

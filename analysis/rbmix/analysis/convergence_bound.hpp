@@ -157,8 +157,8 @@ struct ProposalMassCheck {
   std::string failure() const;
 };
 
-// The check of proposal log Ẑs against a reference log Z (at least one proposal). Throws InputError for a NaN
-// reference or gap.
+// The check of proposal log Ẑs against a reference log Z, their log mean Ẑ formed by log_mean_with_band (at least
+// two proposals; every run draws 2 per pair). Throws InputError for fewer, or for a NaN reference or gap.
 ProposalMassCheck check_proposal_mass(const std::vector<double>& proposal_log_partitions,
                                       double reference_log_partition, std::string reference, double allowed_gap);
 // The same against the path's last model: its exact log Z while the smaller layer has at most
