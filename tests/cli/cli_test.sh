@@ -1936,6 +1936,25 @@ case_trajectory_and_ladders() {
     "$(json_file_value pm-one-thread/run.json particle_metropolis.proposal_log_partitions)" \
     "$(json_file_value pm-two-threads/run.json particle_metropolis.proposal_log_partitions)"
   rejects "--particle-metropolis needs a path" convergence --model last.npz --particle-metropolis
+  # --base-rate: the temperature path from AIS's base-rate model of the rows instead of the uniform distribution
+  # (rows whose means are not 1/2: BAS's base rate is the uniform distribution).
+  succeeds data make shifting-bar --length 9 --bar 1 --out bar9.npy
+  succeeds convergence --temperature-ladder --base-rate bar9.npy --model last.npz --particle-metropolis --pairs 10 \
+    --particles 10 --smc-steps 40 --max-sweeps 200 --seed 1 --out pm-base-rate
+  expect_output_contains "10 of 10 pairs met"
+  expect_equal "base-rate path recorded" "$(json_file_value pm-base-rate/run.json particle_metropolis.path_start)" \
+    "base rate of bar9.npy"
+  expect_equal "base-rate path: mass check passed" "$(json_file_value pm-base-rate/run.json mass_check.passed)" True
+  succeeds convergence --temperature-ladder --model last.npz --particle-metropolis --pairs 10 --particles 10 \
+    --smc-steps 40 --max-sweeps 200 --seed 1 --out pm-uniform
+  expect_equal "uniform path recorded" "$(json_file_value pm-uniform/run.json particle_metropolis.path_start)" uniform
+  [[ "$(json_file_value pm-base-rate/run.json particle_metropolis.proposal_log_partitions)" != \
+     "$(json_file_value pm-uniform/run.json particle_metropolis.proposal_log_partitions)" ]] ||
+    fail "--base-rate did not change the proposals"
+  rejects "--base-rate requires --temperature-ladder" convergence --ptt run/trajectory.rbtraj --base-rate bas.npy
+  succeeds data make bas --size 2 --out bas2.npy
+  rejects "--base-rate bas2.npy: rows of 4 units, but the model has 9 visible units" sample --temperature-ladder \
+    --base-rate bas2.npy --model last.npz --particle-metropolis --out x
   # Samples of the same chains: --chains × --samples rows after --burn-in proposals; --burn-in is theirs alone.
   succeeds sample --ptt run/trajectory.rbtraj --particle-metropolis --chains 3 --samples 20 --burn-in 2 --particles 10 \
     --smc-steps 40 --seed 1 --out pm-samples

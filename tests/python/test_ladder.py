@@ -94,6 +94,23 @@ def test_particle_metropolis_chains_meet_and_their_proposals_centre_on_the_exact
         rbmix.path_metropolis_bound(path, smc_steps=2)
 
 
+def test_a_temperature_path_from_the_base_rate_model_changes_the_proposals_and_keeps_z(trained):
+    result, _ = trained
+    rows = np.tile(np.eye(9, dtype=np.uint8), (3, 1))  # each pixel on in 1 of 9 rows: a base rate far from 1/2
+    options = dict(temperature_model=result.model, pairs=5, particles=20, smc_steps=40, seed=1)
+    uniform = rbmix.path_metropolis_bound(**options)
+    base_rate = rbmix.path_metropolis_bound(base_rows=rows, **options)
+    assert base_rate.bound.met == 5
+    assert base_rate.mass_check["passed"]
+    assert not np.array_equal(base_rate.proposal_log_partitions, uniform.proposal_log_partitions)
+    log_z = base_rate.proposal_log_partitions
+    assert abs(np.log(np.mean(np.exp(log_z - log_z.max()))) + log_z.max() - rbmix.log_partition(result.model)) < 0.1
+    with pytest.raises(rbmix.InputError, match="base_rows: only with temperature_model"):
+        rbmix.sample_path_metropolis(trained[1], base_rows=rows)
+    with pytest.raises(rbmix.InputError, match="base_rows"):
+        rbmix.path_metropolis_bound(temperature_model=result.model, base_rows=rows[:, :4])
+
+
 def test_particle_metropolis_samples_repeat_and_a_negative_burn_in_is_refused(trained):
     result, path = trained
     out = rbmix.sample_path_metropolis(path, chains=3, samples=20, burn_in=2, particles=10, smc_steps=40, seed=1)

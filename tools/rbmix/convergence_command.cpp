@@ -442,6 +442,7 @@ void run_path_metropolis_convergence(const ConvergenceArguments& arguments, cons
   nlohmann::json record = convergence_record(arguments, operator_name, result.bound, std::nullopt);
   record["time_unit"] = "proposal (one sequential Monte Carlo run along the path)";
   record["particle_metropolis"] = {{"path", source},
+                                   {"path_start", path_start(ladder_arguments)},
                                    {"path_models", path.segments() + 1},
                                    {"particles", arguments.proposals.particles},
                                    {"smc_steps", static_cast<Eigen::Index>(path.evenly_spaced_positions(

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "rbmix/core/error.hpp"
+#include "rbmix/data_option.hpp"
+#include "rbmix/estimation/ais.hpp"
 #include "rbmix/io/model_file.hpp"
 #include "rbmix/report/table.hpp"
 #include "rbmix/training/trajectory_file.hpp"
@@ -18,8 +20,14 @@ void add_ladder_options(CLI::App& command, LadderArguments& arguments) {
       "--trajectory K) and interpolations between them, from an exact rung without couplings to the last model");
   arguments.temperature_option = command.add_flag(
       "--temperature-ladder", arguments.temperature,
-      "a temperature ladder instead: rungs βθ of --model, β from 0 (uniform, exact) to 1");
+      "a temperature ladder instead: rungs βθ of --model, β from 0 (uniform, exact; see --base-rate) to 1");
   arguments.ptt_option->excludes(arguments.temperature_option);
+  command
+      .add_option("--base-rate", arguments.base_rate_file,
+                  "with --temperature-ladder: β = 0 is the independent model whose visible biases are the base rate "
+                  "of this file's rows (logit of the clipped means), as AIS starts, instead of the uniform "
+                  "distribution")
+      ->needs(arguments.temperature_option);
   command
       .add_option("--target-acceptance", arguments.target_acceptance,
                   "the exchange acceptance each link of the ladder is placed for, in (0, 1)")
@@ -75,7 +83,19 @@ ModelPath ladder_path(const LadderArguments& arguments, const std::string& model
   }
   require(!model_file.empty(), "--temperature-ladder needs --model, the model at β = 1");
   source = model_file;
-  return temperature_path(load_rbm(model_file).rbm);
+  const Rbm model = load_rbm(model_file).rbm;
+  if (arguments.base_rate_file.empty()) return temperature_path(model);
+  const MatrixD rows = load_rows(arguments.base_rate_file, false, "--base-rate takes binary rows");
+  require(rows.cols() == model.n_visible(), [&] {
+    return "--base-rate " + arguments.base_rate_file + ": rows of " + std::to_string(rows.cols()) +
+           " units, but the model has " + std::to_string(model.n_visible()) + " visible units";
+  });
+  return temperature_path(model, base_rate_visible_bias(rows));
+}
+
+std::string path_start(const LadderArguments& arguments) {
+  if (!arguments.trajectory.empty()) return "the trajectory's independent model";
+  return arguments.base_rate_file.empty() ? "uniform" : "base rate of " + arguments.base_rate_file;
 }
 
 BuiltLadder build_ladder(const LadderArguments& arguments, const std::string& model_file, const UnitRule& rule,
@@ -124,6 +144,7 @@ nlohmann::json ladder_record(const LadderArguments& arguments, const BuiltLadder
   for (const double value : measured) measured_json.push_back(std::isfinite(value) ? nlohmann::json(value) : nullptr);
   return {{"kind", arguments.trajectory.empty() ? "temperature" : "trajectory"},
           {"source", ladder.source},
+          {"path_start", path_start(arguments)},
           {"target_acceptance", arguments.target_acceptance},
           {"candidates", arguments.candidates},
           {"placement_chains", arguments.placement_chains},

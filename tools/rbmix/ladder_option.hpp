@@ -17,6 +17,7 @@ namespace rbmix::cli {
 struct LadderArguments {
   std::string trajectory;  // --ptt
   bool temperature = false;
+  std::string base_rate_file;  // --base-rate: with --temperature-ladder, β = 0 is these rows' base-rate model
   double target_acceptance = 0.3;
   Eigen::Index candidates = 400;
   Eigen::Index placement_chains = 64;
@@ -28,9 +29,13 @@ struct LadderArguments {
   bool given() const { return !trajectory.empty() || temperature; }
 };
 
-// Declares --ptt, --temperature-ladder, --target-acceptance, --ladder-candidates, --placement-chains,
+// Declares --ptt, --temperature-ladder, --base-rate, --target-acceptance, --ladder-candidates, --placement-chains,
 // --placement-sweeps and --swap-interval.
 void add_ladder_options(CLI::App& command, LadderArguments& arguments);
+
+// The path's model at its start, in words, for run.json: "the trajectory's independent model", "uniform", or
+// "base rate of FILE" (--base-rate).
+std::string path_start(const LadderArguments& arguments);
 
 struct BuiltLadder {
   std::vector<Rbm> rungs;

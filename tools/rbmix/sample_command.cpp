@@ -316,6 +316,7 @@ void run_path_metropolis_sample(const SampleArguments& arguments, const LadderAr
   nlohmann::json configuration = {{"sampler", "particle independent Metropolis-Hastings"},
                                   {"operator", to_string(options.rule)},
                                   {"path", source},
+                                  {"path_start", path_start(ladder_arguments)},
                                   {"samples_per_chain", arguments.samples},
                                   {"burn_in", arguments.burn_in},
                                   {"chains", arguments.chains},

@@ -100,7 +100,7 @@ RunResult run_rbm(const PcdStudyOptions& options, const RbmData& data, const Mat
       // The monitor scores any rows by its tracked log Z: the validation rows stand where a run's training rows do.
       EvaluationPoint scored;
       scored.update = update;
-      trainer.monitor().evaluate(rbm, validation_rows, test_rows, scored);
+      trainer.monitor().evaluate_likelihood(rbm, validation_rows, test_rows, scored);
       point.validation = scored.train_log_likelihood.value();
       point.test = scored.test_log_likelihood.value();
     } else {

@@ -65,8 +65,16 @@ std::string ModelPath::describe(double position) const {
   return text.str();
 }
 
-ModelPath temperature_path(const Rbm& model) {
-  return {{Rbm(model.n_visible(), model.n_hidden()), model}, {"beta 0", "beta 1"}};
+ModelPath temperature_path(const Rbm& model, const VectorD& base_visible_bias) {
+  Rbm start(model.n_visible(), model.n_hidden());
+  if (base_visible_bias.size() == 0) return {{start, model}, {"beta 0", "beta 1"}};
+  require(base_visible_bias.size() == model.n_visible(), [&] {
+    return "base visible biases: " + std::to_string(base_visible_bias.size()) + " values for a model of " +
+           std::to_string(model.n_visible()) + " visible units";
+  });
+  require(base_visible_bias.allFinite(), "base visible biases: not all finite");
+  start.visible_bias = base_visible_bias;
+  return {{start, model}, {"beta 0 (base rate)", "beta 1"}};
 }
 
 }  // namespace rbmix

@@ -6,7 +6,9 @@
 // temperature ladder come from the same code:
 //   - trajectory_path (rbmix/training/trajectory_file.hpp): θ₀ the model without couplings (W = 0, b = logit of the training rows' visible means), then
 //     the models saved along training in the order of their updates (Béreux et al. 2025);
-//   - temperature_path: θ₀ = 0 (the uniform distribution, β = 0) and θ₁ the model: θ(β) = βθ, p_{θ(β)} ∝ e^{−βE}.
+//   - temperature_path: θ₀ = 0 (the uniform distribution, β = 0) and θ₁ the model: θ(β) = βθ, p_{θ(β)} ∝ e^{−βE};
+//     given base visible biases b_A, θ₀ = (W = 0, b_A, c = 0) instead, and θ(β) is AIS's path of Salakhutdinov &
+//     Murray (2008): the geometric path from the base-rate model p_A to p_θ (docs/algorithms/estimation.md §5.2).
 // The first knot of either has no couplings, so it is sampled exactly by one Gibbs sweep from any state.
 #include <string>
 #include <vector>
@@ -43,7 +45,8 @@ class ModelPath {
   std::vector<std::string> labels_;
 };
 
-// The path β ↦ βθ from the uniform distribution (β = 0) to `model` (β = 1).
-ModelPath temperature_path(const Rbm& model);
+// The path β ↦ βθ from the uniform distribution (β = 0) to `model` (β = 1); with `base_visible_bias` (of length
+// n_visible, finite), from the independent model with those visible biases and no hidden biases, as AIS starts.
+ModelPath temperature_path(const Rbm& model, const VectorD& base_visible_bias = VectorD());
 
 }  // namespace rbmix

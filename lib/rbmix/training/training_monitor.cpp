@@ -191,6 +191,21 @@ std::string TrainingMonitor::description(const Rbm& rbm) const {
 
 void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const MatrixD& test,
                                EvaluationPoint& point) const {
+  evaluate_likelihood(rbm, train, test, point);
+  if (kind_ == MonitorKind::classification) return;
+  const MatrixD train_rows = spread_rows(train, options_.proxy_rows);
+  if (!train_grey_levels_) point.train_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, train_rows);
+  point.train_reconstruction_error = mean_reconstruction_error(rbm, train_rows);
+  if (test.size() > 0) {
+    const MatrixD test_rows = spread_rows(test, options_.proxy_rows);
+    point.test_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, test_rows);
+    point.test_reconstruction_error = mean_reconstruction_error(rbm, test_rows);
+    if (!train_grey_levels_) point.free_energy_gap = rbm.free_energy(test_rows).mean() - rbm.free_energy(train_rows).mean();
+  }
+}
+
+void TrainingMonitor::evaluate_likelihood(const Rbm& rbm, const MatrixD& train, const MatrixD& test,
+                                          EvaluationPoint& point) const {
   const bool has_test = test.size() > 0;
   if (kind_ == MonitorKind::classification) {
     const ClassificationRbm classifier{rbm, label_classes_};
@@ -234,16 +249,6 @@ void TrainingMonitor::evaluate(const Rbm& rbm, const MatrixD& train, const Matri
     const AisResult result = ais_log_partition(rbm, ais);
     set_estimated_log_likelihoods(rbm, train, test, result.log_partition, result.log_partition_lower,
                                   result.log_partition_upper, point);
-  }
-
-  const MatrixD train_rows = spread_rows(train, options_.proxy_rows);
-  if (!train_grey_levels_) point.train_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, train_rows);
-  point.train_reconstruction_error = mean_reconstruction_error(rbm, train_rows);
-  if (has_test) {
-    const MatrixD test_rows = spread_rows(test, options_.proxy_rows);
-    point.test_pseudo_log_likelihood = mean_log_pseudo_likelihood(rbm, test_rows);
-    point.test_reconstruction_error = mean_reconstruction_error(rbm, test_rows);
-    if (!train_grey_levels_) point.free_energy_gap = rbm.free_energy(test_rows).mean() - rbm.free_energy(train_rows).mean();
   }
 }
 

@@ -35,8 +35,7 @@ PathMetropolisOptions coarse_proposals() {
 
 // E[Ẑ] = Z: the mean of 20 000 proposals' Ẑ/Z (two particles, coarse steps, so Ẑ spreads widely) lies within 5 of
 // its standard errors of 1. A false failure once in about 2 million runs where the mean is near normal.
-TEST(PathProposals, EstimateZWithoutBias) {
-  const ModelPath path = coupled_path();
+void expect_unbiased_estimates_of_z(const ModelPath& path) {
   PathMetropolisOptions options = coarse_proposals();
   options.particles = 2;
   const PathProposals proposals(path, options);
@@ -47,8 +46,41 @@ TEST(PathProposals, EstimateZWithoutBias) {
   for (int draw = 0; draw < draws; ++draw) ratios[draw] = std::exp(proposals.draw(stream).log_partition - exact);
   const double mean = ratios.mean();
   const double standard_error = std::sqrt((ratios.array() - mean).square().sum() / (draws - 1.0) / draws);
-  EXPECT_GT(standard_error, 0.005);  // Ẑ/Z spreads by about 1: the check below has something to see: the check below has something to see
+  EXPECT_GT(standard_error, 0.005);  // Ẑ/Z spreads by about 1: the check below has something to see
   EXPECT_LT(std::abs(mean - 1.0), 5.0 * standard_error) << "mean " << mean << " +- " << standard_error;
+}
+
+TEST(PathProposals, EstimateZWithoutBias) { expect_unbiased_estimates_of_z(coupled_path()); }
+
+// With base visible biases b_A the temperature path starts at AIS's base-rate model (W = 0, b_A, c = 0), and its
+// model at β has AIS's unnormalised marginal log p*_β(v) = ((1 − β) b_A + β b)ᵀv + Σ_i softplus(β (c_i + W_i·v))
+// (docs/algorithms/estimation.md §5.2) on every state; the proposals along it estimate Z without bias.
+TEST(PathProposals, ABaseRateTemperaturePathIsAisPath) {
+  const Rbm model = coupled_path().knots().back();
+  VectorD base(5);
+  base << -2.0, 1.0, 0.5, -0.3, 2.0;
+  const ModelPath path = temperature_path(model, base);
+  EXPECT_TRUE(path.knots().front().weights.isZero(0.0));
+  EXPECT_EQ(path.knots().front().visible_bias, base);
+  EXPECT_TRUE(path.knots().front().hidden_bias.isZero(0.0));
+  EXPECT_EQ(temperature_path(model).knots().front().visible_bias, VectorD::Zero(5));
+  for (const double beta : {0.0, 0.25, 0.8, 1.0}) {
+    const Rbm at_beta = path.at(beta);
+    for (int state = 0; state < 32; ++state) {
+      VectorD visible(5);
+      for (int unit = 0; unit < 5; ++unit) visible[unit] = (state >> unit) & 1;
+      const Eigen::ArrayXd inputs = beta * (model.hidden_bias + model.weights * visible).array();
+      const double log_unnormalised = ((1.0 - beta) * base + beta * model.visible_bias).dot(visible) +
+                                      (inputs.max(0.0) + (-inputs.abs()).exp().log1p()).sum();
+      EXPECT_NEAR(-at_beta.free_energy(visible.transpose())[0], log_unnormalised, 1e-12) << "beta " << beta;
+    }
+  }
+  expect_unbiased_estimates_of_z(path);
+  EXPECT_THAT(testing::input_error_message([&] { temperature_path(model, VectorD::Zero(4)); }),
+              HasSubstr("base visible biases: 4 values for a model of 5 visible units"));
+  base[2] = std::nan("");
+  EXPECT_THAT(testing::input_error_message([&] { temperature_path(model, base); }),
+              HasSubstr("base visible biases: not all finite"));
 }
 
 // The chain's states are draws of the last model once it has converged, although its proposals are not: 6 000

@@ -134,6 +134,16 @@ TEST(TrainingMonitor, AisPointsHoldTheEstimateItsBandAndTheProxies) {
   EXPECT_NEAR(*summary.final->train_log_likelihood, exact, kAisAgreement);
   EXPECT_DOUBLE_EQ(*summary.final->train_pseudo_log_likelihood, mean_log_pseudo_likelihood(model, train));
   EXPECT_DOUBLE_EQ(*summary.final->free_energy_gap, model.free_energy(test).mean() - model.free_energy(train).mean());
+  // The likelihood alone (pcd-study's evaluations): the same numbers, and no proxy computed.
+  EvaluationPoint likelihood_only, full;
+  likelihood_only.update = full.update = summary.final->update;
+  ais.monitor().evaluate_likelihood(model, train, test, likelihood_only);
+  ais.monitor().evaluate(model, train, test, full);
+  ASSERT_TRUE(likelihood_only.test_log_likelihood && full.test_log_likelihood);
+  EXPECT_EQ(*likelihood_only.test_log_likelihood, *full.test_log_likelihood);
+  EXPECT_FALSE(likelihood_only.train_pseudo_log_likelihood || likelihood_only.test_reconstruction_error ||
+               likelihood_only.free_energy_gap);
+  EXPECT_TRUE(full.train_pseudo_log_likelihood && full.test_reconstruction_error && full.free_energy_gap);
 }
 
 // The exact monitor gives the numbers the trainer gave before the monitor existed: the exact average

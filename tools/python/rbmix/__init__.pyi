@@ -174,6 +174,7 @@ class TemperingLadder:
 def place_ladder(
     trajectory: Union[None, Trajectory, _Path] = None,
     temperature_model: Optional[Rbm] = None,
+    base_rows: Optional[_Array] = None,
     operator: str = "gibbs",
     target_acceptance: float = 0.3,
     candidates: int = 400,
@@ -184,6 +185,7 @@ def place_ladder(
 def sample_ptt(
     trajectory: Union[None, Trajectory, _Path] = None,
     temperature_model: Optional[Rbm] = None,
+    base_rows: Optional[_Array] = None,
     operator: str = "gibbs",
     chains: int = 16,
     steps: int = 1000,
@@ -207,6 +209,7 @@ class LadderConvergenceBound:
 def ladder_convergence_bound(
     trajectory: Union[None, Trajectory, _Path] = None,
     temperature_model: Optional[Rbm] = None,
+    base_rows: Optional[_Array] = None,
     operator: str = "gibbs",
     lag: int = 1,
     pairs: int = 20,
@@ -225,6 +228,7 @@ def ladder_convergence_bound(
 def sample_path_metropolis(
     trajectory: Union[None, Trajectory, _Path] = None,
     temperature_model: Optional[Rbm] = None,
+    base_rows: Optional[_Array] = None,
     operator: str = "gibbs",
     chains: int = 4,
     samples: int = 100,
@@ -249,6 +253,7 @@ class PathMetropolisBound:
 def path_metropolis_bound(
     trajectory: Union[None, Trajectory, _Path] = None,
     temperature_model: Optional[Rbm] = None,
+    base_rows: Optional[_Array] = None,
     operator: str = "gibbs",
     lag: int = 1,
     pairs: int = 20,
