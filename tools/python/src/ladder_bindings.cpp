@@ -93,7 +93,8 @@ void bind_ladder(py::module_& module) {
              "base_rows"_a = py::none(), "operator"_a = "gibbs", "target_acceptance"_a = 0.3, "candidates"_a = 400,
              "placement_chains"_a = 64, "placement_sweeps"_a = 10, "seed"_a = 1,
              "Places the rungs of a ladder along a trajectory (a Trajectory or its file) or, with temperature_model, "
-             "along βθ, so that each link exchanges at about target_acceptance (as rbmix sample --ptt).");
+             "along βθ (from the uniform distribution, or from the base-rate model of base_rows as AIS starts), so "
+             "that each link exchanges at about target_acceptance (as rbmix sample --ptt).");
 
   module.def(
       "sample_ptt",
