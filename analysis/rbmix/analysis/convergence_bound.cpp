@@ -388,12 +388,13 @@ LadderConvergenceBound ladder_convergence_bound(const std::vector<Rbm>& rungs, c
 }
 
 std::string ProposalMassCheck::failure() const {
-  char text[480];
+  char text[640];
   std::snprintf(text, sizeof text,
                 "the proposals' mean Z-hat gives log Z = %.2f, but %s gives %.2f, %.1f nats more (allowed %.1f): the "
                 "proposals drawn carry about e^-%.0f of the model's mass and missed those a chain at equilibrium "
                 "holds, so their meeting times say nothing of the tail the bound needs. Make the proposals closer to "
-                "the model (--particles, --smc-steps, a denser trajectory)",
+                "the model (--particles, --smc-steps, a denser trajectory), or run them along AIS's path "
+                "(--temperature-ladder --base-rate, docs/algorithms/tempering-along-trajectory.md §10.8)",
                 proposals_log_partition, reference.c_str(), reference_log_partition, gap(), allowed_gap, gap());
   return text;
 }

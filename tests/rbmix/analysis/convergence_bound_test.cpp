@@ -244,19 +244,25 @@ TEST(ConvergenceBound, ThreadCountAndPairCountChangeNoNumber) {
   EXPECT_TRUE(std::equal(few.meeting_times.begin(), few.meeting_times.end(), one.meeting_times.begin()));
 }
 
-// Each option refuses a value it cannot use, naming it.
+// Coupled particle Metropolis on a path of 5 + 3 units (couplings up to ±3) with coarse proposals: `particles` each,
+// one step per segment, one sweep at each, so that Ẑ spreads and the chains wait.
+PathMetropolisBoundOptions coarse_path_metropolis(Eigen::Index pairs, Eigen::Index particles) {
+  PathMetropolisBoundOptions options;
+  options.coupling.pairs = pairs;
+  options.coupling.max_sweeps = 400;
+  options.proposals.particles = particles;
+  options.proposals.steps = 3;
+  options.proposals.sweeps_per_step = 1;
+  return options;
+}
+
 // Coupled particle Metropolis along a path (5 + 3 units, couplings up to ±3, coarse proposals of 2 particles): every
 // pair meets, and the bound + 3 standard errors lies above the distance of the chain's visible state from the last
 // model's p(v) at every t. That distance is estimated from 20 000 independent chains; its estimate exceeds the truth
 // by about the sampling floor ½ Σ_v √(2p(v)/(πn)) (0.014 here), so twice the floor is allowed on top.
 TEST(PathMetropolisBound, BoundLiesAboveTheDistanceOfTheChainsSamples) {
   const ModelPath path = testing::small_trajectory_path(5, 3, 11, {1.0, 2.0, 3.0});
-  PathMetropolisBoundOptions options;
-  options.coupling.pairs = 400;
-  options.coupling.max_sweeps = 400;
-  options.proposals.particles = 2;
-  options.proposals.steps = 3;
-  options.proposals.sweeps_per_step = 1;
+  const PathMetropolisBoundOptions options = coarse_path_metropolis(400, 2);
   const PathMetropolisBound result = path_metropolis_bound(path, options);
   ASSERT_TRUE(result.bound.bound_available()) << result.bound.met << " of 400 pairs met";
   EXPECT_GT(result.accepted, 0);
@@ -309,13 +315,8 @@ TEST(PathMetropolisBound, MassCheckComparesTheProposalsMeanZWithTheReference) {
 // empty; infinity turns the check off.
 TEST(PathMetropolisBound, AFailedMassCheckWithholdsTheBound) {
   const ModelPath path = testing::small_trajectory_path(5, 3, 11, {1.0, 2.0, 3.0});
-  PathMetropolisBoundOptions options;
-  options.coupling.pairs = 40;
-  options.coupling.max_sweeps = 400;
+  PathMetropolisBoundOptions options = coarse_path_metropolis(40, 1);
   options.coupling.seed = 2;
-  options.proposals.particles = 1;
-  options.proposals.steps = 3;
-  options.proposals.sweeps_per_step = 1;
   const PathMetropolisBound checked = path_metropolis_bound(path, options);
   ASSERT_TRUE(checked.bound.all_met());
   ASSERT_TRUE(checked.mass_check.performed());
